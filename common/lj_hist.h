@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_hist - log-linear latency histogram with bounded relative error. */
+#ifndef LJ_HIST_H
+#define LJ_HIST_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/*
+ * Values are ns (int64; negatives are clamped to 0 and counted in
+ * 'negatives'). Buckets are log-linear: below 2^LJ_HIST_SUB_BITS every
+ * value has its own bucket; above, each power of two is split into
+ * 2^LJ_HIST_SUB_BITS equal buckets, so a bucket is at most 1/128 of its
+ * lower bound wide and a reported value (the bucket's midpoint, clamped to
+ * the exact min/max) is within LJ_HIST_MAX_REL_ERROR of the truth. Values
+ * above LJ_HIST_MAX_NS (>= 100 s) go to the overflow counter (and still
+ * count in min/max/count/sum).
+ *
+ * lj_hist_add is O(1), allocation-free and lock-free for its one writer
+ * thread: it only touches plain fields of its own histogram.
+ */
+#define LJ_HIST_SUB_BITS 7
+#define LJ_HIST_MAX_REL_ERROR 0.0078125	/* 1/128 */
+#define LJ_HIST_MAX_NS (128LL * 1000000000LL)
+
+struct lj_hist;
+
+struct lj_hist *lj_hist_new(void);		/* NULL on ENOMEM */
+void lj_hist_free(struct lj_hist *h);
+void lj_hist_reset(struct lj_hist *h);
+void lj_hist_add(struct lj_hist *h, int64_t ns);
+int lj_hist_merge(struct lj_hist *dst, const struct lj_hist *src);	/* dst += src */
+
+uint64_t lj_hist_count(const struct lj_hist *h);
+uint64_t lj_hist_overflows(const struct lj_hist *h);
+int64_t lj_hist_min(const struct lj_hist *h);	/* exact; 0 when empty */
+int64_t lj_hist_max(const struct lj_hist *h);	/* exact; 0 when empty */
+double lj_hist_sum(const struct lj_hist *h);	/* exact up to 2^53 */
+double lj_hist_mean(const struct lj_hist *h);	/* exact (sum/count) */
+double lj_hist_stddev(const struct lj_hist *h);	/* from exact sum of squares */
+/* Value at quantile q in [0,1] (0.999 for p99.9); within the stated error. */
+int64_t lj_hist_quantile(const struct lj_hist *h, double q);
+
+/*
+ * Walk the non-empty buckets in ascending order: @fn gets each bucket's
+ * lower bound in ns and its count (for the sparse [[lower_ns, count]]
+ * JSON and for plots). Overflows are not included.
+ */
+void lj_hist_foreach(const struct lj_hist *h,
+		     void (*fn)(int64_t lower_ns, uint64_t count, void *arg), void *arg);
+
+/* Bucket index and bounds, for the unit tests and for readers of the JSON. */
+size_t lj_hist_bucket_of(int64_t ns);
+int64_t lj_hist_bucket_lower(size_t idx);
+int64_t lj_hist_bucket_upper(size_t idx);	/* exclusive */
+
+#endif

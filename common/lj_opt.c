@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_opt - option tables that generate getopt_long's array, optstring and --help. */
+#include "lj_opt.h"
+#include "lj_err.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_HELP (LJ_OPT_LONG_BASE - 1)
+
+static int count_opts(const struct lj_opt_spec *spec)
+{
+	int n = 0;
+
+	for (int t = 0; t < spec->ntables; t++)
+		for (const struct lj_opt *o = spec->tables[t].opts; o->name || o->key; o++)
+			n++;
+	return n;
+}
+
+static const struct lj_opt_table *find_key(const struct lj_opt_spec *spec, int key)
+{
+	for (int t = 0; t < spec->ntables; t++)
+		for (const struct lj_opt *o = spec->tables[t].opts; o->name || o->key; o++)
+			if (o->key == key)
+				return &spec->tables[t];
+	return NULL;
+}
+
+void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out)
+{
+	fprintf(out, "Usage: %s %s\n", lj_prog(), spec->usage ? spec->usage : "[OPTIONS]");
+	if (spec->summary)
+		fprintf(out, "%s\n", spec->summary);
+	for (int t = 0; t < spec->ntables; t++) {
+		const struct lj_opt_table *tab = &spec->tables[t];
+
+		fprintf(out, "\n%s:\n", tab->title ? tab->title : "options");
+		for (const struct lj_opt *o = tab->opts; o->name || o->key; o++) {
+			char left[64];
+			int n = 0;
+
+			if (!o->help)
+				continue;
+			if (o->key > 0 && o->key < LJ_OPT_LONG_BASE)
+				n += snprintf(left + n, sizeof(left) - n, "-%c%s", o->key,
+					      o->name ? ", " : "");
+			else
+				n += snprintf(left + n, sizeof(left) - n, "    ");
+			if (o->name)
+				n += snprintf(left + n, sizeof(left) - n, "--%s", o->name);
+			if (o->arg == LJ_OPT_ARG)
+				snprintf(left + n, sizeof(left) - n, " %s", o->argname ? o->argname : "ARG");
+			else if (o->arg == LJ_OPT_OPTARG)
+				snprintf(left + n, sizeof(left) - n, "[=%s]", o->argname ? o->argname : "ARG");
+			if (strlen(left) > 28)
+				fprintf(out, "  %s\n  %-28s  %s\n", left, "", o->help);
+			else
+				fprintf(out, "  %-28s  %s\n", left, o->help);
+		}
+	}
+	fprintf(out, "\n  %-28s  %s\n", "-?, --help", "show this help and exit");
+	if (spec->epilog)
+		fprintf(out, "\n%s\n", spec->epilog);
+}
+
+int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *first_arg)
+{
+	int n = count_opts(spec);
+	struct option *longs = calloc(n + 2, sizeof(*longs));
+	char *shorts = calloc(3 * n + 4, 1);
+	int nl = 0, ns = 0, ret = 0;
+
+	if (!longs || !shorts) {
+		free(longs);
+		free(shorts);
+		lj_error("out of memory parsing options");
+		return LJ_EXIT_RUNTIME;
+	}
+	/* '+' stops at the first non-option, so "lj-env -- cmd -x" works. */
+	shorts[ns++] = '+';
+	shorts[ns++] = ':';
+	for (int t = 0; t < spec->ntables; t++) {
+		for (const struct lj_opt *o = spec->tables[t].opts; o->name || o->key; o++) {
+			if (o->name) {
+				longs[nl].name = o->name;
+				longs[nl].has_arg = o->arg;
+				longs[nl].val = o->key;
+				nl++;
+			}
+			if (o->key > 0 && o->key < LJ_OPT_LONG_BASE) {
+				shorts[ns++] = (char)o->key;
+				if (o->arg == LJ_OPT_ARG)
+					shorts[ns++] = ':';
+				else if (o->arg == LJ_OPT_OPTARG) {
+					shorts[ns++] = ':';
+					shorts[ns++] = ':';
+				}
+			}
+		}
+	}
+	longs[nl].name = "help";
+	longs[nl].val = KEY_HELP;
+	if (!find_key(spec, '?'))
+		shorts[ns++] = '?';
+
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int prev = optind;
+		int c = getopt_long(argc, argv, shorts, longs, NULL);
+		const struct lj_opt_table *tab;
+
+		if (c == -1)
+			break;
+		if (c == KEY_HELP || (c == '?' && prev < argc && argv[prev] &&
+				      !strcmp(argv[prev], "-?"))) {
+			lj_opt_print_help(spec, stdout);
+			ret = LJ_OPT_EXIT_HELP;
+			goto out;
+		}
+		if (c == '?') {
+			if (optopt && optopt < LJ_OPT_LONG_BASE && prev < argc &&
+			    argv[prev][1] != '-')
+				ret = lj_usage_error("invalid option -- '%c' (see --help)", optopt);
+			else
+				ret = lj_usage_error("unrecognized option '%s' (see --help)",
+						     argv[prev]);
+			goto out;
+		}
+		if (c == ':') {
+			if (optopt && optopt < LJ_OPT_LONG_BASE && argv[prev][1] != '-')
+				ret = lj_usage_error("option -%c needs an argument", optopt);
+			else
+				ret = lj_usage_error("option '%s' needs an argument", argv[prev]);
+			goto out;
+		}
+		tab = find_key(spec, c);
+		if (!tab) {
+			ret = lj_usage_error("unhandled option (internal error)");
+			goto out;
+		}
+		ret = tab->handle(tab->ctx, c, optarg);
+		if (ret)
+			goto out;
+	}
+	if (first_arg)
+		*first_arg = optind;
+out:
+	free(longs);
+	free(shorts);
+	return ret;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_report - human output: rt-tests-compatible lines, tables, progress on stderr. */
+#ifndef LJ_REPORT_H
+#define LJ_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/*
+ * One rt-tests status line, as cyclictest and signaltest print it:
+ *   T: 0 ( 2240) P: 0 I:1000 C:  50000 Min:     46 Act:  228 Avg:  226 Max:    5693
+ * interval < 0 omits the I: field (signaltest). Values are in the unit
+ * the tool prints (us, or ns with -N).
+ */
+struct lj_report_line {
+	int thread;
+	pid_t tid;
+	int prio;
+	long interval;		/* < 0: no I: field */
+	uint64_t cycles;
+	long min, act, avg, max;
+};
+
+void lj_report_rt_line(FILE *out, const struct lj_report_line *l);
+
+#endif

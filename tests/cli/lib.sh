@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh - shared helpers for the CLI TAP scripts (sourced, not run).
+# LJ_BUILD (set by make check) is the build directory holding lj-* binaries.
+
+: "${LJ_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${LJ_BUILD:=$LJ_SRC/build}"
+export PATH="$LJ_BUILD:$PATH"
+export LJ_SRC LJ_BUILD
+
+_tap_n=0
+_tap_fail=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ljtest.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+diag() { printf '# %s\n' "$@"; }
+
+ok() {	# ok COND_STATUS NAME
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		echo "not ok $_tap_n - $2"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+skip() {	# skip COUNT REASON
+	local i
+	for ((i = 0; i < $1; i++)); do
+		_tap_n=$((_tap_n + 1))
+		echo "ok $_tap_n # SKIP $2"
+	done
+}
+
+is() {	# is GOT WANT NAME
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" = "$2" ]; then
+		echo "ok $_tap_n - $3"
+	else
+		echo "not ok $_tap_n - $3"
+		printf '#   expected: %s\n#        got: %s\n' "$2" "$1"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+# run_rc CMD...: run, capture stdout/stderr in $TMP/out $TMP/err, set $rc.
+run_rc() {
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+done_testing() {
+	echo "1..$_tap_n"
+	[ "$_tap_fail" -eq 0 ]
+}
