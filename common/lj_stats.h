@@ -6,30 +6,50 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* docs/statistics.md gives the formulas and their sources. Inputs must be finite. */
+
 struct lj_stats_summary {
 	size_t n;
 	double min, mean, median, stddev, max;
-	double coeffvar;	/* stddev / mean * 100 (percent), as mmtests prints it */
+	double coeffvar;	/* stddev / |mean| * 100 (percent), as mmtests prints it */
 	double ci95_lo, ci95_hi;	/* Student-t confidence interval of the mean */
 };
 
-/* @v is not modified. n == 0 gives all zeros. Sample stddev (n - 1). */
+/*
+ * @v is not modified. n == 0 gives all zeros. Sample stddev (n - 1).
+ * n == 1: stddev and coeffvar 0, and no interval can be given, so
+ * ci95_lo == ci95_hi == mean. coeffvar is NAN when the mean is 0 but the
+ * stddev is not.
+ */
 void lj_stats_summarise(const double *v, size_t n, struct lj_stats_summary *out);
 
-/* Percentile of @v by linear interpolation between closest ranks, q in [0,1]. */
+/*
+ * Percentile of @v by linear interpolation between closest ranks, q in [0,1]
+ * (R's and numpy's default, "type 7": position (n - 1) * q in the sorted
+ * sample). NAN when n == 0 or on ENOMEM (it sorts a copy).
+ */
 double lj_stats_quantile(const double *v, size_t n, double q);
+
+/*
+ * Quantile of Student's t distribution with @df degrees of freedom (df > 0,
+ * p in (0,1)): lj_stats_t_quantile(0.975, n - 1) is the factor of a 95%
+ * confidence interval. NAN outside the domain.
+ */
+double lj_stats_t_quantile(double p, double df);
 
 /*
  * Two-sided Mann-Whitney U test of @a against @b, ties given mid-ranks and
  * the tie correction. Exact p-value by enumeration for small samples
  * (na + nb <= 20 and no ties), normal approximation with continuity
- * correction otherwise. Returns the p-value (1.0 when either is empty).
+ * correction otherwise (both as R's wilcox.test computes them). Returns the
+ * p-value (1.0 when either is empty, or when all values are equal).
  */
 struct lj_mwu {
-	double u;		/* U of sample a */
+	double u;		/* U of sample a: pairs with a > b, ties count 1/2 */
 	double p;		/* two-sided p-value */
 	bool exact;
 };
+#define LJ_STATS_MWU_EXACT_MAX 20	/* na + nb up to which p is exact */
 void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			   struct lj_mwu *out);
 
@@ -37,7 +57,10 @@ void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t n
  * Bimodality: the sample bimodality coefficient (skewness^2 + 1) /
  * (kurtosis + 3(n-1)^2/((n-2)(n-3))) above 5/9 suggests two modes; with
  * fewer than 4 samples it cannot be judged (returns false, *coef = NAN).
+ * Skewness and excess kurtosis are the bias-corrected sample estimators
+ * (G1, G2). All-equal samples also give false and NAN. @coef may be NULL.
  */
+#define LJ_STATS_BIMODAL_THRESHOLD (5.0 / 9.0)
 bool lj_stats_bimodal(const double *v, size_t n, double *coef);
 
 #endif
