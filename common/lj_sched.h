@@ -3,6 +3,7 @@
 #ifndef LJ_SCHED_H
 #define LJ_SCHED_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -36,11 +37,21 @@ int lj_sched_apply(pid_t tid, const struct lj_sched_param *p);
 /* Read back the policy and priority of @tid. */
 int lj_sched_get(pid_t tid, struct lj_sched_param *out);
 
-/* mlockall(MCL_CURRENT|MCL_FUTURE) and prefault @stack_bytes of the caller's stack. */
+/*
+ * mlockall(MCL_CURRENT|MCL_FUTURE). In sanitizer builds (ASan) or with
+ * LJ_SANITIZE set it locks nothing and returns 0: ASan's shadow memory
+ * cannot be locked.
+ */
 int lj_sched_mlockall(void);
+
+/* Prefault @bytes of the caller's stack, clamped to what its stack has left. */
 void lj_sched_prefault_stack(size_t bytes);
 
-/* PR_SET_TIMERSLACK for the caller (set after the policy: returning to OTHER resets it). */
+/*
+ * PR_SET_TIMERSLACK for the caller (set after the policy: returning to
+ * OTHER resets it; RT tasks ignore it). 0 means the smallest slack, 1 ns,
+ * not the kernel's "back to the default".
+ */
 int lj_sched_timer_slack(uint64_t ns);
 
 /* Stack size to give measurement threads so mlockall'd processes do not hit RLIMIT_MEMLOCK. */

@@ -22,7 +22,7 @@ struct lj_topo_kind {
 
 struct lj_topo {
 	cpu_set_t online;	/* PUs hwloc reports (complete cpuset) */
-	cpu_set_t allowed;	/* PUs this process may run on */
+	cpu_set_t allowed;	/* PUs this process may run on (its cpuset cgroup) */
 	int ncpus;		/* CPU_COUNT(&online) */
 	int nkinds;		/* 1 when the machine has one core kind */
 	/* kinds[0] is the least efficient (little), kinds[nkinds-1] the most (big). */
@@ -30,6 +30,10 @@ struct lj_topo {
 	int ncores, npackages;
 	char cpu_model[128];
 	void *hw;		/* hwloc_topology_t, for modules that need more */
+	/* Added after the first contract; zeroed by lj_topo_free. */
+	cpu_set_t affinity;	/* the caller's affinity at load, within allowed */
+	bool substitute;	/* HWLOC_XMLFILE/_SYNTHETIC/_FSROOT: not this machine's CPUs */
+	char kinds_note[96];	/* how kinds were ranked ("hwloc efficiency", ...) */
 };
 
 /* Load the topology. Return: 0 or -errno (message via lj_error on failure). */

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_topo - hwloc topology: CPUs, core kinds (big/little), SMT siblings, housekeeping CPU. */
+#include "lj_topo.h"
+#include "lj_err.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* hwloc bitmaps are indexed by OS CPU number, as cpu_set_t is. */
+static void bitmap_to_set(hwloc_const_bitmap_t b, cpu_set_t *set)
+{
+	int cpu;
+
+	CPU_ZERO(set);
+	if (!b)
+		return;
+	hwloc_bitmap_foreach_begin(cpu, b)
+		if (cpu < CPU_SETSIZE)
+			CPU_SET(cpu, set);
+	hwloc_bitmap_foreach_end();
+}
+
+/*
+ * A topology from HWLOC_XMLFILE, HWLOC_SYNTHETIC or another file system
+ * root describes some other machine: this process's affinity says nothing
+ * about its CPUs, so it is not intersected with them.
+ */
+static bool substitute_topology(void)
+{
+	const char *fsroot = getenv("HWLOC_FSROOT");
+
+	return getenv("HWLOC_XMLFILE") || getenv("HWLOC_SYNTHETIC") ||
+	       (fsroot && strcmp(fsroot, "/"));
+}
+
+static const char *kind_info(const struct hwloc_info_s *infos, unsigned n, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (infos[i].name && !strcmp(infos[i].name, name))
+			return infos[i].value;
+	return NULL;
+}
+
+/*
+ * The rank of an unranked kind from what its info says, or -1. Intel
+ * hybrid parts name their cores; ARM ones differ in maximum frequency,
+ * and the slower core is the more efficient one. The frequency is scaled
+ * below the core-type ranks' distance so a core type always wins.
+ */
+static long kind_guess_rank(const struct hwloc_info_s *infos, unsigned n)
+{
+	const char *type = kind_info(infos, n, "CoreType");
+	const char *freq = kind_info(infos, n, "FrequencyMaxMHz");
+	long rank = -1;
+	char *end;
+
+	if (type && !strcmp(type, "IntelAtom"))
+		rank = 0;
+	else if (type && !strcmp(type, "IntelCore"))
+		rank = 1000000;
+	if (freq) {
+		long mhz = strtol(freq, &end, 10);
+
+		if (end != freq && !*end && mhz > 0 && mhz < 1000000)
+			rank = (rank < 0 ? 0 : rank) + mhz;
+	}
+	return rank;
+}
+
+struct raw_kind {
+	cpu_set_t cpus;
+	int efficiency;
+	long rank;
+	char name[32];
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct raw_kind *x = a, *y = b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static void one_kind(struct lj_topo *t, const char *why)
+{
+	t->nkinds = 1;
+	t->kinds[0].cpus = t->online;
+	t->kinds[0].efficiency = -1;
+	t->kinds[0].name[0] = '\0';
+	snprintf(t->kinds_note, sizeof(t->kinds_note), "%s", why);
+}
+
+/*
+ * Fill t->kinds from hwloc's cpukinds, least efficient first. When hwloc
+ * could not rank them (efficiency -1), rank by CoreType/FrequencyMaxMHz;
+ * when those do not tell the kinds apart either, a big/little split would
+ * be a guess, so the machine is treated as one kind.
+ */
+static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
+{
+	struct raw_kind raw[64];
+	hwloc_bitmap_t b;
+	int nr, i, j, n = 0;
+	bool unranked = false, guessable = true;
+
+	nr = hwloc_cpukinds_get_nr(topo, 0);
+	if (nr <= 1) {
+		one_kind(t, nr == 1 ? "one core kind" : "no cpukinds information: one core kind");
+		if (nr == 1) {
+			int eff = -1;
+			unsigned ninfo = 0;
+			struct hwloc_info_s *infos = NULL;
+
+			b = hwloc_bitmap_alloc();
+			if (b && !hwloc_cpukinds_get_info(topo, 0, b, &eff, &ninfo, &infos, 0)) {
+				const char *type = kind_info(infos, ninfo, "CoreType");
+
+				t->kinds[0].efficiency = eff;
+				if (type)
+					snprintf(t->kinds[0].name, sizeof(t->kinds[0].name), "%s", type);
+			}
+			hwloc_bitmap_free(b);
+		}
+		return;
+	}
+	if (nr > (int)(sizeof(raw) / sizeof(raw[0])))
+		nr = sizeof(raw) / sizeof(raw[0]);
+	b = hwloc_bitmap_alloc();
+	if (!b) {
+		one_kind(t, "out of memory reading cpukinds: one core kind");
+		return;
+	}
+	for (i = 0; i < nr; i++) {
+		struct hwloc_info_s *infos = NULL;
+		unsigned ninfo = 0;
+		const char *type;
+		int eff = -1;
+
+		if (hwloc_cpukinds_get_info(topo, (unsigned)i, b, &eff, &ninfo, &infos, 0))
+			continue;
+		bitmap_to_set(b, &raw[n].cpus);
+		CPU_AND(&raw[n].cpus, &raw[n].cpus, &t->online);
+		if (!CPU_COUNT(&raw[n].cpus))
+			continue;
+		raw[n].efficiency = eff;
+		raw[n].rank = kind_guess_rank(infos, ninfo);
+		type = kind_info(infos, ninfo, "CoreType");
+		snprintf(raw[n].name, sizeof(raw[n].name), "%s", type ? type : "");
+		if (eff < 0)
+			unranked = true;
+		if (raw[n].rank < 0)
+			guessable = false;
+		n++;
+	}
+	hwloc_bitmap_free(b);
+	if (n <= 1) {
+		one_kind(t, "one core kind");
+		return;
+	}
+	if (unranked) {
+		if (!guessable) {
+			one_kind(t, "hwloc could not rank the core kinds: one core kind");
+			return;
+		}
+		/* Equal guesses cannot be ordered: treat as one kind as well. */
+		qsort(raw, (size_t)n, sizeof(raw[0]), cmp_rank);
+		for (i = 1; i < n; i++) {
+			if (raw[i].rank == raw[i - 1].rank) {
+				one_kind(t, "core kinds differ in nothing rankable: one core kind");
+				return;
+			}
+		}
+		snprintf(t->kinds_note, sizeof(t->kinds_note),
+			 "hwloc could not rank the core kinds: ranked by CoreType/FrequencyMaxMHz");
+	} else {
+		snprintf(t->kinds_note, sizeof(t->kinds_note), "%d core kinds ranked by hwloc", n);
+	}
+	/*
+	 * More kinds than fit: the least efficient ones merge into kinds[0],
+	 * so big stays the most efficient kind and little the least.
+	 */
+	j = n > LJ_TOPO_MAX_KINDS ? n - LJ_TOPO_MAX_KINDS : 0;
+	for (i = 0; i < j; i++)
+		CPU_OR(&raw[j].cpus, &raw[j].cpus, &raw[i].cpus);
+	t->nkinds = n - j;
+	for (i = 0; i < t->nkinds; i++) {
+		struct raw_kind *r = &raw[j + i];
+
+		t->kinds[i].cpus = r->cpus;
+		t->kinds[i].efficiency = r->efficiency;
+		memcpy(t->kinds[i].name, r->name, sizeof(t->kinds[i].name));
+	}
+}
+
+static void load_model(struct lj_topo *t, hwloc_topology_t topo)
+{
+	hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+	const char *model = NULL;
+
+	if (pkg)
+		model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
+	if (!model)
+		model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "CPUModel");
+	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", model ? model : "unknown");
+}
+
+int lj_topo_load(struct lj_topo *t)
+{
+	hwloc_topology_t topo;
+	cpu_set_t aff;
+	int n, ret;
+
+	memset(t, 0, sizeof(*t));
+	if (hwloc_topology_init(&topo) < 0) {
+		ret = errno ? -errno : -ENOMEM;
+		lj_error_errno(ret, "cannot initialise hwloc");
+		return ret;
+	}
+	/*
+	 * Inside a restricted cpuset hwloc hides the CPUs it may not use;
+	 * this flag keeps them so "online" means the machine and "allowed"
+	 * the cpuset.
+	 */
+	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	if (hwloc_topology_load(topo) < 0) {
+		ret = errno ? -errno : -EINVAL;
+		lj_error_errno(ret, "cannot load the hwloc topology");
+		hwloc_topology_destroy(topo);
+		return ret;
+	}
+	t->hw = topo;
+	t->substitute = substitute_topology();
+	bitmap_to_set(hwloc_topology_get_topology_cpuset(topo), &t->online);
+	bitmap_to_set(hwloc_topology_get_allowed_cpuset(topo), &t->allowed);
+	CPU_AND(&t->allowed, &t->allowed, &t->online);
+	t->ncpus = CPU_COUNT(&t->online);
+	t->affinity = t->allowed;
+	if (!t->substitute && !sched_getaffinity(0, sizeof(aff), &aff)) {
+		CPU_AND(&aff, &aff, &t->allowed);
+		if (CPU_COUNT(&aff))
+			t->affinity = aff;
+	}
+	n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	t->ncores = n > 0 ? n : t->ncpus;
+	n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+	t->npackages = n > 0 ? n : 1;
+	load_kinds(t, topo);
+	load_model(t, topo);
+	if (!t->ncpus) {
+		lj_error("hwloc reports no CPU");
+		lj_topo_free(t);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+void lj_topo_free(struct lj_topo *t)
+{
+	if (t->hw)
+		hwloc_topology_destroy(t->hw);
+	memset(t, 0, sizeof(*t));
+}
+
+int lj_topo_smt_siblings(const struct lj_topo *t, int cpu, cpu_set_t *out)
+{
+	hwloc_topology_t topo = t->hw;
+	hwloc_obj_t pu, core;
+
+	if (!topo || cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &t->online))
+		return -EINVAL;
+	pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
+	if (!pu)
+		return -EINVAL;
+	core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+	/* Some topologies (synthetic, odd firmware) have PUs without a Core. */
+	bitmap_to_set(core ? core->cpuset : pu->cpuset, out);
+	CPU_AND(out, out, &t->online);
+	return 0;
+}
+
+int lj_topo_kind_of(const struct lj_topo *t, int cpu)
+{
+	int k;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return -1;
+	for (k = 0; k < t->nkinds; k++)
+		if (CPU_ISSET(cpu, &t->kinds[k].cpus))
+			return k;
+	return -1;
+}
+
+/*
+ * Score candidates: a core shared with a measured CPU costs most (an SMT
+ * sibling competes for the measured CPU's pipeline), then efficiency (the
+ * big cores are worth more to the workload), then the CPU number, low
+ * first, as kernels keep housekeeping on CPU 0 by default.
+ */
+int lj_topo_housekeeping_cpu(const struct lj_topo *t, const cpu_set_t *measured)
+{
+	long best_score = -1, score;
+	int cpu, best = -1, kind;
+	cpu_set_t sib;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &t->allowed) || (measured && CPU_ISSET(cpu, measured)))
+			continue;
+		score = 0;
+		if (measured && !lj_topo_smt_siblings(t, cpu, &sib)) {
+			CPU_AND(&sib, &sib, measured);
+			if (CPU_COUNT(&sib))
+				score += 1L << 20;
+		}
+		kind = lj_topo_kind_of(t, cpu);
+		score += (long)(kind < 0 ? 0 : kind) << 12;
+		score += cpu;
+		if (best < 0 || score < best_score) {
+			best = cpu;
+			best_score = score;
+		}
+	}
+	return best;
+}
