@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# frame-run.t - lj-frame with real stage threads: light load holds the rate, overload drops, sanity of what it measures.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$LJ_BUILD/lj-frame" ] || skip_all "lj-frame not built in $LJ_BUILD"
+command -v jq >/dev/null || skip_all "jq not installed"
+export LJ_RESULT_NO_SYSINFO=1
+
+# Light load: two stages of 400 us at 60 Hz (5% of a period). The VM is
+# shared and noisy, so the bar is generous (< 20% dropped) and a bad run
+# gets one retry; an idle machine drops none.
+light() {
+	lj-frame -D 1 --work-time 400us --json "$TMP/light.json" -q 2>"$TMP/err"
+}
+light; rc=$?
+rate=$(jq -r '.summary.drop_rate.value' "$TMP/light.json" 2>/dev/null)
+if [ "$rc" -ne 0 ] || ! awk -v r="$rate" 'BEGIN { exit !(r < 0.2) }'; then
+	diag "first light run: exit $rc, drop rate $rate; retrying once"
+	light; rc=$?
+	rate=$(jq -r '.summary.drop_rate.value' "$TMP/light.json" 2>/dev/null)
+fi
+is "$rc" 0 "light run exits 0"
+awk -v r="$rate" 'BEGIN { exit !(r < 0.2) }'; ok $? "light load drops almost nothing (drop rate $rate < 0.2)"
+
+J="$TMP/light.json"
+is "$(jq -r '.summary.frames.value == 60' "$J")" true "1 s at 60 Hz is 60 frames"
+is "$(jq -r '.results[] | select(.name == "frame_time") | (.min_ns > 0 and .min_ns <= .p50_ns and .p50_ns <= .p95_ns and .p95_ns <= .p99_ns and .p99_ns <= .max_ns)' "$J")" \
+	true "frame time: 0 < min <= p50 <= p95 <= p99 <= max"
+is "$(jq -r '[.results[] | select(.stage != null)] | length' "$J")" 2 "one result per stage"
+is "$(jq -r '[.results[] | select(.stage != null) | .wake_lateness | (.count > 0 and .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns)] | all' "$J")" \
+	true "stage wake-up lateness: counted, min <= p50 <= p99 <= max"
+is "$(jq -r '[.results[] | select(.stage != null) | (.frames_per_cpu | add) == .frames] | all' "$J")" \
+	true "per-stage placement accounts for every frame worked on"
+is "$(jq -r '.params.calibration | length > 0 and all(.ns_per_unit > 0)' "$J")" true "calibration reports ns per unit"
+is "$(jq -r '.side.overhead_ns_per_frame >= 0' "$J")" true "emulator overhead is reported"
+is "$(jq -r '.side.cpufreq | type' "$J")" "$( [ -e /sys/devices/system/cpu/cpu0/cpufreq ] && echo object || echo string)" \
+	"cpufreq samples, or why there are none"
+
+# Calibration per core kind on a fake big.LITTLE machine (CPU 0 little,
+# CPU 1 big), generated with hwloc's tools; --cpus big keeps every stage
+# frame on the big kind.
+if [ "$(nproc)" -ge 2 ] && command -v lstopo >/dev/null && command -v hwloc-annotate >/dev/null &&
+   lstopo -i "pack:1 [numa] core:2 pu:1" --of xml "$TMP/two.xml" 2>/dev/null &&
+   hwloc-annotate "$TMP/two.xml" "$TMP/bl1.xml" -- none -- cpukind 0x1 0 0 CoreType little-core &&
+   hwloc-annotate "$TMP/bl1.xml" "$TMP/bl.xml" -- none -- cpukind 0x2 1 0 CoreType big-core; then
+	HWLOC_XMLFILE="$TMP/bl.xml" HWLOC_THISSYSTEM=1 run_rc lj-frame -D 0.3 --work 100 --json "$TMP/bl.json" -q
+	is "$(jq -c '[.params.calibration[] | [.kind, .cpus]]' "$TMP/bl.json")" '[[0,"0"],[1,"1"]]' \
+		"calibration: one entry per core kind"
+	HWLOC_XMLFILE="$TMP/bl.xml" HWLOC_THISSYSTEM=1 run_rc lj-frame -D 0.3 --work 100 --cpus big --json "$TMP/bl2.json" -q
+	is "$(jq -c '[.params.calibration[].kind], ([.results[] | select(.stage != null) | .frames_per_kind | keys[]] | unique)' "$TMP/bl2.json" | tr '\n' ' ')" \
+		'[1] ["1"] ' "--cpus big: calibrated on and ran on the big kind only"
+else
+	skip 2 "fake big.LITTLE topology needs 2 CPUs, lstopo and hwloc-annotate"
+fi
+
+# Overload: one stage whose work is 1.5 periods cannot present anything on time.
+run_rc lj-frame -D 0.5 --stages 1 --work-time 25ms --json "$TMP/heavy.json" -q
+is "$rc" 0 "overloaded run exits 0"
+rate=$(jq -r '.summary.drop_rate.value' "$TMP/heavy.json")
+awk -v r="$rate" 'BEGIN { exit !(r >= 0.9) }'; ok $? "work longer than a period drops nearly all frames (drop rate $rate)"
+
+# Background threads and the text summary.
+run_rc lj-frame -D 0.3 --work-time 200us --background 2 --bg-load 30
+is "$rc" 0 "run with background threads exits 0"
+grep -q '^frames: [0-9]* dropped: [0-9]* (' "$TMP/out"; ok $? "text summary line"
+grep -q '^stage 1: ' "$TMP/out"; ok $? "per-stage text line"
+
+# Urgent vs non-urgent placement: stages in a group of their own, the
+# background in the root groups on another CPU (root; needs 2 CPUs).
+if is_root && [ "$(nproc)" -ge 2 ]; then
+	run_rc lj-frame -D 0.3 --work-time 200us --cgroup "ljframe-t$$" --cpus 1 \
+		--background 1 --bg-cgroup off --bg-cpus 0 --json "$TMP/grp.json" -q
+	is "$rc" 0 "stages in a group, background in the root groups"
+	is "$(jq -r '[(.setup.fallbacks | length == 0), ([.results[] | select(.stage != null) | .frames_per_cpu | keys[]] | unique == ["1"])] | all' "$TMP/grp.json")" \
+		true "...no fallback, every stage frame on the group's CPU"
+	[ ! -d "/sys/fs/cgroup/cpuset/ljframe-t$$" ]; ok $? "...and the group is gone afterwards"
+	run_rc lj-frame -D 0.3 --background 1 --bg-cgroup "ljframe-none$$" -q
+	is "$rc" 2 "--bg-cgroup naming a missing group is a usage error"
+else
+	skip 4 "cgroup placement needs root and 2 CPUs"
+fi
+
+# A real timeline.
+run_rc lj-frame -D 0.5 --work-time 200us --timeline "$TMP/t.csv" --timeline-interval 50ms -q
+is "$rc" 0 "timeline run exits 0"
+is "$(tail -n +2 "$TMP/t.csv" | wc -l)" 10 "10 rows for 0.5 s at 50 ms"
+
+# SIGINT ends the run early and still reports.
+lj-frame -D 20 --work-time 200us --json "$TMP/int.json" -q &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+is "$rc" 0 "SIGINT: exit 0 after reporting"
+is "$(jq -r '.side.interrupted == true and .summary.frames.value < 1200' "$TMP/int.json")" true "SIGINT: partial run recorded as interrupted"
+
+# Frequencies on a fake cpufreq tree (root: private mount namespace): the
+# timeline gets a column per CPU and the samples record changes only. The
+# new value is renamed into place: a reader never sees a half-written file.
+if is_root && command -v unshare >/dev/null &&
+   bash "$LJ_SRC/tests/fixtures/fake-cpu-sysfs.sh" "$TMP/sys" percpu 2>/dev/null; then
+	unshare -m bash -c "mount --make-rprivate / &&
+		mount --bind '$TMP/sys' /sys/devices/system/cpu &&
+		{ (sleep 0.35; echo 2400000 >'$TMP/sys/cpufreq/policy0/new' &&
+		   mv '$TMP/sys/cpufreq/policy0/new' '$TMP/sys/cpufreq/policy0/scaling_cur_freq') &
+		  lj-frame -D 1 --work-time 200us --timeline '$TMP/tf.csv' --json '$TMP/tf.json' -q; rc=\$?; wait; exit \$rc; }"
+	is "$?" 0 "run on a fake cpufreq tree exits 0"
+	head -1 "$TMP/tf.csv" | grep -q ',cpu0_khz'; ok $? "timeline has a frequency column per CPU"
+	is "$(tail -1 "$TMP/tf.csv" | cut -d, -f5)" 2400000 "timeline shows cpu0's new frequency"
+	is "$(jq -c '[.side.cpufreq.samples[] | select(.[1] == 0) | .[2]] | (last == 2400000 and
+		([range(1; length) as $i | .[$i] != .[$i - 1]] | all))' "$TMP/tf.json")" true \
+		"cpu0: samples are changes only, ending at the new frequency"
+	is "$(jq -c '[.side.cpufreq.samples[] | select(.[1] == 1)] | length' "$TMP/tf.json")" 1 \
+		"cpu1 never changed: one sample"
+else
+	skip 5 "fake cpufreq tree needs root and unshare"
+fi
+
+# RT priority for the stage threads.
+if is_root; then
+	run_rc lj-frame -D 0.2 --work-time 200us -p 10 --json "$TMP/rt.json" -q
+	is "$(jq -r '.params.stage_policy.policy + ":" + (.params.stage_policy.priority | tostring)' "$TMP/rt.json")" \
+		"fifo:10" "-p 10 runs the stages as fifo:10"
+else
+	run_rc lj-frame -D 0.2 --work-time 200us -p 10 --strict -q
+	is "$rc" 77 "-p without privilege under --strict exits 77"
+fi
+
+done_testing

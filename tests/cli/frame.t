@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# frame.t - lj-frame: usage errors, the simulated pipeline (--fake-work), the ramp, JSON and timeline structure.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$LJ_BUILD/lj-frame" ] || skip_all "lj-frame not built in $LJ_BUILD"
+command -v jq >/dev/null || skip_all "jq not installed"
+export LJ_RESULT_NO_SYSINFO=1
+
+# usage ARGS...: exit 2 with a "lj-frame: " message
+usage() {
+	run_rc lj-frame "$@"
+	if [ "$rc" -eq 2 ] && grep -q '^lj-frame: ' "$TMP/err"; then
+		ok 0 "usage error: $*"
+	else
+		ok 1 "usage error: $*"
+		diag "exit $rc: $(head -1 "$TMP/err")"
+	fi
+}
+
+run_rc lj-frame --help
+ok $(( rc != 0 )) "--help exits 0"
+grep -q -- '--ramp' "$TMP/out"; ok $? "--help lists --ramp"
+grep -q -- '--cpus' "$TMP/out"; ok $? "--help lists the shared setup options"
+grep -q -- '--fake-work' "$TMP/out"; ok $(( ! $? )) "--help hides the --fake-work test aid"
+
+usage --fps 10q
+grep -q "invalid --fps '10q'" "$TMP/err"; ok $? "bad --fps names the option and the text"
+usage --fps 0
+usage -D 0
+usage --stages 2 --work 1,2,3
+usage --work 5 --work-time 1ms
+usage --ramp --timeline "$TMP/t.csv"
+usage --max-drop-rate 150%
+usage --latency-frames 0
+usage --policy deadline
+usage --policy other -p 10
+usage --bg-load 50
+usage extra-argument
+
+# Simulated runs: stage time = NS x units, no threads, exact counts.
+FAKE="--fake-work 1000 --stages 1 -D 1"
+run_rc lj-frame $FAKE --work 1000 --json "$TMP/light.json" -q
+is "$rc" 0 "simulated light run exits 0"
+is "$(jq -r '.summary.frames.value == 60 and .summary.dropped.value == 0' "$TMP/light.json")" true \
+	"1 ms frames at 60 Hz for 1 s: 60 frames, none dropped"
+is "$(jq -r '.summary.percentage_smooth.value == 100' "$TMP/light.json")" true "...all intervals smooth"
+
+run_rc lj-frame $FAKE --work 25000 --json "$TMP/heavy.json" -q
+is "$rc" 0 "simulated overload exits 0 without a threshold"
+is "$(jq -r '[.summary.frames.value, .summary.dropped.value] | (.[0] == .[1] and .[0] > 0)' "$TMP/heavy.json")" \
+	true "work of 1.5 periods drops every frame"
+is "$(jq -r '.summary.fps.value == 0' "$TMP/heavy.json")" true "...and shows 0 fps"
+
+run_rc lj-frame $FAKE --work 25000 --max-drop-rate 10% -q
+is "$rc" 3 "--max-drop-rate gate fails with exit 3"
+run_rc lj-frame $FAKE --work 1000 --max-drop-rate 0.1 -q
+is "$rc" 0 "--max-drop-rate gate passes with exit 0"
+
+# JSON structure of a fixed run.
+J="$TMP/light.json"
+is "$(jq -r '.schema, .tool' "$J" | tr '\n' ' ')" "ljkit-result/1 lj-frame " "schema and tool"
+for k in frames dropped drop_rate fps percentage_smooth frame_p99 longest_streak; do
+	is "$(jq -r ".summary.$k.value | type" "$J")" number "summary has $k"
+done
+is "$(jq -r '[.results[] | select(.name == "frame_time")] | length' "$J")" 1 "results hold the frame_time block"
+is "$(jq -r '.results[] | select(.name == "frame_time") | (.min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns)' "$J")" \
+	true "frame time min <= p50 <= p99 <= max"
+is "$(jq -r '.params.work_units[0] == 1000 and .params.fps == 60' "$J")" true "params record the work and rate"
+
+# The documents pass the project's validator when lj-compare is built.
+if [ -x "$LJ_BUILD/lj-compare" ] && lj-compare --help 2>&1 | grep -q -- '--validate'; then
+	run_rc lj-compare --validate "$TMP/light.json"
+	is "$rc" 0 "fixed-run document validates"
+	run_rc lj-compare --validate "$TMP/heavy.json"
+	is "$rc" 0 "overload document validates"
+else
+	skip 2 "lj-compare --validate not available in $LJ_BUILD"
+fi
+
+# Ramp on the simulated workload: the edge is floor(P / k) = 16666 units at k = 1000 ns.
+run_rc lj-frame --ramp --fake-work 1000 --stages 1 --json "$TMP/ramp.json"
+is "$rc" 0 "simulated ramp exits 0"
+mw=$(jq -r '.summary.max_work.value | floor' "$TMP/ramp.json")
+ok $(( ! (mw <= 16666 && mw >= 16666 * 97 / 100) )) "ramp converges on the edge (16666 units, got $mw)"
+is "$(jq -r '.summary.max_work_spread.value == 0' "$TMP/ramp.json")" true "a deterministic workload has no spread"
+is "$(jq -r '.results[] | select(.name == "ramp") | ([.curve[] | select(.pass) | .work] | max) < ([.curve[] | select(.pass | not) | .work] | min)' "$TMP/ramp.json")" \
+	true "ramp curve: every passing work is below every failing one"
+is "$(jq -r '.results[] | select(.name == "ramp") | (.curve | map(.work) == (map(.work) | sort))' "$TMP/ramp.json")" \
+	true "ramp curve is sorted by work"
+is "$(jq -r '.results[] | select(.name == "ramp") | .estimates | length' "$TMP/ramp.json")" 3 "three bisections by default"
+if [ -x "$LJ_BUILD/lj-compare" ] && lj-compare --help 2>&1 | grep -q -- '--validate'; then
+	run_rc lj-compare --validate "$TMP/ramp.json"
+	is "$rc" 0 "ramp document validates"
+else
+	skip 1 "lj-compare --validate not available in $LJ_BUILD"
+fi
+
+# Two stages with two frames of latency: each stage may take a period, the frame two.
+run_rc lj-frame --ramp --fake-work 1000 --stages 2 --latency-frames 2 --json "$TMP/ramp2.json" -q
+mw=$(jq -r '.summary.max_work.value | floor' "$TMP/ramp2.json")
+ok $(( ! (mw <= 33333 && mw >= 33333 * 97 / 100) )) "pipelined ramp converges on 2P / k (33333 units, got $mw)"
+
+# Timeline of a simulated run: one row per 100 ms.
+run_rc lj-frame $FAKE --work 1000 --timeline "$TMP/t.csv" -q
+is "$rc" 0 "timeline run exits 0"
+is "$(head -1 "$TMP/t.csv" | cut -d, -f1-4)" "t_s,frames,dropped,fps" "timeline header"
+is "$(tail -n +2 "$TMP/t.csv" | wc -l)" 10 "10 rows for 1 s at 100 ms"
+is "$(tail -n +2 "$TMP/t.csv" | awk -F, '{ f += $2 } END { print f }')" 60 "timeline rows add up to the frames"
+run_rc lj-frame $FAKE --work 20000 --timeline "$TMP/t2.csv" -q
+is "$(tail -n +2 "$TMP/t2.csv" | awk -F, '$2 != $3 || $4 != 0 { bad++ } END { print bad + 0 }')" 0 \
+	"overloaded timeline: every row all dropped, 0 fps"
+
+done_testing

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* frame.h - lj-frame's configuration, trial and ramp structures shared by its files. */
+#ifndef FRM_FRAME_H
+#define FRM_FRAME_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "account.h"
+#include "lj_sched.h"
+#include "lj_setupopt.h"
+#include "lj_topo.h"
+
+struct lj_hist;
+struct lj_result;
+
+#define FRM_MAX_LATENCY_FRAMES 16
+#define FRM_MAX_BACKGROUND 64
+/* Frames of one trial are kept in memory (8 bytes each): bound a trial. */
+#define FRM_MAX_FRAMES (50ULL * 1000 * 1000)
+
+struct frm_config {
+	double fps;
+	int64_t period_ns;		/* 1e9 / fps, rounded to the nearest ns */
+	int64_t duration_ns;		/* the run, or one ramp trial */
+	bool duration_set;
+	int nstages;
+	int64_t work_units[FRM_MAX_STAGES];	/* --work */
+	int nwork_units;
+	int64_t work_ns[FRM_MAX_STAGES];	/* --work-time */
+	int nwork_ns;
+	int latency_frames;
+	int warmup;			/* frames run before the measured ones */
+
+	const char *policy_name;	/* stage threads; NULL: other */
+	int prio;			/* -1: not given */
+	struct lj_sched_param policy;
+
+	int background;
+	const char *bg_policy_name;
+	int bg_prio;
+	struct lj_sched_param bg_policy;
+	const char *bg_cpus;		/* selector, NULL: the process's CPUs */
+	const char *bg_cgroup;		/* existing group or "off" (root), NULL: the process's */
+	int bg_load;			/* percent busy per 10 ms */
+
+	bool ramp;
+	double max_drop_rate;		/* ramp pass rule; fixed-mode gate when given */
+	bool max_drop_set;
+	int ramp_repeat;
+	double ramp_precision;		/* relative width that ends a bisection */
+
+	const char *timeline;
+	int64_t timeline_interval_ns;
+	const char *json;
+	double fake_ns_per_unit;	/* > 0: simulate, test aid */
+	bool quiet;
+
+	struct lj_setupopt setup;
+};
+
+/* Calibration: ns per work unit on one CPU of each core kind the stages may use. */
+struct frm_calib_kind {
+	int kind;			/* lj_topo kind index, 0 = least efficient */
+	int cpu;			/* where it was measured */
+	char cpus[64];			/* the kind's CPUs among the allowed ones */
+	double ns_per_unit;
+};
+
+struct frm_calibration {
+	int n;
+	struct frm_calib_kind k[LJ_TOPO_MAX_KINDS];
+	double ns_per_unit;		/* the fastest kind: converts --work-time */
+	bool fake;
+};
+
+/* A single-producer single-consumer hand-off between two stages. */
+#define FRM_RING 256
+struct frm_ring {
+	_Atomic uint32_t head;		/* pushed; the consumer's futex word */
+	_Atomic uint32_t tail;		/* popped */
+	_Atomic uint32_t sleeping;	/* the consumer is (about to be) in futex_wait */
+	uint32_t frame[FRM_RING];
+	int64_t sent[FRM_RING];		/* hand-off time */
+};
+
+struct frm_trial;
+
+/* One stage thread and what it measured. Written only by that thread until joined. */
+struct frm_stage {
+	int index;
+	uint64_t units;
+	struct frm_trial *trial;
+	pthread_t th;
+	pid_t tid;
+	int policy_err;			/* lj_sched_apply's -errno, 0 ok */
+	struct frm_ring *in, *out;
+	struct lj_hist *lateness;	/* wake-up lateness: vsync or hand-off to running */
+	uint64_t frames;		/* frames worked on */
+	uint64_t skipped;		/* stage 0: frames past their deadline before starting */
+	uint64_t abandoned;		/* stage > 0: frames past their deadline on arrival */
+	uint64_t busy_starts;		/* started without sleeping (still busy or queued) */
+	uint64_t ring_full;
+	int64_t work_ns;		/* wall time inside work units */
+	int64_t cpu_ns;			/* the thread's CPU time over the run (with kernel wake paths) */
+	int64_t overhead_ns;		/* wall time around the work: bookkeeping and hand-off */
+	struct lj_hist *overhead;	/* the same per frame */
+	uint32_t *cpu_count;		/* frames per CPU (CPU_SETSIZE slots) */
+	int last_cpu;
+	uint64_t cpu_changes;		/* consecutive frames on different CPUs */
+	long migrations, vcsw, ivcsw;	/* kernel's counts over the run, -1 unknown */
+	uint64_t sink;			/* keeps the work's result alive */
+};
+
+struct frm_trial {
+	const struct frm_config *cfg;
+	uint64_t units[FRM_MAX_STAGES];
+	int64_t t0;			/* vsync 0, CLOCK_MONOTONIC */
+	uint64_t warmup;		/* frames 0..warmup-1 run but are not measured */
+	uint64_t nframes;		/* planned, warm-up included */
+	uint64_t nrun;			/* reached (less when stopped), warm-up included */
+	int64_t *present;		/* per frame, FRM_NOT_PRESENTED if not */
+	struct frm_account acct;
+	struct lj_hist *frame_time;	/* present - vsync of presented frames */
+	struct frm_stage stage[FRM_MAX_STAGES];
+	_Atomic uint32_t nready;	/* threads ready to start */
+	_Atomic uint32_t go;		/* futex word: t0 is set, start */
+	atomic_int abort;		/* stop before or during the run */
+	int64_t overhead_ns;		/* all stages */
+	int64_t wall_ns;
+};
+
+/* options.c */
+void frm_config_init(struct frm_config *cfg);
+int frm_options_parse(struct frm_config *cfg, int argc, char **argv);
+/* Vsyncs in one run or trial: the duration in periods, rounded. */
+uint64_t frm_config_frames(const struct frm_config *cfg);
+
+/* work.c */
+uint64_t frm_work(uint64_t units, uint64_t seed);
+int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
+		  struct frm_calibration *cal);
+void frm_work_resolve(const struct frm_config *cfg, const struct frm_calibration *cal,
+		      uint64_t *units);
+
+/* stages.c: run one trial (real threads, or the simulator with --fake-work). */
+int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint64_t *units);
+void frm_trial_free(struct frm_trial *tr);
+int64_t frm_trial_vsync(const struct frm_trial *tr, uint64_t i);
+/* Try @p in a throwaway thread: 0 or the -errno a stage thread would get. */
+int frm_policy_probe(const struct lj_sched_param *p);
+
+/* background.c */
+struct frm_background;
+/*
+ * Start --background threads and wait until each has joined --bg-cgroup,
+ * --bg-cpus and its policy; the first failure of those comes back in
+ * *err (-errno) and *what. Return: 0 or an exit code after a message.
+ */
+int frm_background_start(const struct frm_config *cfg, const struct lj_topo *t,
+			 struct frm_background **out, int *err, const char **what);
+void frm_background_stop(struct frm_background *bg);
+
+/* ramp.c */
+struct frm_ramp_point {
+	uint64_t work;			/* units per frame, all stages */
+	double fps, drop_rate, smooth;
+	int64_t frame_p99_ns;
+	uint64_t frames, dropped;
+	bool pass;
+	int repeat;			/* -1: coarse ramp, else the bisection's index */
+};
+
+struct frm_ramp {
+	struct frm_ramp_point *pts;
+	int npts, cap;
+	double estimates[32];		/* per bisection: the largest passing work */
+	int nest;
+	double max_work;		/* median of the estimates */
+	double spread_min, spread_max, spread_stddev;
+	bool never_failed;		/* passed at the ramp's ceiling */
+	bool never_passed;		/* failed even at 1 unit */
+	struct frm_account total;
+	int64_t elapsed_ns;
+};
+
+int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
+		 const struct frm_calibration *cal, const uint64_t *base_units);
+void frm_ramp_free(struct frm_ramp *r);
+
+/* timeline.c: per-interval CSV; @smp are frequency samples (may be NULL). */
+struct lj_cpufreq_sample;
+int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t interval_ns,
+		       const struct lj_cpufreq_sample *smp, size_t nsmp);
+
+/* report.c */
+void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal,
+		     const struct frm_trial *tr, const struct frm_ramp *ramp,
+		     const struct lj_topo *t);
+void frm_report_json(struct lj_result *res, const struct frm_config *cfg,
+		     const struct frm_calibration *cal, const struct frm_trial *tr,
+		     const struct frm_ramp *ramp, const struct lj_topo *t);
+
+#endif

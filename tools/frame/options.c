@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* options.c - lj-frame's option table, defaults and cross-option checks. */
+#include "frame.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lj_err.h"
+#include "lj_opt.h"
+#include "lj_parse.h"
+#include "lj_time.h"
+
+/* Long-only keys well above the shared tables' range. */
+enum {
+	K_FPS = LJ_OPT_LONG_BASE + 0x400,
+	K_STAGES, K_WORK, K_WORK_TIME, K_LATENCY, K_POLICY,
+	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
+	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
+	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP,
+};
+
+static const struct lj_opt frame_opts[] = {
+	{ "fps", K_FPS, LJ_OPT_ARG, "HZ", "display refresh rate (default 60)" },
+	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run time, or one ramp trial (default 10s; ramp 1s)" },
+	{ "stages", K_STAGES, LJ_OPT_ARG, "N", "pipeline stage threads per frame (default 2)" },
+	{ "work", K_WORK, LJ_OPT_ARG, "LIST", "work units per stage, one value or one per stage" },
+	{ "work-time", K_WORK_TIME, LJ_OPT_ARG, "LIST",
+	  "work per stage as time (bare number: us), converted by calibration (default 2ms)" },
+	{ "latency-frames", K_LATENCY, LJ_OPT_ARG, "N", "deadline N vsyncs after the frame's vsync (default 1)" },
+	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "frames run before measuring, per run or trial (default 6)" },
+	{ "policy", K_POLICY, LJ_OPT_ARG, "POLICY", "stage threads' policy: other, batch, idle, fifo, rr (default other)" },
+	{ "prio", 'p', LJ_OPT_ARG, "PRIO", "stage threads' RT priority (implies fifo)" },
+	{ "background", K_BACKGROUND, LJ_OPT_ARG, "N", "N background threads competing for CPUs" },
+	{ "bg-policy", K_BG_POLICY, LJ_OPT_ARG, "POLICY", "background threads' policy (default other)" },
+	{ "bg-prio", K_BG_PRIO, LJ_OPT_ARG, "PRIO", "background threads' RT priority (implies fifo)" },
+	{ "bg-cpus", K_BG_CPUS, LJ_OPT_ARG, "SELECTOR", "background threads' CPUs (default: the run's CPUs)" },
+	{ "bg-cgroup", K_BG_CGROUP, LJ_OPT_ARG, "NAME|off",
+	  "background threads' group: an existing one, or off for the root groups" },
+	{ "bg-load", K_BG_LOAD, LJ_OPT_ARG, "PCT", "background busy percentage per 10 ms (default 100)" },
+	{ "ramp", K_RAMP, LJ_OPT_NOARG, NULL, "find the largest work per frame that holds the rate" },
+	{ "max-drop-rate", K_MAX_DROP, LJ_OPT_ARG, "RATE",
+	  "ramp pass rule; in a fixed run exit 3 above it (0.02 or 2%; ramp default 2%)" },
+	{ "ramp-repeat", K_RAMP_REPEAT, LJ_OPT_ARG, "N", "bisections at the edge, for the spread (default 3)" },
+	{ "ramp-precision", K_RAMP_PRECISION, LJ_OPT_ARG, "FRAC", "relative width ending a bisection (default 0.02)" },
+	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency" },
+	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)" },
+	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)" },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics" },
+	/* Test aid (docs/lj-frame.md): simulate stages taking NS per unit, no threads. */
+	{ "fake-work", K_FAKE_WORK, LJ_OPT_ARG, "NS", NULL },
+	{ 0 }
+};
+
+void frm_config_init(struct frm_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->fps = 60.0;
+	cfg->nstages = 2;
+	cfg->latency_frames = 1;
+	cfg->warmup = 6;
+	cfg->prio = -1;
+	cfg->bg_prio = -1;
+	cfg->bg_load = 100;
+	cfg->max_drop_rate = 0.02;
+	cfg->ramp_repeat = 3;
+	cfg->ramp_precision = 0.02;
+	cfg->timeline_interval_ns = 100 * LJ_NSEC_PER_MSEC;
+	lj_setupopt_init(&cfg->setup);
+}
+
+static int bad(const char *opt, const char *arg, const char *why)
+{
+	return lj_usage_error("invalid --%s '%s': %s", opt, arg, why ? why : "bad value");
+}
+
+static int parse_int(const char *opt, const char *arg, int min, int max, int *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_int(arg, min, max, out, &why))
+		return bad(opt, arg, why);
+	return 0;
+}
+
+static int parse_policy(const char *opt, const char *arg, const char **name)
+{
+	enum lj_policy p;
+
+	if (lj_sched_policy_parse(arg, &p))
+		return bad(opt, arg, "unknown policy");
+	if (p == LJ_POLICY_DEADLINE)
+		return bad(opt, arg, "deadline is not supported for these threads");
+	*name = arg;
+	return 0;
+}
+
+/* A rate as a fraction ("0.02") or a percentage ("2%"). */
+static int parse_rate(const char *arg, double *out)
+{
+	const char *why = NULL;
+	size_t len = strlen(arg);
+
+	if (len > 1 && arg[len - 1] == '%') {
+		char buf[64];
+
+		if (len >= sizeof(buf))
+			return bad("max-drop-rate", arg, "too long");
+		memcpy(buf, arg, len - 1);
+		buf[len - 1] = '\0';
+		if (lj_parse_double(buf, 0.0, 100.0, out, &why))
+			return bad("max-drop-rate", arg, why);
+		*out /= 100.0;
+		return 0;
+	}
+	if (lj_parse_double(arg, 0.0, 1.0, out, &why))
+		return bad("max-drop-rate", arg, why);
+	return 0;
+}
+
+static int handle(void *ctx, int key, const char *arg)
+{
+	struct frm_config *cfg = ctx;
+	const char *why = NULL;
+	int n;
+
+	switch (key) {
+	case K_FPS:
+		if (lj_parse_double(arg, 1.0, 10000.0, &cfg->fps, &why))
+			return bad("fps", arg, why);
+		return 0;
+	case 'D':
+		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &cfg->duration_ns, &why))
+			return bad("duration", arg, why);
+		if (cfg->duration_ns <= 0)
+			return bad("duration", arg, "must be positive");
+		cfg->duration_set = true;
+		return 0;
+	case K_STAGES:
+		return parse_int("stages", arg, 1, FRM_MAX_STAGES, &cfg->nstages);
+	case K_WORK:
+		n = FRM_MAX_STAGES;
+		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, &why))
+			return bad("work", arg, why);
+		cfg->nwork_units = n;
+		return 0;
+	case K_WORK_TIME:
+		n = FRM_MAX_STAGES;
+		if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, &why))
+			return bad("work-time", arg, why);
+		for (int i = 0; i < n; i++)
+			if (cfg->work_ns[i] < 0)
+				return bad("work-time", arg, "negative duration");
+		cfg->nwork_ns = n;
+		return 0;
+	case K_LATENCY:
+		return parse_int("latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
+	case K_WARMUP:
+		return parse_int("warmup", arg, 0, 1000, &cfg->warmup);
+	case K_POLICY:
+		return parse_policy("policy", arg, &cfg->policy_name);
+	case 'p':
+		return parse_int("prio", arg, 1, 99, &cfg->prio);
+	case K_BACKGROUND:
+		return parse_int("background", arg, 0, FRM_MAX_BACKGROUND, &cfg->background);
+	case K_BG_POLICY:
+		return parse_policy("bg-policy", arg, &cfg->bg_policy_name);
+	case K_BG_PRIO:
+		return parse_int("bg-prio", arg, 1, 99, &cfg->bg_prio);
+	case K_BG_CPUS:
+		cfg->bg_cpus = arg;
+		return 0;
+	case K_BG_CGROUP:
+		cfg->bg_cgroup = arg;
+		return 0;
+	case K_BG_LOAD:
+		return parse_int("bg-load", arg, 1, 100, &cfg->bg_load);
+	case K_RAMP:
+		cfg->ramp = true;
+		return 0;
+	case K_MAX_DROP:
+		cfg->max_drop_set = true;
+		return parse_rate(arg, &cfg->max_drop_rate);
+	case K_RAMP_REPEAT:
+		return parse_int("ramp-repeat", arg, 1, 32, &cfg->ramp_repeat);
+	case K_RAMP_PRECISION:
+		if (lj_parse_double(arg, 0.001, 0.5, &cfg->ramp_precision, &why))
+			return bad("ramp-precision", arg, why);
+		return 0;
+	case K_TIMELINE:
+		cfg->timeline = arg;
+		return 0;
+	case K_TIMELINE_INTERVAL:
+		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_MSEC, &cfg->timeline_interval_ns, &why))
+			return bad("timeline-interval", arg, why);
+		return 0;
+	case K_JSON:
+		cfg->json = arg;
+		return 0;
+	case K_FAKE_WORK:
+		if (lj_parse_double(arg, 0.001, 1e9, &cfg->fake_ns_per_unit, &why))
+			return bad("fake-work", arg, why);
+		return 0;
+	case 'q':
+		cfg->quiet = true;
+		return 0;
+	case 'v':
+		lj_err_set_verbosity(lj_err_verbosity() + 1);
+		return 0;
+	}
+	return lj_usage_error("unhandled option (internal error)");
+}
+
+static int resolve_policy(const char *what, const char *name, int prio, struct lj_sched_param *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->policy = LJ_POLICY_OTHER;
+	if (name)
+		lj_sched_policy_parse(name, &p->policy);
+	else if (prio > 0)
+		p->policy = LJ_POLICY_FIFO;
+	if (p->policy == LJ_POLICY_FIFO || p->policy == LJ_POLICY_RR) {
+		p->priority = prio > 0 ? prio : 1;
+	} else if (prio > 0) {
+		return lj_usage_error("a %s priority needs --%spolicy fifo or rr", what,
+				      strcmp(what, "stage") ? "bg-" : "");
+	}
+	return 0;
+}
+
+uint64_t frm_config_frames(const struct frm_config *cfg)
+{
+	return (uint64_t)((cfg->duration_ns + cfg->period_ns / 2) / cfg->period_ns);
+}
+
+/* Checks that need every option: list lengths, mode combinations, frame count. */
+static int validate(struct frm_config *cfg)
+{
+	int ret;
+
+	cfg->period_ns = llround(1e9 / cfg->fps);
+	if (cfg->nwork_units && cfg->nwork_ns)
+		return lj_usage_error("--work and --work-time are exclusive");
+	if (cfg->nwork_units > 1 && cfg->nwork_units != cfg->nstages)
+		return lj_usage_error("--work has %d values for %d stages (give 1 or %d)",
+				      cfg->nwork_units, cfg->nstages, cfg->nstages);
+	if (cfg->nwork_ns > 1 && cfg->nwork_ns != cfg->nstages)
+		return lj_usage_error("--work-time has %d values for %d stages (give 1 or %d)",
+				      cfg->nwork_ns, cfg->nstages, cfg->nstages);
+	if (!cfg->nwork_units && !cfg->nwork_ns) {
+		cfg->work_ns[0] = 2 * LJ_NSEC_PER_MSEC;
+		cfg->nwork_ns = 1;
+	}
+	if (!cfg->duration_set)
+		cfg->duration_ns = cfg->ramp ? LJ_NSEC_PER_SEC : 10 * LJ_NSEC_PER_SEC;
+	if (cfg->duration_ns / 2 < cfg->period_ns)
+		return lj_usage_error("--duration must span at least 2 frames at %.6g Hz", cfg->fps);
+	if (cfg->duration_ns / cfg->period_ns > (int64_t)FRM_MAX_FRAMES)
+		return lj_usage_error("--duration spans more than %llu frames",
+				      (unsigned long long)FRM_MAX_FRAMES);
+	if (cfg->ramp && cfg->timeline)
+		return lj_usage_error("--timeline is for a fixed run, not --ramp");
+	if (cfg->timeline_interval_ns < cfg->period_ns)
+		return lj_usage_error("--timeline-interval is shorter than a frame period");
+	if (!cfg->background && (cfg->bg_policy_name || cfg->bg_prio > 0 || cfg->bg_cpus || cfg->bg_cgroup ||
+				 cfg->bg_load != 100))
+		return lj_usage_error("background options need --background N");
+	ret = resolve_policy("stage", cfg->policy_name, cfg->prio, &cfg->policy);
+	if (ret)
+		return ret;
+	return resolve_policy("background", cfg->bg_policy_name, cfg->bg_prio, &cfg->bg_policy);
+}
+
+int frm_options_parse(struct frm_config *cfg, int argc, char **argv)
+{
+	struct lj_opt_table tables[2] = {
+		{ "frame options", frame_opts, handle, cfg },
+		lj_setupopt_table(&cfg->setup),
+	};
+	struct lj_opt_spec spec = {
+		.usage = "[OPTIONS]",
+		.summary = "Emulate a frame pipeline on vsync deadlines and count dropped frames.",
+		.tables = tables,
+		.ntables = 2,
+		.epilog = "Metrics are defined in docs/lj-frame.md.",
+	};
+	int first = argc, ret;
+
+	ret = lj_opt_parse(&spec, argc, argv, &first);
+	if (ret)
+		return ret;
+	if (first < argc)
+		return lj_usage_error("unexpected argument '%s' (see --help)", argv[first]);
+	return validate(cfg);
+}

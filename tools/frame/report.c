@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* report.c - lj-frame's text summary (stdout) and result document. */
+#include "frame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lj_err.h"
+#include "lj_hist.h"
+#include "lj_parse.h"
+#include "lj_result.h"
+#include "lj_time.h"
+
+static double us(int64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static int64_t q(const struct lj_hist *h, double p)
+{
+	return lj_hist_count(h) ? lj_hist_quantile(h, p) : 0;
+}
+
+/* "0:300 1:298" for the CPUs a stage ran frames on. */
+static void placement(const struct frm_stage *st, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n + 1 < len; c++)
+		if (st->cpu_count[c])
+			n += snprintf(buf + n, len - n, "%s%d:%u", n ? " " : "", c, st->cpu_count[c]);
+	if (!n)
+		snprintf(buf, len, "-");
+}
+
+static double overhead_per_frame(const struct frm_trial *tr)
+{
+	return tr->acct.frames ? (double)tr->overhead_ns / (double)tr->acct.frames : 0.0;
+}
+
+static void text_trial(FILE *out, const struct frm_config *cfg, const struct frm_trial *tr)
+{
+	const struct frm_account *a = &tr->acct;
+	char cpus[256];
+
+	fprintf(out, "frames: %llu dropped: %llu (%.2f%%) fps: %.2f smooth: %.2f%% longest streak: %llu\n",
+		(unsigned long long)a->frames, (unsigned long long)a->dropped,
+		100.0 * frm_drop_rate(a), frm_fps(a), frm_percentage_smooth(a),
+		(unsigned long long)a->longest_streak);
+	fprintf(out, "frame time us: p50 %.1f p95 %.1f p99 %.1f max %.1f (presented %llu, late %llu)\n",
+		us(q(tr->frame_time, 0.5)), us(q(tr->frame_time, 0.95)),
+		us(q(tr->frame_time, 0.99)), us(lj_hist_max(tr->frame_time)),
+		(unsigned long long)a->presented, (unsigned long long)a->late);
+	if (cfg->fake_ns_per_unit > 0)
+		return;
+	for (int s = 0; s < cfg->nstages; s++) {
+		const struct frm_stage *st = &tr->stage[s];
+
+		placement(st, cpus, sizeof(cpus));
+		fprintf(out, "stage %d: units %llu frames %llu %s %llu wake us: p50 %.1f p99 %.1f max %.1f"
+			" cpus %s migrations %ld cs %ld/%ld\n",
+			s, (unsigned long long)st->units, (unsigned long long)st->frames,
+			s ? "abandoned" : "skipped",
+			(unsigned long long)(s ? st->abandoned : st->skipped),
+			us(q(st->lateness, 0.5)), us(q(st->lateness, 0.99)), us(lj_hist_max(st->lateness)),
+			cpus, st->migrations, st->vcsw, st->ivcsw);
+	}
+	fprintf(out, "overhead: %.0f ns per frame (%.4f%% of the period)\n",
+		overhead_per_frame(tr), 100.0 * overhead_per_frame(tr) / (double)cfg->period_ns);
+}
+
+void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal,
+		     const struct frm_trial *tr, const struct frm_ramp *ramp,
+		     const struct lj_topo *t)
+{
+	fprintf(out, "lj-frame: %.6g Hz (period %lld ns), %d stage%s, deadline %d frame%s later%s\n",
+		cfg->fps, (long long)cfg->period_ns, cfg->nstages, cfg->nstages > 1 ? "s" : "",
+		cfg->latency_frames, cfg->latency_frames > 1 ? "s" : "",
+		cfg->fake_ns_per_unit > 0 ? ", simulated work (--fake-work)" : "");
+	for (int k = 0; k < cal->n; k++)
+		fprintf(out, "calibration: kind %d cpus %s (cpu %d): %.3f ns per unit\n",
+			cal->k[k].kind, cal->k[k].cpus, cal->k[k].cpu, cal->k[k].ns_per_unit);
+	if (tr)
+		text_trial(out, cfg, tr);
+	if (ramp) {
+		const struct frm_account *a = &ramp->total;
+
+		if (ramp->never_passed)
+			fprintf(out, "ramp: even 1 unit per frame dropped more than %.2f%%\n",
+				100.0 * cfg->max_drop_rate);
+		else
+			fprintf(out, "ramp: max work %.0f units per frame (%.3f ms)%s, spread %.0f..%.0f"
+				" (stddev %.1f) over %d bisections, %d trials\n",
+				ramp->max_work, ramp->max_work * cal->ns_per_unit / 1e6,
+				ramp->never_failed ? " (ceiling: never failed)" : "",
+				ramp->spread_min, ramp->spread_max, ramp->spread_stddev,
+				ramp->nest, ramp->npts);
+		fprintf(out, "ramp totals: frames: %llu dropped: %llu\n",
+			(unsigned long long)a->frames, (unsigned long long)a->dropped);
+	}
+}
+
+static json_object *i64(int64_t v)
+{
+	return json_object_new_int64(v);
+}
+
+static json_object *dbl(double v)
+{
+	return json_object_new_double(v);
+}
+
+static void add(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *policy_json(const struct lj_sched_param *p)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "policy", json_object_new_string(lj_sched_policy_name(p->policy)));
+	add(o, "priority", json_object_new_int(p->priority));
+	return o;
+}
+
+static void params_json(json_object *p, const struct frm_config *cfg,
+			const struct frm_calibration *cal, const uint64_t *units)
+{
+	json_object *arr = json_object_new_array(), *cal_arr = json_object_new_array();
+	json_object *ns = json_object_new_array();
+
+	add(p, "mode", json_object_new_string(cfg->ramp ? "ramp" : "fixed"));
+	add(p, "fps", dbl(cfg->fps));
+	add(p, "period_ns", i64(cfg->period_ns));
+	add(p, "duration_ns", i64(cfg->duration_ns));
+	add(p, "stages", json_object_new_int(cfg->nstages));
+	add(p, "latency_frames", json_object_new_int(cfg->latency_frames));
+	add(p, "warmup_frames", json_object_new_int(cfg->warmup));
+	for (int s = 0; s < cfg->nstages; s++) {
+		json_object_array_add(arr, i64((int64_t)units[s]));
+		json_object_array_add(ns, i64((int64_t)((double)units[s] * cal->ns_per_unit)));
+	}
+	add(p, cfg->ramp ? "work_ratio_units" : "work_units", arr);
+	add(p, cfg->ramp ? "work_ratio_ns" : "work_ns", ns);
+	add(p, "stage_policy", policy_json(&cfg->policy));
+	if (cfg->background) {
+		json_object *bg = policy_json(&cfg->bg_policy);
+
+		add(bg, "threads", json_object_new_int(cfg->background));
+		add(bg, "cpus", cfg->bg_cpus ? json_object_new_string(cfg->bg_cpus) : NULL);
+		add(bg, "cgroup", cfg->bg_cgroup ? json_object_new_string(cfg->bg_cgroup) : NULL);
+		add(bg, "load_pct", json_object_new_int(cfg->bg_load));
+		add(p, "background", bg);
+	}
+	add(p, "max_drop_rate", dbl(cfg->max_drop_rate));
+	if (cfg->ramp) {
+		add(p, "ramp_repeat", json_object_new_int(cfg->ramp_repeat));
+		add(p, "ramp_precision", dbl(cfg->ramp_precision));
+	}
+	if (cfg->timeline)
+		add(p, "timeline_interval_ns", i64(cfg->timeline_interval_ns));
+	if (cal->fake)
+		add(p, "fake_ns_per_unit", dbl(cfg->fake_ns_per_unit));
+	for (int k = 0; k < cal->n; k++) {
+		json_object *c = json_object_new_object();
+
+		add(c, "kind", json_object_new_int(cal->k[k].kind));
+		add(c, "cpus", json_object_new_string(cal->k[k].cpus));
+		add(c, "cpu", json_object_new_int(cal->k[k].cpu));
+		add(c, "ns_per_unit", dbl(cal->k[k].ns_per_unit));
+		json_object_array_add(cal_arr, c);
+	}
+	add(p, "calibration", cal_arr);
+	add(p, "ns_per_unit", dbl(cal->ns_per_unit));
+}
+
+static json_object *stage_json(const struct frm_stage *st, const struct lj_topo *t)
+{
+	json_object *o = json_object_new_object(), *cpus = json_object_new_object();
+	json_object *kinds = json_object_new_object();
+	uint64_t per_kind[LJ_TOPO_MAX_KINDS + 1] = { 0 };
+	char key[16];
+
+	add(o, "name", json_object_new_string(st->index ? "stage" : "stage (vsync source)"));
+	add(o, "stage", json_object_new_int(st->index));
+	add(o, "tid", json_object_new_int(st->tid));
+	add(o, "units", i64((int64_t)st->units));
+	add(o, "frames", i64((int64_t)st->frames));
+	add(o, "skipped", i64((int64_t)st->skipped));
+	add(o, "abandoned", i64((int64_t)st->abandoned));
+	add(o, "busy_starts", i64((int64_t)st->busy_starts));
+	add(o, "ring_full", i64((int64_t)st->ring_full));
+	add(o, "policy_error", st->policy_err ? json_object_new_string(lj_strerror(st->policy_err)) : NULL);
+	add(o, "wake_lateness", lj_result_hist_json(st->lateness, true));
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		int k;
+
+		if (!st->cpu_count[c])
+			continue;
+		snprintf(key, sizeof(key), "%d", c);
+		add(cpus, key, i64(st->cpu_count[c]));
+		k = t ? lj_topo_kind_of(t, c) : -1;
+		per_kind[k >= 0 && k < LJ_TOPO_MAX_KINDS ? k : LJ_TOPO_MAX_KINDS] += st->cpu_count[c];
+	}
+	for (int k = 0; k <= LJ_TOPO_MAX_KINDS; k++) {
+		if (!per_kind[k])
+			continue;
+		if (k == LJ_TOPO_MAX_KINDS)
+			snprintf(key, sizeof(key), "unknown");
+		else
+			snprintf(key, sizeof(key), "%d", k);
+		add(kinds, key, i64((int64_t)per_kind[k]));
+	}
+	add(o, "frames_per_cpu", cpus);
+	add(o, "frames_per_kind", kinds);
+	add(o, "cpu_changes", i64((int64_t)st->cpu_changes));
+	add(o, "migrations", st->migrations >= 0 ? i64(st->migrations) : NULL);
+	add(o, "voluntary_switches", st->vcsw >= 0 ? i64(st->vcsw) : NULL);
+	add(o, "involuntary_switches", st->ivcsw >= 0 ? i64(st->ivcsw) : NULL);
+	add(o, "cpu_ns", i64(st->cpu_ns));
+	add(o, "work_ns", i64(st->work_ns));
+	add(o, "overhead_ns", i64(st->overhead_ns));
+	add(o, "overhead", lj_result_hist_json(st->overhead, false));
+	return o;
+}
+
+static void summary_account(struct lj_result *res, const struct frm_account *a)
+{
+	lj_result_summary(res, "frames", (double)a->frames, "frames", LJ_BETTER_NONE);
+	lj_result_summary(res, "dropped", (double)a->dropped, "frames", LJ_BETTER_LOWER);
+	lj_result_summary(res, "drop_rate", frm_drop_rate(a), "ratio", LJ_BETTER_LOWER);
+	lj_result_summary(res, "fps", frm_fps(a), "Hz", LJ_BETTER_HIGHER);
+	lj_result_summary(res, "percentage_smooth", frm_percentage_smooth(a), "%", LJ_BETTER_HIGHER);
+	lj_result_summary(res, "longest_streak", (double)a->longest_streak, "frames", LJ_BETTER_LOWER);
+}
+
+static void trial_json(struct lj_result *res, const struct frm_config *cfg,
+		       const struct frm_trial *tr, const struct lj_topo *t)
+{
+	json_object *results = lj_result_results(res), *side = lj_result_side(res);
+	json_object *ft = lj_result_hist_json(tr->frame_time, true);
+	const struct frm_account *a = &tr->acct;
+	long migr = 0, vcsw = 0, ivcsw = 0;
+	double ovh = overhead_per_frame(tr);
+
+	add(ft, "name", json_object_new_string("frame_time"));
+	add(ft, "p95_ns", i64(q(tr->frame_time, 0.95)));
+	add(ft, "frames", i64((int64_t)a->frames));
+	add(ft, "dropped", i64((int64_t)a->dropped));
+	add(ft, "presented", i64((int64_t)a->presented));
+	add(ft, "late", i64((int64_t)a->late));
+	add(ft, "smooth_intervals", i64((int64_t)a->smooth));
+	add(ft, "intervals", i64((int64_t)a->intervals));
+	json_object_array_add(results, ft);
+	summary_account(res, a);
+	lj_result_summary(res, "frame_p99", (double)q(tr->frame_time, 0.99), "ns", LJ_BETTER_LOWER);
+	if (cfg->fake_ns_per_unit > 0)
+		return;
+	for (int s = 0; s < cfg->nstages; s++) {
+		const struct frm_stage *st = &tr->stage[s];
+
+		json_object_array_add(results, stage_json(st, t));
+		migr += st->migrations > 0 ? st->migrations : 0;
+		vcsw += st->vcsw > 0 ? st->vcsw : 0;
+		ivcsw += st->ivcsw > 0 ? st->ivcsw : 0;
+	}
+	add(side, "migrations", i64(migr));
+	add(side, "voluntary_switches", i64(vcsw));
+	add(side, "involuntary_switches", i64(ivcsw));
+	add(side, "overhead_ns_per_frame", dbl(ovh));
+	add(side, "overhead_pct_of_period", dbl(100.0 * ovh / (double)cfg->period_ns));
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct frm_ramp_point *x = a, *y = b;
+
+	return x->work < y->work ? -1 : x->work > y->work;
+}
+
+static void ramp_json(struct lj_result *res, const struct frm_config *cfg,
+		      const struct frm_calibration *cal, const struct frm_ramp *r)
+{
+	json_object *o = json_object_new_object(), *curve = json_object_new_array();
+	json_object *est = json_object_new_array();
+	struct frm_ramp_point *pts = malloc((r->npts ? r->npts : 1) * sizeof(*pts));
+
+	add(o, "name", json_object_new_string("ramp"));
+	add(o, "max_work", dbl(r->max_work));
+	add(o, "max_work_ns", dbl(r->max_work * cal->ns_per_unit));
+	add(o, "spread_min", dbl(r->spread_min));
+	add(o, "spread_max", dbl(r->spread_max));
+	add(o, "spread_stddev", dbl(r->spread_stddev));
+	add(o, "never_failed", json_object_new_boolean(r->never_failed));
+	add(o, "never_passed", json_object_new_boolean(r->never_passed));
+	add(o, "trials", json_object_new_int(r->npts));
+	add(o, "elapsed_ns", i64(r->elapsed_ns));
+	for (int i = 0; i < r->nest; i++)
+		json_object_array_add(est, dbl(r->estimates[i]));
+	add(o, "estimates", est);
+	if (pts) {
+		memcpy(pts, r->pts, r->npts * sizeof(*pts));
+		qsort(pts, r->npts, sizeof(*pts), cmp_point);
+		for (int i = 0; i < r->npts; i++) {
+			json_object *p = json_object_new_object();
+
+			add(p, "work", i64((int64_t)pts[i].work));
+			add(p, "work_ns", dbl((double)pts[i].work * cal->ns_per_unit));
+			add(p, "fps", dbl(pts[i].fps));
+			add(p, "drop_rate", dbl(pts[i].drop_rate));
+			add(p, "percentage_smooth", dbl(pts[i].smooth));
+			add(p, "frame_p99_ns", i64(pts[i].frame_p99_ns));
+			add(p, "frames", i64((int64_t)pts[i].frames));
+			add(p, "dropped", i64((int64_t)pts[i].dropped));
+			add(p, "pass", json_object_new_boolean(pts[i].pass));
+			add(p, "phase", json_object_new_string(pts[i].repeat < 0 ? "coarse" : "bisect"));
+			if (pts[i].repeat >= 0)
+				add(p, "bisection", json_object_new_int(pts[i].repeat));
+			json_object_array_add(curve, p);
+		}
+		free(pts);
+	}
+	add(o, "curve", curve);
+	add(o, "frames", i64((int64_t)r->total.frames));
+	add(o, "dropped", i64((int64_t)r->total.dropped));
+	json_object_array_add(lj_result_results(res), o);
+	/* Rates over a ramp mix passing and failing trials: only the counts. */
+	lj_result_summary(res, "frames", (double)r->total.frames, "frames", LJ_BETTER_NONE);
+	lj_result_summary(res, "dropped", (double)r->total.dropped, "frames", LJ_BETTER_NONE);
+	lj_result_summary(res, "max_work", r->max_work, "units", LJ_BETTER_HIGHER);
+	lj_result_summary(res, "max_work_ns", r->max_work * cal->ns_per_unit, "ns", LJ_BETTER_HIGHER);
+	lj_result_summary(res, "max_work_spread", r->spread_max - r->spread_min, "units", LJ_BETTER_LOWER);
+	(void)cfg;
+}
+
+void frm_report_json(struct lj_result *res, const struct frm_config *cfg,
+		     const struct frm_calibration *cal, const struct frm_trial *tr,
+		     const struct frm_ramp *ramp, const struct lj_topo *t)
+{
+	uint64_t units[FRM_MAX_STAGES];
+
+	frm_work_resolve(cfg, cal, units);
+	params_json(lj_result_params(res), cfg, cal, units);
+	if (tr)
+		trial_json(res, cfg, tr, t);
+	if (ramp)
+		ramp_json(res, cfg, cal, ramp);
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* stages.c - lj-frame's stage threads: vsync source, futex hand-offs, one trial. */
+#include "frame.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lj_hist.h"
+#include "lj_stop.h"
+#include "lj_time.h"
+
+#define FRM_END UINT32_MAX	/* hand-off token: no more frames */
+
+static long futex(_Atomic uint32_t *word, int op, uint32_t val)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+/*
+ * Push a frame to the next stage. The consumer announces it may sleep in
+ * @sleeping before re-checking @head; the producer publishes @head before
+ * reading @sleeping (both seq_cst), so one of them always sees the other
+ * and the wake syscall is paid only when the consumer really waits.
+ */
+static bool ring_push(struct frm_ring *r, uint32_t frame, int64_t sent)
+{
+	uint32_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+
+	if (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= FRM_RING)
+		return false;
+	r->frame[h % FRM_RING] = frame;
+	r->sent[h % FRM_RING] = sent;
+	atomic_store(&r->head, h + 1);
+	if (atomic_load(&r->sleeping))
+		futex(&r->head, FUTEX_WAKE_PRIVATE, 1);
+	return true;
+}
+
+/* The end token must arrive: wait for room rather than drop it. */
+static void ring_push_end(struct frm_ring *r)
+{
+	struct timespec ms = { 0, LJ_NSEC_PER_MSEC };
+
+	while (!ring_push(r, FRM_END, 0))
+		nanosleep(&ms, NULL);
+}
+
+/* Take the next frame; *slept tells whether the thread had to sleep for it. */
+static void ring_pop(struct frm_ring *r, uint32_t *frame, int64_t *sent, bool *slept)
+{
+	uint32_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	*slept = false;
+	while (atomic_load_explicit(&r->head, memory_order_acquire) == t) {
+		atomic_store(&r->sleeping, 1);
+		if (atomic_load(&r->head) == t && futex(&r->head, FUTEX_WAIT_PRIVATE, t) == 0)
+			*slept = true;
+		atomic_store(&r->sleeping, 0);
+	}
+	*frame = r->frame[t % FRM_RING];
+	*sent = r->sent[t % FRM_RING];
+	atomic_store_explicit(&r->tail, t + 1, memory_order_release);
+}
+
+int64_t frm_trial_vsync(const struct frm_trial *tr, uint64_t i)
+{
+	return tr->t0 + (int64_t)i * tr->cfg->period_ns;
+}
+
+static bool stopped(struct frm_trial *tr)
+{
+	return lj_stop_requested() || atomic_load_explicit(&tr->abort, memory_order_relaxed);
+}
+
+/*
+ * Work on frame @i, which this stage started at @wake, then pass it on (or
+ * present it from the last stage). The emulator's own cost is the wall
+ * time around the work: bookkeeping before it, the hand-off after it.
+ */
+static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
+{
+	struct frm_trial *tr = st->trial;
+	bool measured = i >= tr->warmup;
+	int cpu = sched_getcpu();
+	int64_t w0, w1;
+
+	if (measured && cpu >= 0 && cpu < CPU_SETSIZE) {
+		st->cpu_count[cpu]++;
+		if (st->last_cpu >= 0 && cpu != st->last_cpu)
+			st->cpu_changes++;
+		st->last_cpu = cpu;
+	}
+	w0 = lj_now_ns();
+	st->sink ^= frm_work(st->units, i);
+	w1 = lj_now_ns();
+	if (!st->out)
+		tr->present[i] = w1;
+	else if (!ring_push(st->out, i, w1))
+		st->ring_full++;
+	if (!measured)
+		return;
+	st->work_ns += w1 - w0;
+	st->frames++;
+	w0 = (w0 - wake) + (lj_now_ns() - w1);
+	st->overhead_ns += w0;
+	lj_hist_add(st->overhead, w0);
+}
+
+/* Stage 0: start frame i at vsync i on an absolute timer, or skip it. */
+static void run_source(struct frm_stage *st)
+{
+	struct frm_trial *tr = st->trial;
+	int64_t deadline = tr->cfg->period_ns * tr->cfg->latency_frames;
+	uint64_t i;
+
+	for (i = 0; i < tr->nframes && !stopped(tr); i++) {
+		int64_t vsync = frm_trial_vsync(tr, i), now = lj_now_ns(), wake;
+
+		if (now >= vsync + deadline) {
+			st->skipped += i >= tr->warmup;
+			continue;
+		}
+		if (now < vsync) {
+			struct timespec ts = lj_ns_to_ts(vsync);
+			int r;
+
+			while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR &&
+			       !stopped(tr))
+				;
+			if (r == EINTR)
+				break;
+			wake = lj_now_ns();
+			if (i >= tr->warmup)
+				lj_hist_add(st->lateness, wake - vsync);
+		} else {
+			wake = now;
+			st->busy_starts += i >= tr->warmup;
+		}
+		do_frame(st, (uint32_t)i, wake);
+	}
+	tr->nrun = i;
+	if (st->out)
+		ring_push_end(st->out);
+}
+
+/* Stage s > 0: take frames as they are handed over; abandon the stale. */
+static void run_stage(struct frm_stage *st)
+{
+	struct frm_trial *tr = st->trial;
+	int64_t deadline = tr->cfg->period_ns * tr->cfg->latency_frames;
+
+	for (;;) {
+		uint32_t i;
+		int64_t sent, wake;
+		bool slept;
+
+		ring_pop(st->in, &i, &sent, &slept);
+		wake = lj_now_ns();
+		if (i == FRM_END)
+			break;
+		if (i >= tr->warmup) {
+			if (slept)
+				lj_hist_add(st->lateness, wake - sent);
+			else
+				st->busy_starts++;
+		}
+		if (wake >= frm_trial_vsync(tr, i) + deadline) {
+			st->abandoned += i >= tr->warmup;
+			continue;
+		}
+		do_frame(st, i, wake);
+	}
+	if (st->out)
+		ring_push_end(st->out);
+}
+
+/* The kernel's per-thread counters (CONFIG_SCHED_DEBUG's /proc/thread-self/sched). */
+static void sched_counts(long *migr, long *vcsw, long *ivcsw)
+{
+	char line[256];
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	*migr = *vcsw = *ivcsw = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		long v;
+
+		if (sscanf(line, "se.nr_migrations : %ld", &v) == 1)
+			*migr = v;
+		else if (sscanf(line, "nr_voluntary_switches : %ld", &v) == 1)
+			*vcsw = v;
+		else if (sscanf(line, "nr_involuntary_switches : %ld", &v) == 1)
+			*ivcsw = v;
+	}
+	fclose(f);
+}
+
+static void *stage_main(void *arg)
+{
+	struct frm_stage *st = arg;
+	struct frm_trial *tr = st->trial;
+	long m0, v0, i0;
+	int64_t cpu0;
+
+	st->tid = (pid_t)syscall(SYS_gettid);
+	st->policy_err = lj_sched_apply(0, &tr->cfg->policy);
+	/* The vsync source stands for an interrupt: no timer slack on it. */
+	if (st->index == 0)
+		lj_sched_timer_slack(1);
+	lj_sched_prefault_stack(64 * 1024);
+	sched_counts(&m0, &v0, &i0);
+	atomic_fetch_add(&tr->nready, 1);
+	while (!atomic_load(&tr->go))
+		futex(&tr->go, FUTEX_WAIT_PRIVATE, 0);
+	/* CPU time includes the kernel's sleep and wake-up path: context only. */
+	cpu0 = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	if (st->index == 0)
+		run_source(st);
+	else
+		run_stage(st);
+	st->cpu_ns = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	sched_counts(&st->migrations, &st->vcsw, &st->ivcsw);
+	if (st->migrations >= 0 && m0 >= 0)
+		st->migrations -= m0;
+	if (st->vcsw >= 0 && v0 >= 0)
+		st->vcsw -= v0;
+	if (st->ivcsw >= 0 && i0 >= 0)
+		st->ivcsw -= i0;
+	return NULL;
+}
+
+static void *probe_main(void *arg)
+{
+	return (void *)(intptr_t)lj_sched_apply(0, arg);
+}
+
+int frm_policy_probe(const struct lj_sched_param *p)
+{
+	struct lj_sched_param copy = *p;
+	pthread_attr_t attr;
+	pthread_t th;
+	void *ret;
+	int err;
+
+	/* A small stack: after mlockall a default 8 MiB one can exceed RLIMIT_MEMLOCK. */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, LJ_SCHED_THREAD_STACK);
+	err = pthread_create(&th, &attr, probe_main, &copy);
+	pthread_attr_destroy(&attr);
+	if (err)
+		return -err;
+	pthread_join(th, &ret);
+	return (int)(intptr_t)ret;
+}
+
+static int trial_alloc(struct frm_trial *tr)
+{
+	const struct frm_config *cfg = tr->cfg;
+
+	tr->present = malloc(tr->nframes * sizeof(*tr->present));
+	tr->frame_time = lj_hist_new();
+	if (!tr->present || !tr->frame_time)
+		return -ENOMEM;
+	/* Writing every slot also prefaults the array before the run. */
+	for (uint64_t i = 0; i < tr->nframes; i++)
+		tr->present[i] = FRM_NOT_PRESENTED;
+	for (int s = 0; s < cfg->nstages; s++) {
+		struct frm_stage *st = &tr->stage[s];
+
+		st->index = s;
+		st->units = tr->units[s];
+		st->trial = tr;
+		st->last_cpu = -1;
+		st->migrations = st->vcsw = st->ivcsw = -1;
+		st->lateness = lj_hist_new();
+		st->overhead = lj_hist_new();
+		st->cpu_count = calloc(CPU_SETSIZE, sizeof(*st->cpu_count));
+		if (!st->lateness || !st->overhead || !st->cpu_count)
+			return -ENOMEM;
+		if (s + 1 < cfg->nstages) {
+			st->out = calloc(1, sizeof(*st->out));
+			if (!st->out)
+				return -ENOMEM;
+		}
+		if (s > 0)
+			st->in = tr->stage[s - 1].out;
+	}
+	return 0;
+}
+
+static int64_t fake_work(void *arg, uint64_t frame, int stage)
+{
+	const struct frm_trial *tr = arg;
+
+	return (int64_t)((double)tr->units[stage] * tr->cfg->fake_ns_per_unit + 0.5);
+}
+
+static int run_threads(struct frm_trial *tr)
+{
+	const struct frm_config *cfg = tr->cfg;
+	pthread_attr_t attr;
+	int created = 0, err = 0;
+	struct timespec ms = { 0, LJ_NSEC_PER_MSEC };
+	int64_t lead = cfg->period_ns > 20 * LJ_NSEC_PER_MSEC ? cfg->period_ns : 20 * LJ_NSEC_PER_MSEC;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, LJ_SCHED_THREAD_STACK);
+	for (; created < cfg->nstages; created++) {
+		err = -pthread_create(&tr->stage[created].th, &attr, stage_main, &tr->stage[created]);
+		if (err)
+			break;
+	}
+	pthread_attr_destroy(&attr);
+	if (err)
+		atomic_store(&tr->abort, 1);
+	while (atomic_load(&tr->nready) < (uint32_t)created)
+		nanosleep(&ms, NULL);
+	tr->t0 = lj_now_ns() + lead;
+	atomic_store(&tr->go, 1);
+	futex(&tr->go, FUTEX_WAKE_PRIVATE, INT32_MAX);
+	for (int s = 0; s < created; s++)
+		pthread_join(tr->stage[s].th, NULL);
+	tr->wall_ns = lj_now_ns() - frm_trial_vsync(tr, tr->warmup);
+	return err;
+}
+
+int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint64_t *units)
+{
+	int ret;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->cfg = cfg;
+	memcpy(tr->units, units, sizeof(tr->units[0]) * cfg->nstages);
+	tr->warmup = (uint64_t)cfg->warmup;
+	tr->nframes = tr->warmup + frm_config_frames(cfg);
+	frm_account_init(&tr->acct, cfg->period_ns, cfg->latency_frames);
+	ret = trial_alloc(tr);
+	if (ret)
+		return ret;
+	if (cfg->fake_ns_per_unit > 0) {
+		frm_simulate(cfg->nstages, cfg->period_ns, cfg->latency_frames, tr->nframes,
+			     fake_work, tr, tr->present);
+		tr->nrun = tr->nframes;
+		tr->wall_ns = (int64_t)(tr->nframes - tr->warmup) * cfg->period_ns;
+	} else {
+		ret = run_threads(tr);
+		if (ret)
+			return ret;
+	}
+	for (uint64_t i = tr->warmup; i < tr->nrun; i++) {
+		int64_t vsync = frm_trial_vsync(tr, i);
+
+		frm_account_add(&tr->acct, vsync, tr->present[i]);
+		if (tr->present[i] != FRM_NOT_PRESENTED)
+			lj_hist_add(tr->frame_time, tr->present[i] - vsync);
+	}
+	for (int s = 0; s < cfg->nstages; s++)
+		tr->overhead_ns += tr->stage[s].overhead_ns;
+	return 0;
+}
+
+void frm_trial_free(struct frm_trial *tr)
+{
+	if (!tr->cfg)
+		return;
+	for (int s = 0; s < tr->cfg->nstages; s++) {
+		if (tr->stage[s].lateness)
+			lj_hist_free(tr->stage[s].lateness);
+		if (tr->stage[s].overhead)
+			lj_hist_free(tr->stage[s].overhead);
+		free(tr->stage[s].cpu_count);
+		free(tr->stage[s].out);
+	}
+	if (tr->frame_time)
+		lj_hist_free(tr->frame_time);
+	free(tr->present);
+	tr->cfg = NULL;
+}
