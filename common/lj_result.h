@@ -58,16 +58,33 @@ json_object *lj_result_hist_json(const struct lj_hist *h, bool with_buckets);
 void lj_result_finish(struct lj_result *r, int exit_code);
 
 /*
- * Write to @path atomically (path.tmp.PID, fsync, rename), or to stdout
- * when @path is "-". Return: 0 or -errno.
+ * Write to @path atomically (path.tmp.PID in the same directory, fsync,
+ * rename, fsync the directory), or to stdout when @path is "-". Pretty
+ * printed, slashes unescaped. lj_result_write also records "end" and
+ * "duration_ns" if lj_result_finish was not called. Return: 0 or -errno
+ * (the temporary file is removed on failure).
  */
 int lj_result_write(struct lj_result *r, const char *path);
 int lj_json_write_atomic(json_object *obj, const char *path);
 
 /*
- * Read a result document and check its schema. Return: 0 or -errno
- * (-EINVAL with @why "not JSON", "schema 'x' is not ljkit-result/1", ...).
+ * Read a result document ("-" = stdin) and check it with
+ * lj_result_validate. Return: 0 or -errno (-EINVAL with @why "not JSON:
+ * ...", "schema 'x' is not ljkit-result/1", ...; the open/read error
+ * otherwise). *@out is the caller's to json_object_put().
  */
 int lj_result_read(const char *path, json_object **out, const char **why);
+
+/*
+ * Check @doc against ljkit-result/1 (docs/result-format.md): required
+ * keys and their types, summary entries, and every statistics block (an
+ * object holding "p50_ns") anywhere in the document: count >= 0,
+ * min_ns <= p50_ns <= p90_ns <= p99_ns <= p99_9_ns <= p99_99_ns <= max_ns,
+ * overflows <= count, and its histogram buckets ascending and adding up
+ * to count - overflows. Return: 0, or -EINVAL with @why naming the key
+ * path and the problem ("results[0].p90_ns 12 < p50_ns 40"); @why points
+ * to thread-local storage valid until the next call.
+ */
+int lj_result_validate(json_object *doc, const char **why);
 
 #endif

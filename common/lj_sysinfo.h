@@ -14,12 +14,33 @@
  * CPUs, cpukinds, virtualised (hypervisor name or false).
  * A field this machine does not expose is {"unknown": "reason"} rather than
  * missing. Never fails: returns NULL only on ENOMEM.
+ * docs/system-identity.md lists every key.
  */
 json_object *lj_sysinfo_collect(void);
 
-/* Fields of two system blocks that differ, as "key: a -> b" lines, for lj-compare headers. */
+/*
+ * Fields of two system blocks that differ, for lj-compare headers. Nested
+ * keys are flattened with dots ("preempt.mode", "cpukinds.0.cpus"); a
+ * field missing on one side is given as "(absent)". @fn (may be NULL) is
+ * called once per differing field: @a's keys in @a's order, then keys
+ * only @b has. Return: the number of differing fields, or -ENOMEM.
+ */
 int lj_sysinfo_diff(json_object *a, json_object *b,
 		    void (*fn)(const char *key, const char *va, const char *vb, void *arg),
 		    void *arg);
+
+/*
+ * The kernel-config part of the block (hz, no_hz, config_path,
+ * config_sha256, config {...}) added to @sys; exposed for unit tests.
+ */
+struct lj_kconfig;
+void lj_sysinfo_add_kconfig(json_object *sys, const struct lj_kconfig *k);
+
+/*
+ * The hypervisor named by a CPUID leaf 0x40000000 vendor signature
+ * ("KVMKVMKVM", "Microsoft Hv", ...) or by DMI sys_vendor/product_name
+ * text; NULL when the text names none. For unit tests and the collector.
+ */
+const char *lj_sysinfo_hypervisor_name(const char *signature_or_dmi);
 
 #endif

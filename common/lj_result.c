@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_result - the ljkit-result/1 JSON document: build, write atomically, read back. */
+#include "lj_result.h"
+
+#include "lj_hist.h"
+#include "lj_sysinfo.h"
+#include "lj_time.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef LJ_VERSION
+#define LJ_VERSION "unknown"
+#endif
+
+struct lj_result {
+	json_object *root;
+	json_object *params, *setup, *results, *summary, *side;
+	int64_t start_mono_ns;
+	bool finished;
+};
+
+/* UTC wall-clock time as ISO 8601 with milliseconds: sortable and unambiguous. */
+static json_object *iso8601_now(void)
+{
+	struct timespec ts;
+	struct tm tm;
+	char buf[40], out[64];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, sizeof(out), "%s.%03dZ", buf, (int)(ts.tv_nsec / 1000000L) % 1000);
+	return json_object_new_string(out);
+}
+
+/* Add @val under @key; json-c takes ownership. Returns @val for chaining. */
+static json_object *put(json_object *obj, const char *key, json_object *val)
+{
+	json_object_object_add(obj, key, val);
+	return val;
+}
+
+struct lj_result *lj_result_new(const char *tool, int argc, char **argv)
+{
+	struct lj_result *r = calloc(1, sizeof(*r));
+	json_object *args, *sys = NULL;
+	int i;
+
+	if (!r)
+		return NULL;
+	r->start_mono_ns = lj_now_ns();
+	r->root = json_object_new_object();
+	if (!r->root)
+		goto fail;
+	/*
+	 * Keys are added in the order a reader wants them; json-c keeps
+	 * insertion order and replacing a value keeps its place, so end,
+	 * duration_ns and exit_code start as null and are filled in later.
+	 */
+	put(r->root, "schema", json_object_new_string(LJ_RESULT_SCHEMA));
+	put(r->root, "tool", json_object_new_string(tool ? tool : "unknown"));
+	put(r->root, "version", json_object_new_string(LJ_VERSION));
+	args = put(r->root, "argv", json_object_new_array());
+	for (i = 0; args && argv && i < argc && argv[i]; i++)
+		json_object_array_add(args, json_object_new_string(argv[i]));
+	put(r->root, "start", iso8601_now());
+	put(r->root, "end", NULL);
+	put(r->root, "duration_ns", NULL);
+	put(r->root, "exit_code", NULL);
+	if (!getenv("LJ_RESULT_NO_SYSINFO"))
+		sys = lj_sysinfo_collect();
+	put(r->root, "system", sys ? sys : json_object_new_object());
+	r->setup = put(r->root, "setup", json_object_new_object());
+	if (r->setup) {
+		put(r->setup, "applied", json_object_new_array());
+		put(r->setup, "fallbacks", json_object_new_array());
+	}
+	r->params = put(r->root, "params", json_object_new_object());
+	r->results = put(r->root, "results", json_object_new_array());
+	r->summary = put(r->root, "summary", json_object_new_object());
+	r->side = put(r->root, "side", json_object_new_object());
+	if (!args || !r->setup || !r->params || !r->results || !r->summary || !r->side)
+		goto fail;
+	return r;
+fail:
+	lj_result_free(r);
+	return NULL;
+}
+
+void lj_result_free(struct lj_result *r)
+{
+	if (!r)
+		return;
+	json_object_put(r->root);
+	free(r);
+}
+
+json_object *lj_result_root(struct lj_result *r)
+{
+	return r->root;
+}
+
+json_object *lj_result_params(struct lj_result *r)
+{
+	return r->params;
+}
+
+json_object *lj_result_setup(struct lj_result *r)
+{
+	return r->setup;
+}
+
+json_object *lj_result_results(struct lj_result *r)
+{
+	return r->results;
+}
+
+json_object *lj_result_side(struct lj_result *r)
+{
+	return r->side;
+}
+
+void lj_result_set_system(struct lj_result *r, json_object *system)
+{
+	json_object_object_add(r->root, "system",
+			       system ? system : json_object_new_object());
+}
+
+static const char *better_name(enum lj_better b)
+{
+	switch (b) {
+	case LJ_BETTER_LOWER:
+		return "lower";
+	case LJ_BETTER_HIGHER:
+		return "higher";
+	default:
+		return "none";
+	}
+}
+
+/*
+ * A double with at most three decimals: json-c would otherwise print 17
+ * significant digits (226.33333333333334), noise for a reader of ns values.
+ */
+static json_object *new_num(double v)
+{
+	char buf[64];
+
+	if (!isfinite(v))
+		return NULL;	/* JSON has no NaN/Inf: null means "not measured" */
+	if (v == floor(v) && fabs(v) < 9.0e15)
+		snprintf(buf, sizeof(buf), "%.1f", v);
+	else
+		snprintf(buf, sizeof(buf), "%.3f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+void lj_result_summary(struct lj_result *r, const char *metric, double value,
+		       const char *unit, enum lj_better better)
+{
+	json_object *m = json_object_new_object();
+
+	if (!m)
+		return;
+	put(m, "value", new_num(value));
+	put(m, "unit", json_object_new_string(unit ? unit : ""));
+	put(m, "better", json_object_new_string(better_name(better)));
+	json_object_object_add(r->summary, metric, m);
+}
+
+static void add_bucket(int64_t lower_ns, uint64_t count, void *arg)
+{
+	json_object *pair = json_object_new_array_ext(2);
+
+	if (!pair)
+		return;
+	json_object_array_add(pair, json_object_new_int64(lower_ns));
+	json_object_array_add(pair, json_object_new_int64((int64_t)count));
+	json_object_array_add(arg, pair);
+}
+
+json_object *lj_result_hist_json(const struct lj_hist *h, bool with_buckets)
+{
+	static const struct {
+		const char *key;
+		double q;
+	} pct[] = {
+		{ "p50_ns", 0.50 }, { "p90_ns", 0.90 }, { "p99_ns", 0.99 },
+		{ "p99_9_ns", 0.999 }, { "p99_99_ns", 0.9999 },
+	};
+	json_object *o = json_object_new_object();
+	uint64_t n = lj_hist_count(h);
+	size_t i;
+
+	if (!o)
+		return NULL;
+	put(o, "count", json_object_new_int64((int64_t)n));
+	put(o, "min_ns", json_object_new_int64(lj_hist_min(h)));
+	put(o, "mean_ns", new_num(n ? lj_hist_mean(h) : 0.0));
+	put(o, "stddev_ns", new_num(n > 1 ? lj_hist_stddev(h) : 0.0));
+	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+		put(o, pct[i].key, json_object_new_int64(n ? lj_hist_quantile(h, pct[i].q) : 0));
+	put(o, "max_ns", json_object_new_int64(lj_hist_max(h)));
+	put(o, "overflows", json_object_new_int64((int64_t)lj_hist_overflows(h)));
+	if (with_buckets) {
+		json_object *b = put(o, "histogram", json_object_new_array());
+
+		if (b)
+			lj_hist_foreach(h, add_bucket, b);
+	}
+	return o;
+}
+
+void lj_result_finish(struct lj_result *r, int exit_code)
+{
+	put(r->root, "end", iso8601_now());
+	put(r->root, "duration_ns", json_object_new_int64(lj_now_ns() - r->start_mono_ns));
+	put(r->root, "exit_code", json_object_new_int(exit_code));
+	r->finished = true;
+}
+
+int lj_result_write(struct lj_result *r, const char *path)
+{
+	/* A document written before finish still says when it was taken. */
+	if (!r->finished) {
+		put(r->root, "end", iso8601_now());
+		put(r->root, "duration_ns",
+		    json_object_new_int64(lj_now_ns() - r->start_mono_ns));
+	}
+	return lj_json_write_atomic(r->root, path);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* fsync the directory holding @path so the rename itself is durable. */
+static int sync_parent(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+	} else {
+		if (fsync(fd) < 0 && errno != EINVAL)	/* some fs cannot sync dirs */
+			ret = -errno;
+		close(fd);
+	}
+	free(copy);
+	return ret;
+}
+
+int lj_json_write_atomic(json_object *obj, const char *path)
+{
+	const char *text;
+	char *tmp = NULL;
+	int fd, ret;
+
+	if (!obj || !path || !*path)
+		return -EINVAL;
+	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text)
+		return -ENOMEM;
+	if (!strcmp(path, "-")) {
+		errno = 0;
+		if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF ||
+		    fflush(stdout) == EOF)
+			return errno ? -errno : -EIO;
+		return 0;
+	}
+	/*
+	 * Write a sibling temporary file and rename it over @path: a reader
+	 * (or a crash) sees the old document or the new one, never half.
+	 */
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST) {
+		/* left behind by a crashed process that had our pid */
+		unlink(tmp);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	}
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = write_all(fd, text, strlen(text));
+	if (!ret)
+		ret = write_all(fd, "\n", 1);
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	else
+		ret = sync_parent(path);
+out:
+	free(tmp);
+	return ret;
+}
+
+/* Read all of @fd; NUL-terminated. */
+static int slurp(int fd, char **out, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap), *nb;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t got;
+
+		if (cap - n < 2) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return -errno;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int lj_result_read(const char *path, json_object **out, const char **why)
+{
+	static __thread char reason[160];
+	struct json_tokener *tok;
+	json_object *doc;
+	char *text = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	*out = NULL;
+	if (why)
+		*why = NULL;
+	if (!strcmp(path, "-")) {
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			if (why)
+				*why = strerror(-ret);
+			return ret;
+		}
+	}
+	ret = slurp(fd, &text, &len);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (ret) {
+		if (why)
+			*why = strerror(-ret);
+		return ret;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		free(text);
+		return -ENOMEM;
+	}
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	if (!doc || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) < len) {
+		size_t end = json_tokener_get_parse_end(tok);
+
+		/* trailing white space after the document is fine */
+		while (doc && end < len && (text[end] == ' ' || text[end] == '\t' ||
+					       text[end] == '\r' || text[end] == '\n'))
+			end++;
+		if (!doc || end < len) {
+			enum json_tokener_error e = json_tokener_get_error(tok);
+
+			snprintf(reason, sizeof(reason), "not JSON: %s at byte %zu",
+				 doc ? "trailing data" :
+				 e == json_tokener_continue ? "unexpected end of input" :
+				 json_tokener_error_desc(e),
+				 json_tokener_get_parse_end(tok));
+			json_object_put(doc);
+			json_tokener_free(tok);
+			free(text);
+			if (why)
+				*why = reason;
+			return -EINVAL;
+		}
+	}
+	json_tokener_free(tok);
+	free(text);
+	ret = lj_result_validate(doc, why);
+	if (ret) {
+		json_object_put(doc);
+		return ret;
+	}
+	*out = doc;
+	return 0;
+}
