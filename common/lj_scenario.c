@@ -1,0 +1,696 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_scenario - scenario file parser (INI-like matrices) and axis expansion. */
+#include "lj_scenario.h"
+#include "lj_parse.h"
+#include "lj_time.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_FILE_BYTES (1 << 20)
+
+static const char *const setup_axes[] = {
+	"cgroup", "cpus", "governor", "preempt", "dma_latency", "idle_state", "load", NULL
+};
+
+static const char *const preempt_values[] = {
+	"keep", "none", "voluntary", "full", "lazy", "rt", NULL
+};
+
+/* Built-in background loads: they run until stopped (SIGTERM) after each run. */
+static const struct lj_scenario_section builtin_loads[] = {
+	{ "hackbench", "lj-hackbench --load --quiet", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+struct parser {
+	const char *path;
+	int line;
+	char *err;
+	size_t errlen;
+	struct lj_scenario *s;
+	enum { SEC_NONE, SEC_MATRIX, SEC_WORKLOAD, SEC_LOAD } sec;
+	struct lj_scenario_section *cur;	/* current workload/load section */
+	bool seen_matrix;
+	unsigned seen_settings;			/* bit per run setting */
+};
+
+static __attribute__((format(printf, 2, 3))) int fail(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, p->line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/*
+ * '#' starts a comment at the start of a line or after white space
+ * ("repeat = 3   # three"); ';' only at the start of a line, since shell
+ * commands use "a ; b".
+ */
+static void strip_comment(char *s)
+{
+	char *first = s + strspn(s, " \t");
+
+	if (*first == ';') {
+		*s = '\0';
+		return;
+	}
+	for (char *c = s; *c; c++) {
+		if (*c == '#' && (c == s || c[-1] == ' ' || c[-1] == '\t')) {
+			*c = '\0';
+			return;
+		}
+	}
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return false;
+	return true;
+}
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+bool lj_scenario_is_setup_axis(const char *name)
+{
+	return in_list(setup_axes, name);
+}
+
+static struct lj_scenario_section *find_section(struct lj_scenario_section *v, int n,
+						const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+static int add_section(struct parser *p, struct lj_scenario_section **v, int *n,
+		       const char *kind, const char *name)
+{
+	struct lj_scenario_section *nv;
+
+	if (!valid_name(name))
+		return fail(p, "invalid %s name '%s' (letters, digits, _ - . only)", kind, name);
+	if (find_section(*v, *n, name))
+		return fail(p, "%s '%s' is defined twice", kind, name);
+	nv = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	p->cur = &nv[*n];
+	memset(p->cur, 0, sizeof(*p->cur));
+	p->cur->line = p->line;
+	p->cur->name = strdup(name);
+	if (!p->cur->name)
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static int parse_header(struct parser *p, char *line)
+{
+	char *end = strchr(line, ']');
+	char *name, *arg;
+
+	if (!end || trim(end + 1)[0])
+		return fail(p, "section header must be '[name]' alone on its line");
+	*end = '\0';
+	name = trim(line + 1);
+	arg = name + strcspn(name, " \t");
+	if (*arg) {
+		*arg++ = '\0';
+		arg = trim(arg);
+	}
+	p->cur = NULL;
+	if (!strcmp(name, "matrix")) {
+		if (*arg)
+			return fail(p, "[matrix] takes no name");
+		if (p->seen_matrix)
+			return fail(p, "[matrix] appears twice");
+		p->seen_matrix = true;
+		p->sec = SEC_MATRIX;
+		return 0;
+	}
+	if (!strcmp(name, "workload")) {
+		p->sec = SEC_WORKLOAD;
+		if (!*arg)
+			return fail(p, "[workload] needs a name: [workload NAME]");
+		return add_section(p, &p->s->workloads, &p->s->nworkloads, "workload", arg);
+	}
+	if (!strcmp(name, "load")) {
+		p->sec = SEC_LOAD;
+		if (!*arg)
+			return fail(p, "[load] needs a name: [load NAME]");
+		if (!strcmp(arg, "none"))
+			return fail(p, "'none' is reserved: it means no load");
+		return add_section(p, &p->s->loads, &p->s->nloads, "load", arg);
+	}
+	return fail(p, "unknown section [%s] (expected matrix, workload NAME or load NAME)", name);
+}
+
+/* Check a value of a known setup axis; machine-dependent checks happen in lj-matrix. */
+static int check_axis_value(struct parser *p, const char *axis, const char *v)
+{
+	const char *why = NULL;
+	int n;
+
+	if (!strcmp(axis, "preempt")) {
+		if (!in_list(preempt_values, v))
+			return fail(p, "preempt: unknown mode '%s' (keep, none, voluntary, full, lazy, rt)", v);
+	} else if (!strcmp(axis, "dma_latency") || !strcmp(axis, "idle_state")) {
+		if (strcmp(v, "none") && lj_parse_int(v, 0, 2000000000, &n, &why))
+			return fail(p, "%s: invalid value '%s': %s", axis, v, why ? why : "not a number");
+	} else if (!strcmp(axis, "cgroup") || !strcmp(axis, "governor") || !strcmp(axis, "load")) {
+		if (!valid_name(v))
+			return fail(p, "%s: invalid name '%s'", axis, v);
+	} else if (!strcmp(axis, "cpus")) {
+		if (strpbrk(v, " \t'\"\\$"))
+			return fail(p, "cpus: invalid selector '%s'", v);
+	} else {
+		if (strpbrk(v, "'\"\\$`"))
+			return fail(p, "%s: value '%s' contains a quote, backslash, $ or `", axis, v);
+	}
+	return 0;
+}
+
+static int parse_axis(struct parser *p, const char *key, char *val)
+{
+	struct lj_scenario_axis *a;
+	char *tok, *save = NULL;
+	int ret;
+
+	if (!valid_name(key))
+		return fail(p, "invalid axis name '%s'", key);
+	for (int i = 0; i < p->s->naxes; i++)
+		if (!strcmp(p->s->axes[i].name, key))
+			return fail(p, "axis '%s' is set twice (first on line %d)", key,
+				    p->s->axes[i].line);
+	if (p->s->naxes == LJ_SCENARIO_MAX_AXES)
+		return fail(p, "too many axes (at most %d)", LJ_SCENARIO_MAX_AXES);
+	a = &p->s->axes[p->s->naxes];
+	a->name = strdup(key);
+	if (!a->name)
+		return -ENOMEM;
+	a->line = p->line;
+	a->custom = !lj_scenario_is_setup_axis(key);
+	p->s->naxes++;
+	/* strtok_r would merge ",," silently: split by hand to reject empties. */
+	for (tok = val;; tok = save) {
+		char *comma = strchr(tok, ',');
+		char *v;
+
+		save = comma ? comma + 1 : NULL;
+		if (comma)
+			*comma = '\0';
+		v = trim(tok);
+		if (!*v)
+			return fail(p, "%s: empty value in the list", key);
+		if (a->nvalues == LJ_SCENARIO_MAX_VALUES)
+			return fail(p, "%s: too many values (at most %d)", key, LJ_SCENARIO_MAX_VALUES);
+		for (int i = 0; i < a->nvalues; i++)
+			if (!strcmp(a->values[i], v))
+				return fail(p, "%s: value '%s' is listed twice", key, v);
+		ret = check_axis_value(p, key, v);
+		if (ret)
+			return ret;
+		a->values[a->nvalues] = strdup(v);
+		if (!a->values[a->nvalues])
+			return -ENOMEM;
+		a->nvalues++;
+		if (!save)
+			break;
+	}
+	return 0;
+}
+
+static int parse_setting_int(struct parser *p, const char *key, const char *val,
+			     int min, int max, int *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_int(val, min, max, out, &why))
+		return fail(p, "%s: invalid value '%s': %s (%d..%d)", key, val,
+			    why ? why : "not a number", min, max);
+	return 0;
+}
+
+static int parse_matrix_key(struct parser *p, const char *key, char *val)
+{
+	static const char *const settings[] = { "repeat", "warmup", "order", "seed", NULL };
+	const char *why = NULL;
+
+	for (int i = 0; settings[i]; i++) {
+		if (strcmp(key, settings[i]))
+			continue;
+		if (p->seen_settings & (1u << i))
+			return fail(p, "'%s' is set twice", key);
+		p->seen_settings |= 1u << i;
+		break;
+	}
+	if (!strcmp(key, "repeat"))
+		return parse_setting_int(p, key, val, 1, 1000, &p->s->repeat);
+	if (!strcmp(key, "warmup"))
+		return parse_setting_int(p, key, val, 0, 100, &p->s->warmup);
+	if (!strcmp(key, "order")) {
+		if (!strcmp(val, "sequential"))
+			p->s->order = LJ_SCENARIO_SEQUENTIAL;
+		else if (!strcmp(val, "random"))
+			p->s->order = LJ_SCENARIO_RANDOM;
+		else
+			return fail(p, "order: '%s' is neither sequential nor random", val);
+		return 0;
+	}
+	if (!strcmp(key, "seed")) {
+		if (lj_parse_u64(val, 0, UINT64_MAX, &p->s->seed, &why))
+			return fail(p, "seed: invalid value '%s': %s", val, why ? why : "not a number");
+		p->s->seed_set = true;
+		return 0;
+	}
+	return parse_axis(p, key, val);
+}
+
+static int parse_section_key(struct parser *p, const char *key, const char *val)
+{
+	struct lj_scenario_section *sec = p->cur;
+	const char *why = NULL;
+
+	if (!strcmp(key, "command")) {
+		if (sec->command)
+			return fail(p, "'command' is set twice");
+		sec->command = strdup(val);
+		return sec->command ? 0 : -ENOMEM;
+	}
+	if (!strcmp(key, "timeout") && p->sec == SEC_WORKLOAD) {
+		if (sec->timeout_ns)
+			return fail(p, "'timeout' is set twice");
+		if (lj_parse_duration_ns(val, LJ_NSEC_PER_SEC, &sec->timeout_ns, &why) ||
+		    sec->timeout_ns <= 0)
+			return fail(p, "timeout: invalid duration '%s': %s", val,
+				    why ? why : "must be positive");
+		return 0;
+	}
+	return fail(p, "unknown key '%s' in [%s %s] (expected command%s)", key,
+		    p->sec == SEC_WORKLOAD ? "workload" : "load", sec->name,
+		    p->sec == SEC_WORKLOAD ? " or timeout" : "");
+}
+
+static int parse_line(struct parser *p, char *raw)
+{
+	char *line, *eq, *key, *val;
+
+	strip_comment(raw);
+	line = trim(raw);
+	if (!*line)
+		return 0;
+	if (*line == '[')
+		return parse_header(p, line);
+	eq = strchr(line, '=');
+	if (!eq)
+		return fail(p, "expected 'key = value' or '[section]'");
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (!*key)
+		return fail(p, "missing key before '='");
+	if (!*val)
+		return fail(p, "%s: missing value", key);
+	switch (p->sec) {
+	case SEC_MATRIX:
+		return parse_matrix_key(p, key, val);
+	case SEC_WORKLOAD:
+	case SEC_LOAD:
+		return parse_section_key(p, key, val);
+	default:
+		return fail(p, "'%s' outside a section (start with [matrix])", key);
+	}
+}
+
+/* Does @cmd contain ${name}? */
+static bool uses_placeholder(const char *cmd, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *c = cmd; (c = strstr(c, "${")); c += 2)
+		if (!strncmp(c + 2, name, n) && c[2 + n] == '}')
+			return true;
+	return false;
+}
+
+static const struct lj_scenario_axis *find_axis(const struct lj_scenario *s, const char *name,
+						size_t len)
+{
+	for (int i = 0; i < s->naxes; i++)
+		if (strlen(s->axes[i].name) == len && !strncmp(s->axes[i].name, name, len))
+			return &s->axes[i];
+	return NULL;
+}
+
+/* Whole-file checks, reported at the line of the thing they concern. */
+static int check_scenario(struct parser *p)
+{
+	struct lj_scenario *s = p->s;
+	size_t cells;
+
+	if (!s->nworkloads) {
+		p->line = 1;
+		return fail(p, "no [workload NAME] section");
+	}
+	for (int i = 0; i < s->nworkloads; i++) {
+		const char *cmd = s->workloads[i].command;
+
+		p->line = s->workloads[i].line;
+		if (!cmd)
+			return fail(p, "workload '%s' has no command", s->workloads[i].name);
+		for (const char *c = cmd; (c = strstr(c, "${")); c += 2) {
+			const char *end = strchr(c, '}');
+
+			if (!end)
+				return fail(p, "workload '%s': unterminated ${ in the command",
+					    s->workloads[i].name);
+			if (!find_axis(s, c + 2, end - c - 2))
+				return fail(p, "workload '%s': ${%.*s} is not an axis of [matrix]",
+					    s->workloads[i].name, (int)(end - c - 2), c + 2);
+		}
+	}
+	for (int i = 0; i < s->nloads; i++) {
+		p->line = s->loads[i].line;
+		if (!s->loads[i].command)
+			return fail(p, "load '%s' has no command", s->loads[i].name);
+	}
+	for (int i = 0; i < s->naxes; i++) {
+		const struct lj_scenario_axis *a = &s->axes[i];
+		bool used = false;
+
+		p->line = a->line;
+		if (!strcmp(a->name, "load")) {
+			for (int v = 0; v < a->nvalues; v++)
+				if (strcmp(a->values[v], "none") &&
+				    !lj_scenario_find_load(s, a->values[v]))
+					return fail(p, "load: '%s' is neither none, a built-in load nor a [load %s] section",
+						    a->values[v], a->values[v]);
+		}
+		if (!a->custom)
+			continue;
+		/* An unknown key that no command uses is most likely a typo. */
+		for (int w = 0; w < s->nworkloads; w++)
+			used |= uses_placeholder(s->workloads[w].command, a->name);
+		if (!used)
+			return fail(p, "'%s' is not a setting or setup axis, and no workload command uses ${%s}",
+				    a->name, a->name);
+	}
+	cells = lj_scenario_ncells(s);
+	if (cells > LJ_SCENARIO_MAX_CELLS) {
+		p->line = s->axes[s->naxes - 1].line;
+		fail(p, "the matrix has %zu cells (at most %d)", cells, LJ_SCENARIO_MAX_CELLS);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+int lj_scenario_parse(const char *path, const char *text, struct lj_scenario **out,
+		      char *err, size_t errlen)
+{
+	struct parser p = { .path = path, .err = err, .errlen = errlen };
+	const char *c = text;
+	int ret = 0;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	p.s = calloc(1, sizeof(*p.s));
+	if (!p.s)
+		return -ENOMEM;
+	p.s->repeat = 1;
+	p.s->path = strdup(path);
+	p.s->text = strdup(text);
+	if (!p.s->path || !p.s->text) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (*c) {
+		size_t len = strcspn(c, "\n");
+		char *line = strndup(c, len);
+
+		if (!line) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		p.line++;
+		ret = parse_line(&p, line);
+		free(line);
+		if (ret)
+			goto out;
+		c += len;
+		if (*c == '\n')
+			c++;
+	}
+	ret = check_scenario(&p);
+out:
+	if (ret == -ENOMEM && errlen)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (ret) {
+		lj_scenario_free(p.s);
+		return ret;
+	}
+	*out = p.s;
+	return 0;
+}
+
+int lj_scenario_load(const char *path, struct lj_scenario **out, char *err, size_t errlen)
+{
+	struct stat st;
+	char *text;
+	ssize_t n;
+	size_t got = 0;
+	int fd, ret;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	if (st.st_size > MAX_FILE_BYTES) {
+		close(fd);
+		snprintf(err, errlen, "%s: larger than %d bytes", path, MAX_FILE_BYTES);
+		return -EFBIG;
+	}
+	text = malloc(st.st_size + 1);
+	if (!text) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size && (n = read(fd, text + got, st.st_size - got)) > 0)
+		got += n;
+	close(fd);
+	text[got] = '\0';
+	if (strlen(text) != got) {
+		free(text);
+		snprintf(err, errlen, "%s: contains a NUL byte (not a text file)", path);
+		return -EINVAL;
+	}
+	ret = lj_scenario_parse(path, text, out, err, errlen);
+	free(text);
+	return ret;
+}
+
+static void free_sections(struct lj_scenario_section *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].command);
+	}
+	free(v);
+}
+
+void lj_scenario_free(struct lj_scenario *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->naxes; i++) {
+		free(s->axes[i].name);
+		for (int v = 0; v < s->axes[i].nvalues; v++)
+			free(s->axes[i].values[v]);
+	}
+	free_sections(s->workloads, s->nworkloads);
+	free_sections(s->loads, s->nloads);
+	free(s->path);
+	free(s->text);
+	free(s);
+}
+
+size_t lj_scenario_ncells(const struct lj_scenario *s)
+{
+	size_t n = s->nworkloads;
+
+	for (int i = 0; i < s->naxes; i++) {
+		if (n > (size_t)LJ_SCENARIO_MAX_CELLS * 2)
+			break;	/* already too many; avoid overflow */
+		n *= s->axes[i].nvalues;
+	}
+	return n;
+}
+
+int lj_scenario_cell(const struct lj_scenario *s, size_t i, struct lj_scenario_cell *out)
+{
+	size_t n = lj_scenario_ncells(s);
+
+	if (i >= n)
+		return -ERANGE;
+	memset(out, 0, sizeof(*out));
+	out->index = i;
+	/* Mixed-radix digits: the last axis varies fastest. */
+	for (int a = s->naxes - 1; a >= 0; a--) {
+		out->value[a] = i % s->axes[a].nvalues;
+		i /= s->axes[a].nvalues;
+	}
+	out->workload = (int)i;
+	return 0;
+}
+
+const char *lj_scenario_value(const struct lj_scenario *s, const struct lj_scenario_cell *c,
+			      const char *name)
+{
+	for (int a = 0; a < s->naxes; a++)
+		if (!strcmp(s->axes[a].name, name))
+			return s->axes[a].values[c->value[a]];
+	return NULL;
+}
+
+int lj_scenario_cell_id(const struct lj_scenario *s, const struct lj_scenario_cell *c,
+			char *buf, size_t len)
+{
+	int total = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int a = 0; a < s->naxes; a++) {
+		size_t used = (size_t)total < len ? (size_t)total : len;
+		int n = snprintf(buf + used, len - used, "%s%s=%s", a ? "," : "",
+				 s->axes[a].name, s->axes[a].values[c->value[a]]);
+
+		if (n < 0)
+			return n;
+		total += n;
+	}
+	return total;
+}
+
+char *lj_scenario_command(const struct lj_scenario *s, const struct lj_scenario_cell *c)
+{
+	const char *cmd = s->workloads[c->workload].command;
+	size_t cap = strlen(cmd) + 1, len = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	while (*cmd) {
+		const struct lj_scenario_axis *a = NULL;
+		const char *end = NULL, *piece = cmd;
+		size_t plen = 1;
+
+		if (cmd[0] == '$' && cmd[1] == '{' && (end = strchr(cmd, '}')))
+			a = find_axis(s, cmd + 2, end - cmd - 2);
+		if (a) {
+			piece = a->values[c->value[a - s->axes]];
+			plen = strlen(piece);
+		}
+		if (len + plen + 1 > cap) {
+			char *n;
+
+			cap = (len + plen + 1) * 2;
+			n = realloc(out, cap);
+			if (!n) {
+				free(out);
+				return NULL;
+			}
+			out = n;
+		}
+		memcpy(out + len, piece, plen);
+		len += plen;
+		cmd = a ? end + 1 : cmd + 1;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+const struct lj_scenario_section *lj_scenario_find_load(const struct lj_scenario *s,
+							 const char *name)
+{
+	const struct lj_scenario_section *sec;
+
+	sec = find_section(s->loads, s->nloads, name);
+	if (sec)
+		return sec;
+	for (sec = builtin_loads; sec->name; sec++)
+		if (!strcmp(sec->name, name))
+			return sec;
+	return NULL;
+}
+
+/* splitmix64: tiny, well mixed, and the same on every platform. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void lj_scenario_run_order(const struct lj_scenario *s, uint64_t seed, size_t *order, size_t n)
+{
+	uint64_t state = seed;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	if (s->order != LJ_SCENARIO_RANDOM)
+		return;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = next_random(&state) % i;
+		size_t t = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}

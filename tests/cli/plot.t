@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# plot.t - scripts/lj-plot draws every kind of figure, PNG and SVG, without gnuplot errors.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/matrix-lib.sh"
+
+command -v gnuplot >/dev/null || skip_all "gnuplot not installed"
+PLOT="$LJ_SRC/scripts/lj-plot"
+
+# is_png FILE / is_svg FILE: the file exists and starts as one
+is_png() { [ "$(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+is_svg() { grep -q '<svg' "$1" 2>/dev/null; }
+
+run_rc "$PLOT" -o "$TMP/p" hist "$FIX/base"
+is "$rc" 0 "hist of a run directory"
+is_png "$TMP/p/hist-cyclic-cgroup=off.png"
+ok $? "one PNG histogram per cell, named after it"
+is "$(cat "$TMP/out")" "$TMP/p/hist-cyclic-cgroup=off.png" "the figure's path on stdout"
+run_rc "$PLOT" -o "$TMP/p" -f svg hist "$FIX/base/cyclic/cgroup=off/run-1.json"
+is_svg "$TMP/p/hist-run-1.svg"
+ok $? "hist of one result file as SVG"
+run_rc "$PLOT" -o "$TMP/p" box -m mean "$FIX/base" "$FIX/shifted" "$FIX/bimodal"
+is_png "$TMP/p/box-mean.png"
+ok $? "box plot of a metric across run sets"
+run_rc "$PLOT" -o "$TMP/p" box -m nosuch "$FIX/base"
+is "$rc" 2 "box of a metric no run has is bad input"
+run_rc "$PLOT" -o "$TMP/p" timeline "$FIX/plot/timeline.csv"
+is_png "$TMP/p/timeline-timeline.png"
+ok $? "lj-frame timeline: fps and frequency"
+run_rc "$PLOT" -o "$TMP/p" ramp "$FIX/plot/ramp.json"
+is_png "$TMP/p/ramp-ramp.png"
+ok $? "lj-frame ramp curve"
+run_rc "$PLOT" -o "$TMP/p" ramp "$FIX/base/cyclic/cgroup=off/run-1.json"
+is "$rc" 2 "ramp of a result without a curve is bad input"
+run_rc "$PLOT" -f gif hist "$FIX/base"
+is "$rc" 2 "unknown format is a usage error"
+run_rc "$PLOT" pie "$FIX/base"
+is "$rc" 2 "unknown mode is a usage error"
+
+# a real lj-cyclic result, when the tool is built
+if [ -x "$LJ_BUILD/lj-cyclic" ]; then
+	LJ_RESULT_NO_SYSINFO=1 lj-cyclic -q -l 300 -i 1000 --json "$TMP/cyc.json" >/dev/null 2>&1
+	run_rc "$PLOT" -o "$TMP/p" hist "$TMP/cyc.json"
+	is_png "$TMP/p/hist-cyc.png"
+	ok $? "hist of a real lj-cyclic result"
+else
+	skip 1 "lj-cyclic not built"
+fi
+
+done_testing

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_scenario - scenario parser (good and bad files) and axis expansion. */
+#include "lj_err.h"
+#include "lj_scenario.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char err[512];
+
+static struct lj_scenario *parse(const char *text)
+{
+	struct lj_scenario *s = NULL;
+
+	if (lj_scenario_parse("t.scn", text, &s, err, sizeof(err)))
+		return NULL;
+	return s;
+}
+
+/* A bad file fails with -EINVAL and a message naming file, line and problem. */
+static void bad(const char *text, const char *want, const char *name)
+{
+	struct lj_scenario *s = NULL;
+	int ret = lj_scenario_parse("t.scn", text, &s, err, sizeof(err));
+
+	if (!ok(ret < 0 && !s && strstr(err, want), name))
+		diag("ret %d, message '%s', wanted '%s'", ret, err, want);
+}
+
+static const char good[] =
+	"# a comment\n"
+	"[matrix]\n"
+	"repeat   = 3\n"
+	"warmup   = 1   # inline comment\n"
+	"order    = random\n"
+	"seed     = 7\n"
+	"cgroup   = off, on\n"
+	"governor = keep\n"
+	"interval = 1000,500 , 250\n"
+	"\n"
+	"[workload cyclic]\n"
+	"command = lj-cyclic -l 50000 -q -i ${interval}\n"
+	"timeout = 30s\n"
+	"; an INI comment\n"
+	"[workload hackbench]\n"
+	"command = lj-hackbench -l ${interval} ; true\n";
+
+static void test_good_file(void)
+{
+	struct lj_scenario *s = parse(good);
+	struct lj_scenario_cell c;
+	char id[128], *cmd;
+
+	if (!ok(s != NULL, "a good file parses")) {
+		diag("%s", err);
+		skip(19, "parse failed");
+		return;
+	}
+	is_int(s->repeat, 3, "repeat");
+	is_int(s->warmup, 1, "warmup with an inline comment");
+	is_int(s->order, LJ_SCENARIO_RANDOM, "order = random");
+	ok(s->seed_set && s->seed == 7, "seed");
+	is_int(s->naxes, 3, "three axes");
+	is_int(s->axes[2].nvalues, 3, "values trimmed around commas");
+	ok(s->axes[2].custom && !s->axes[0].custom, "custom axis told from setup axes");
+	is_int(s->nworkloads, 2, "two workloads");
+	is_int(s->workloads[0].timeout_ns, 30000000000LL, "timeout parsed as a duration");
+	is_int(lj_scenario_ncells(s), 2 * 2 * 1 * 3, "cells = workloads x product of axes");
+
+	lj_scenario_cell(s, 0, &c);
+	lj_scenario_cell_id(s, &c, id, sizeof(id));
+	is_str(id, "cgroup=off,governor=keep,interval=1000", "first cell id");
+	lj_scenario_cell(s, 4, &c);
+	lj_scenario_cell_id(s, &c, id, sizeof(id));
+	ok(c.workload == 0 && !strcmp(id, "cgroup=on,governor=keep,interval=500"),
+	   "last axis varies fastest, first slowest");
+	lj_scenario_cell(s, 11, &c);
+	is_int(c.workload, 1, "workload is the outermost loop");
+	is_str(lj_scenario_value(s, &c, "cgroup"), "on", "value lookup by axis name");
+	ok(lj_scenario_value(s, &c, "cpus") == NULL, "absent axis gives NULL");
+	cmd = lj_scenario_command(s, &c);
+	is_str(cmd, "lj-hackbench -l 250 ; true", "${axis} substituted; ' ; ' is not a comment");
+	free(cmd);
+	is_int(lj_scenario_cell(s, 12, &c), -ERANGE, "cell index past the end");
+	ok(lj_scenario_find_load(s, "hackbench") != NULL, "built-in load found");
+	lj_scenario_free(s);
+}
+
+static void test_defaults(void)
+{
+	struct lj_scenario *s = parse("[workload w]\ncommand = true\n");
+
+	if (!ok(s != NULL, "a workload alone is a valid scenario")) {
+		skip(3, "parse failed");
+		return;
+	}
+	ok(s->repeat == 1 && s->warmup == 0, "defaults: repeat 1, warmup 0");
+	is_int(lj_scenario_ncells(s), 1, "one cell without axes");
+	{
+		struct lj_scenario_cell c;
+		char id[8] = "x";
+
+		lj_scenario_cell(s, 0, &c);
+		lj_scenario_cell_id(s, &c, id, sizeof(id));
+		is_str(id, "", "cell id without axes is empty");
+	}
+	lj_scenario_free(s);
+}
+
+static void test_order(void)
+{
+	struct lj_scenario *s = parse("[matrix]\norder = random\nx = 1,2,3,4,5,6,7,8\n"
+				      "[workload w]\ncommand = echo ${x}\n");
+	size_t a[8], b[8], c[8];
+	int seen = 0, same = 1;
+
+	if (!ok(s != NULL, "random order scenario parses")) {
+		skip(3, "parse failed");
+		return;
+	}
+	lj_scenario_run_order(s, 1, a, 8);
+	lj_scenario_run_order(s, 1, b, 8);
+	lj_scenario_run_order(s, 2, c, 8);
+	for (int i = 0; i < 8; i++) {
+		seen |= 1 << a[i];
+		same &= a[i] == b[i];
+	}
+	is_int(seen, 0xff, "random order is a permutation");
+	ok(same, "same seed, same order");
+	ok(memcmp(a, c, sizeof(a)), "another seed, another order");
+	s->order = LJ_SCENARIO_SEQUENTIAL;
+	lj_scenario_run_order(s, 1, a, 8);
+	ok(a[0] == 0 && a[7] == 7, "sequential order is ascending");
+	lj_scenario_free(s);
+}
+
+static void test_bad_files(void)
+{
+	struct lj_scenario *s = NULL;
+	int ret;
+
+	bad("[matrix]\nrepeat = 3\n", "t.scn:1: no [workload NAME] section", "no workload");
+	bad("[matrix]\nrepeat = 0\n[workload w]\ncommand = x\n", "t.scn:2: repeat: invalid value '0'",
+	    "repeat out of range names line and value");
+	bad("[matrix]\nrepeat = 3x\n[workload w]\ncommand = x\n", "t.scn:2: repeat", "repeat with junk");
+	bad("[matrix]\norder = shuffled\n[workload w]\ncommand = x\n", "t.scn:2: order", "bad order");
+	bad("[matrix]\ncgroup = off,,on\n[workload w]\ncommand = x\n", "t.scn:2: cgroup: empty value",
+	    "empty list element");
+	bad("[matrix]\ncgroup = off, off\n[workload w]\ncommand = x\n", "listed twice", "repeated value");
+	bad("[matrix]\ncgroup = off\ncgroup = on\n[workload w]\ncommand = x\n",
+	    "t.scn:3: axis 'cgroup' is set twice (first on line 2)", "axis set twice");
+	bad("[matrix]\npreempt = fast\n[workload w]\ncommand = x\n", "t.scn:2: preempt: unknown mode",
+	    "unknown preempt mode");
+	bad("[matrix]\ndma_latency = none, -3\n[workload w]\ncommand = x\n", "t.scn:2: dma_latency",
+	    "negative dma_latency");
+	bad("[matrix]\ngovernr = performance\n[workload w]\ncommand = x\n",
+	    "t.scn:2: 'governr' is not a setting or setup axis", "a typo in an axis name");
+	bad("[matrix]\nload = none, burn\n[workload w]\ncommand = x\n", "t.scn:2: load: 'burn'",
+	    "undefined load");
+	bad("repeat = 3\n", "t.scn:1: 'repeat' outside a section", "key before any section");
+	bad("[matrix]\nrepeat 3\n", "t.scn:2: expected 'key = value'", "line without =");
+	bad("[matrix]\nrepeat =\n", "t.scn:2: repeat: missing value", "empty value");
+	bad("[matrx]\n", "t.scn:1: unknown section [matrx]", "unknown section");
+	bad("[workload]\n", "t.scn:1: [workload] needs a name", "workload without name");
+	bad("[workload w]\ncommand = a\n[workload w]\ncommand = b\n", "t.scn:3: workload 'w' is defined twice",
+	    "duplicate workload");
+	bad("[workload w]\n\n", "t.scn:1: workload 'w' has no command", "workload without command");
+	bad("[workload w]\ncommand = x ${nope}\n", "t.scn:1: workload 'w': ${nope} is not an axis",
+	    "placeholder without axis");
+	bad("[workload w]\ncommand = a\nrepeat = 2\n", "t.scn:3: unknown key 'repeat' in [workload w]",
+	    "unknown key in a workload");
+	bad("[workload w]\ncommand = a\ntimeout = 0\n", "t.scn:3: timeout", "zero timeout");
+	bad("[matrix]\nx = a'b\n[workload w]\ncommand = ${x}\n", "t.scn:2: x: value", "quote in a custom value");
+
+	ret = lj_scenario_parse("t.scn",
+				"[matrix]\na=1,2,3,4,5,6,7,8,9,10\nb=1,2,3,4,5,6,7,8,9,10\n"
+				"c=1,2,3,4,5,6,7,8,9,10\nd=1,2,3,4,5,6,7,8,9,10\ne=1,2,3,4,5,6,7,8,9,10,11\n"
+				"[workload w]\ncommand = ${a}${b}${c}${d}${e}\n", &s, err, sizeof(err));
+	ok(ret == -E2BIG && strstr(err, "t.scn:6: the matrix has 110000 cells (at most 100000)"), "too many cells refused");
+	ret = lj_scenario_load("/nonexistent/x.scn", &s, err, sizeof(err));
+	ok(ret == -ENOENT && strstr(err, "/nonexistent/x.scn: "), "unreadable file names the path");
+}
+
+int main(void)
+{
+	lj_err_init("test_scenario");
+	plan_no_plan();
+	test_good_file();
+	test_defaults();
+	test_order();
+	test_bad_files();
+	return done();
+}

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* load - read run directories (manifest + result files) into per-set metric series. */
+#include "compare.h"
+#include "lj_err.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t hash_key(const char *w, const char *c, const char *m)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a over the three parts */
+	const char *parts[3] = { w, c, m };
+
+	for (int i = 0; i < 3; i++) {
+		for (const char *p = parts[i]; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ 0xff) * 1099511628211ULL;
+	}
+	return h;
+}
+
+static int grow_hash(struct cmp_data *d)
+{
+	size_t cap = d->hashcap ? d->hashcap * 2 : 256;
+	size_t *h = calloc(cap, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->nrows; i++) {
+		struct cmp_row *r = d->rows[i];
+		size_t k = hash_key(r->workload, r->cell, r->metric) & (cap - 1);
+
+		while (h[k])
+			k = (k + 1) & (cap - 1);
+		h[k] = i + 1;
+	}
+	free(d->hash);
+	d->hash = h;
+	d->hashcap = cap;
+	return 0;
+}
+
+static struct cmp_row *find_row(struct cmp_data *d, const char *w, const char *c, const char *m,
+				bool create)
+{
+	size_t k;
+	struct cmp_row *r;
+
+	if (d->nrows * 2 >= d->hashcap && grow_hash(d))
+		return NULL;
+	k = hash_key(w, c, m) & (d->hashcap - 1);
+	while (d->hash[k]) {
+		r = d->rows[d->hash[k] - 1];
+		if (!strcmp(r->workload, w) && !strcmp(r->cell, c) && !strcmp(r->metric, m))
+			return r;
+		k = (k + 1) & (d->hashcap - 1);
+	}
+	if (!create)
+		return NULL;
+	if (d->nrows == d->caprows) {
+		size_t cap = d->caprows ? d->caprows * 2 : 64;
+		struct cmp_row **nr = realloc(d->rows, cap * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		d->rows = nr;
+		d->caprows = cap;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->workload = strdup(w);
+	r->cell = strdup(c);
+	r->metric = strdup(m);
+	if (!r->workload || !r->cell || !r->metric) {
+		free(r->workload);
+		free(r->cell);
+		free(r->metric);
+		free(r);
+		return NULL;
+	}
+	d->rows[d->nrows++] = r;
+	d->hash[k] = d->nrows;
+	return r;
+}
+
+int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
+		  const char *metric, const char *unit, enum lj_better better, double v)
+{
+	struct cmp_row *r = find_row(d, workload, cell, metric, true);
+	struct cmp_series *s;
+
+	if (!r)
+		return -ENOMEM;
+	if (!r->unit[0]) {
+		snprintf(r->unit, sizeof(r->unit), "%s", unit ? unit : "");
+		r->better = better;
+	}
+	s = &r->series[set];
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 8;
+		double *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+static bool metric_wanted(const struct cmp_config *cfg, const char *m)
+{
+	size_t len = strlen(m);
+
+	if (!cfg->metrics)
+		return true;
+	for (const char *p = cfg->metrics; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !strncmp(p, m, n))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/* The "summary" of one result document into set @set under (workload, cell). */
+static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, const char *workload,
+		   const char *cell, json_object *doc)
+{
+	json_object *sum;
+
+	if (!json_object_object_get_ex(doc, "summary", &sum) ||
+	    !json_object_is_type(sum, json_type_object))
+		return -EINVAL;
+	json_object_object_foreach(sum, name, m) {
+		json_object *v, *u, *b;
+		enum lj_better better = LJ_BETTER_NONE;
+		const char *bs;
+		int ret;
+
+		if (!metric_wanted(cfg, name))
+			continue;
+		/* null: the run could not measure it (e.g. no frequency samples) */
+		if (!json_object_object_get_ex(m, "value", &v) || !v ||
+		    (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)))
+			continue;
+		bs = json_object_object_get_ex(m, "better", &b) ? json_object_get_string(b) : "";
+		if (!strcmp(bs, "lower"))
+			better = LJ_BETTER_LOWER;
+		else if (!strcmp(bs, "higher"))
+			better = LJ_BETTER_HIGHER;
+		ret = cmp_add_value(d, set, workload, cell, name,
+				    json_object_object_get_ex(m, "unit", &u) ? json_object_get_string(u) : "",
+				    better, json_object_get_double(v));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* "governor=x,cgroup=on" without the @axis part; *@value gets the axis value. */
+static void split_axis(const char *cell, const char *axis, char *rest, size_t len, char *value,
+		       size_t vlen)
+{
+	size_t alen = strlen(axis), used = 0;
+
+	rest[0] = '\0';
+	value[0] = '\0';
+	for (const char *p = cell; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n > alen && !strncmp(p, axis, alen) && p[alen] == '=') {
+			snprintf(value, vlen, "%.*s", (int)(n - alen - 1), p + alen + 1);
+		} else if (used < len) {
+			used += snprintf(rest + used, len - used, "%s%.*s", used ? "," : "", (int)n, p);
+		}
+		p += n + (p[n] == ',');
+	}
+}
+
+static int set_for_label(struct cmp_data *d, const char *label, const char *path, json_object *sys)
+{
+	for (int i = 0; i < d->nsets; i++)
+		if (!strcmp(d->sets[i].label, label))
+			return i;
+	if (d->nsets == CMP_MAX_SETS)
+		return -E2BIG;
+	d->sets[d->nsets].label = strdup(label);
+	d->sets[d->nsets].path = strdup(path);
+	d->sets[d->nsets].system = sys;
+	if (!d->sets[d->nsets].label || !d->sets[d->nsets].path)
+		return -ENOMEM;
+	return d->nsets++;
+}
+
+static const char *base_name(const char *path)
+{
+	static __thread char buf[256];
+	size_t len = strlen(path);
+	const char *s;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, path);
+	s = strrchr(buf, '/');
+	return s ? s + 1 : buf;
+}
+
+static void keep(struct cmp_data *d, json_object *o)
+{
+	if (!d->docs)
+		d->docs = json_object_new_array();
+	json_object_array_add(d->docs, o);
+}
+
+/* A run directory written by lj-matrix. */
+static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char *dir,
+		    json_object *man)
+{
+	json_object *cells, *tag, *sys = NULL;
+	const char *label;
+	int set = -1;
+
+	keep(d, man);
+	json_object_object_get_ex(man, "system", &sys);
+	if (!json_object_object_get_ex(man, "cells", &cells) ||
+	    !json_object_is_type(cells, json_type_array)) {
+		lj_error("%s/manifest.json: no cells array", dir);
+		return LJ_EXIT_USAGE;
+	}
+	label = json_object_object_get_ex(man, "tag", &tag) && json_object_is_type(tag, json_type_string) ?
+		json_object_get_string(tag) : base_name(dir);
+	if (!cfg->by) {
+		char uniq[300];
+
+		/* Two sets with one tag (a rerun) still need telling apart. */
+		snprintf(uniq, sizeof(uniq), "%s", label);
+		for (int k = 2; k < 100; k++) {
+			bool clash = false;
+
+			for (int i = 0; i < d->nsets; i++)
+				clash |= !strcmp(d->sets[i].label, uniq);
+			if (!clash)
+				break;
+			snprintf(uniq, sizeof(uniq), "%s#%d", label, k);
+		}
+		set = set_for_label(d, uniq, dir, sys);
+		if (set < 0)
+			return set == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		json_object *c = json_object_array_get_idx(cells, i), *w, *id, *runs;
+		char cell[1024], value[256];
+		int s = set;
+
+		if (!json_object_object_get_ex(c, "workload", &w) ||
+		    !json_object_object_get_ex(c, "id", &id) ||
+		    !json_object_object_get_ex(c, "runs", &runs))
+			continue;
+		snprintf(cell, sizeof(cell), "%s", json_object_get_string(id));
+		if (cfg->by) {
+			char label2[300];
+
+			split_axis(json_object_get_string(id), cfg->by, cell, sizeof(cell), value,
+				   sizeof(value));
+			if (!value[0]) {
+				lj_error("--by %s: %s has no axis '%s'", cfg->by, dir, cfg->by);
+				return LJ_EXIT_USAGE;
+			}
+			snprintf(label2, sizeof(label2), "%s=%s", cfg->by, value);
+			s = set_for_label(d, label2, dir, sys);
+			if (s < 0)
+				return s == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+		}
+		for (size_t j = 0; j < json_object_array_length(runs); j++) {
+			json_object *run = json_object_array_get_idx(runs, j), *f, *doc;
+			char path[4096];
+			int ret;
+
+			if (!json_object_object_get_ex(run, "file", &f))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
+			doc = json_object_from_file(path);
+			if (!doc) {
+				lj_warn("%s: unreadable, skipped", path);
+				d->nskipped_files++;
+				continue;
+			}
+			ret = add_doc(d, cfg, s, json_object_get_string(w), cell, doc);
+			json_object_put(doc);
+			if (ret == -ENOMEM)
+				return LJ_EXIT_RUNTIME;
+			if (ret) {
+				lj_warn("%s: no summary object, skipped", path);
+				d->nskipped_files++;
+				continue;
+			}
+			d->sets[s].nfiles++;
+		}
+	}
+	return 0;
+}
+
+/* Result files without a manifest: every *.json below @path is one run of its tool. */
+static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const char *path, int set)
+{
+	struct stat st;
+	json_object *doc, *tool;
+	const char *t;
+	int ret;
+
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode)) {
+		struct dirent **list;
+		int n = scandir(path, &list, NULL, alphasort);
+
+		if (n < 0)
+			return -errno;
+		for (int i = 0; i < n; i++) {
+			const char *name = list[i]->d_name;
+			size_t len = strlen(name);
+			char sub[4096];
+
+			if (name[0] != '.' && (list[i]->d_type == DT_DIR ||
+					       (len > 5 && !strcmp(name + len - 5, ".json")))) {
+				snprintf(sub, sizeof(sub), "%s/%s", path, name);
+				ret = load_files(d, cfg, sub, set);
+				if (ret == -ENOMEM)
+					return ret;
+			}
+			free(list[i]);
+		}
+		free(list);
+		return 0;
+	}
+	doc = json_object_from_file(path);
+	if (!doc || !json_object_object_get_ex(doc, "tool", &tool)) {
+		json_object_put(doc);
+		lj_warn("%s: not a result document, skipped", path);
+		d->nskipped_files++;
+		return 0;
+	}
+	t = json_object_get_string(tool);
+	if (!strncmp(t, "lj-", 3))
+		t += 3;
+	if (!d->sets[set].system) {
+		json_object *sys;
+
+		if (json_object_object_get_ex(doc, "system", &sys)) {
+			d->sets[set].system = json_object_get(sys);
+			keep(d, sys);
+		}
+	}
+	ret = add_doc(d, cfg, set, t, "", doc);
+	json_object_put(doc);
+	if (!ret)
+		d->sets[set].nfiles++;
+	else if (ret != -ENOMEM)
+		d->nskipped_files++;
+	return ret == -ENOMEM ? ret : 0;
+}
+
+int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int npaths)
+{
+	for (int i = 0; i < npaths; i++) {
+		char man[4096];
+		json_object *m;
+		struct stat st;
+		int ret, set;
+
+		if (stat(paths[i], &st)) {
+			lj_error_errno(-errno, "cannot read %s", paths[i]);
+			return LJ_EXIT_USAGE;
+		}
+		snprintf(man, sizeof(man), "%s/manifest.json", paths[i]);
+		if (S_ISDIR(st.st_mode) && !access(man, F_OK)) {
+			m = json_object_from_file(man);
+			if (!m) {
+				lj_error("%s: not JSON: %s", man, json_util_get_last_err());
+				return LJ_EXIT_USAGE;
+			}
+			ret = load_run(d, cfg, paths[i], m);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (cfg->by) {
+			lj_error("--by needs a run directory with a manifest.json: %s", paths[i]);
+			return LJ_EXIT_USAGE;
+		}
+		set = set_for_label(d, base_name(paths[i]), paths[i], NULL);
+		if (set < 0)
+			return set == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+		ret = load_files(d, cfg, paths[i], set);
+		if (ret) {
+			lj_error_errno(ret, "cannot read %s", paths[i]);
+			return LJ_EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct cmp_row *x = *(struct cmp_row *const *)a, *y = *(struct cmp_row *const *)b;
+	int c = strcmp(x->workload, y->workload);
+
+	if (!c)
+		c = strcmp(x->cell, y->cell);
+	return c;
+}
+
+/* Group by workload and cell, keeping the metrics in the order the tools wrote them. */
+void cmp_sort_rows(struct cmp_data *d)
+{
+	/* A bottom-up merge sort: stable, unlike qsort. */
+	struct cmp_row **tmp = malloc(d->nrows * sizeof(*tmp) + 1);
+
+	if (!tmp)
+		return;
+	for (size_t width = 1; width < d->nrows; width *= 2) {
+		for (size_t lo = 0; lo < d->nrows; lo += 2 * width) {
+			size_t mid = lo + width < d->nrows ? lo + width : d->nrows;
+			size_t hi = lo + 2 * width < d->nrows ? lo + 2 * width : d->nrows;
+			size_t a = lo, b = mid, k = lo;
+
+			while (a < mid || b < hi) {
+				if (b >= hi || (a < mid && row_cmp(&d->rows[a], &d->rows[b]) <= 0))
+					tmp[k++] = d->rows[a++];
+				else
+					tmp[k++] = d->rows[b++];
+			}
+		}
+		memcpy(d->rows, tmp, d->nrows * sizeof(*tmp));
+	}
+	free(tmp);
+	/* the hash holds old indices: rebuild */
+	d->hashcap /= 2;
+	grow_hash(d);
+}
+
+void cmp_free(struct cmp_data *d)
+{
+	for (size_t i = 0; i < d->nrows; i++) {
+		struct cmp_row *r = d->rows[i];
+
+		for (int s = 0; s < CMP_MAX_SETS; s++)
+			free(r->series[s].v);
+		free(r->workload);
+		free(r->cell);
+		free(r->metric);
+		free(r);
+	}
+	free(d->rows);
+	free(d->hash);
+	for (int i = 0; i < d->nsets; i++) {
+		free(d->sets[i].label);
+		free(d->sets[i].path);
+	}
+	json_object_put(d->docs);
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj-compare - compare result sets (mmtests style tables), gate regressions, validate results. */
+#include "compare.h"
+#include "lj_err.h"
+#include "lj_opt.h"
+#include "lj_parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
+};
+
+static const struct lj_opt cmp_opts[] = {
+	{ "by", K_BY, LJ_OPT_ARG, "AXIS", "pivot one run directory on an axis (cgroup off vs on, ...)" },
+	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava" },
+	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)" },
+	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise; repeatable" },
+	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
+	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
+	{ "metrics", K_METRICS, LJ_OPT_ARG, "LIST", "only these summary metrics (comma list)" },
+	{ "validate", K_VALIDATE, LJ_OPT_NOARG, NULL, "check the FILE arguments as ljkit-result/1 documents" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more" },
+	{ 0 }
+};
+
+struct cmp_args {
+	struct cmp_config cfg;
+	bool validate;
+};
+
+static int cmp_handle(void *ctx, int key, const char *arg)
+{
+	struct cmp_args *a = ctx;
+	struct cmp_config *cfg = &a->cfg;
+	const char *why = NULL;
+
+	switch (key) {
+	case K_BY:
+		cfg->by = arg;
+		return 0;
+	case K_FORMAT:
+		if (!strcmp(arg, "text"))
+			cfg->format = CMP_TEXT;
+		else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
+			cfg->format = CMP_MARKDOWN;
+		else if (!strcmp(arg, "csv"))
+			cfg->format = CMP_CSV;
+		else if (!strcmp(arg, "json"))
+			cfg->format = CMP_JSON;
+		else if (!strcmp(arg, "lava"))
+			cfg->format = CMP_LAVA;
+		else
+			return lj_usage_error("invalid --format '%s': text, markdown, csv, json or lava", arg);
+		return 0;
+	case K_ALPHA:
+		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, &why))
+			return lj_usage_error("invalid --alpha '%s': %s (0 < alpha <= 0.5)", arg, why);
+		return 0;
+	case K_CV:
+		if (lj_parse_double(arg, 0, 1e6, &cfg->cv_warn, &why))
+			return lj_usage_error("invalid --cv-warn '%s': %s", arg, why);
+		return 0;
+	case K_FAIL_ON: {
+		struct cmp_rule r;
+
+		if (cmp_rule_parse(arg, &r, &why))
+			return lj_usage_error("invalid --fail-on '%s': %s", arg, why);
+		if (cfg->nrules == CMP_MAX_RULES)
+			return lj_usage_error("too many --fail-on rules (at most %d)", CMP_MAX_RULES);
+		cfg->rules[cfg->nrules++] = arg;
+		return 0;
+	}
+	case K_LAVA:
+		cfg->format = CMP_LAVA;
+		return 0;
+	case K_METRICS:
+		cfg->metrics = arg;
+		return 0;
+	case K_VALIDATE:
+		a->validate = true;
+		return 0;
+	case 'v':
+		lj_err_set_verbosity(lj_err_verbosity() + 1);
+		return 0;
+	}
+	return LJ_EXIT_USAGE;
+}
+
+/* --validate: one line per file; exit 2 when any is not a valid result document. */
+static int validate(char **files, int n)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n; i++) {
+		json_object *doc = NULL;
+		const char *why = NULL;
+		int ret = lj_result_read(files[i], &doc, &why);
+
+		if (ret) {
+			printf("%s: invalid: %s\n", files[i], why ? why : lj_strerror(ret));
+			bad++;
+		} else {
+			printf("%s: ok\n", files[i]);
+		}
+		json_object_put(doc);
+	}
+	return bad ? LJ_EXIT_USAGE : LJ_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmp_args a = { .cfg = { .alpha = 0.05, .cv_warn = 10 } };
+	struct lj_opt_table tab = { "options", cmp_opts, cmp_handle, &a };
+	struct lj_opt_spec spec = {
+		"[OPTIONS] RUN_A [RUN_B ...] | --by AXIS RUN | --validate FILE...",
+		"Compare result sets (lj-matrix run directories, or directories of result JSON).",
+		&tab, 1,
+		"Per workload, cell and summary metric: min, mean, stddev, coeffvar and max of the\n"
+		"runs in each set, % change against the first set, and a Mann-Whitney U test.\n"
+		"Exit: 0 ok, 2 bad input, 3 a --fail-on rule failed.",
+	};
+	struct cmp_rule rules[CMP_MAX_RULES];
+	struct cmp_data d = { 0 };
+	int first, ret, failing;
+
+	lj_err_init(argv[0]);
+	ret = lj_opt_parse(&spec, argc, argv, &first);
+	if (ret)
+		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
+	if (first >= argc)
+		return lj_usage_error("expected at least one result set (see --help)");
+	if (a.validate)
+		return validate(argv + first, argc - first);
+	if (a.cfg.by && argc - first != 1)
+		return lj_usage_error("--by AXIS takes exactly one run directory");
+	for (int i = 0; i < a.cfg.nrules; i++) {
+		const char *why;
+
+		cmp_rule_parse(a.cfg.rules[i], &rules[i], &why);
+	}
+	ret = cmp_load(&d, &a.cfg, argv + first, argc - first);
+	if (ret)
+		goto out;
+	if (!d.nrows) {
+		lj_error("no results with a summary found in the given sets");
+		ret = LJ_EXIT_USAGE;
+		goto out;
+	}
+	cmp_sort_rows(&d);
+	cmp_analyse(&d, &a.cfg);
+	failing = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
+	cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
+	ret = failing ? LJ_EXIT_THRESHOLD : LJ_EXIT_OK;
+out:
+	cmp_free(&d);
+	return ret;
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* output - the comparison as text (mmtests style), markdown, csv, json or LAVA test cases. */
+#include "compare.h"
+#include "lj_err.h"
+#include "lj_sysinfo.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const stat_names[5] = { "Min", "Amean", "Stddev", "CoeffVar", "Max" };
+static const char *const stat_keys[5] = { "min", "mean", "stddev", "coeffvar", "max" };
+
+static double stat_value(const struct cmp_cellstat *st, int k)
+{
+	switch (k) {
+	case 0: return st->s.min;
+	case 1: return st->s.mean;
+	case 2: return st->s.stddev;
+	case 3: return st->s.coeffvar;
+	default: return st->s.max;
+	}
+}
+
+static const char *better_name(enum lj_better b)
+{
+	return b == LJ_BETTER_LOWER ? "lower" : b == LJ_BETTER_HIGHER ? "higher" : "none";
+}
+
+/* "better"/"worse" for a significant change, "" otherwise. */
+static const char *verdict(const struct cmp_row *r, const struct cmp_cellstat *st)
+{
+	if (!st->significant || r->better == LJ_BETTER_NONE || isnan(st->pct_mean) || st->pct_mean == 0)
+		return "";
+	if ((st->pct_mean < 0) == (r->better == LJ_BETTER_LOWER))
+		return "better";
+	return "worse";
+}
+
+/* Smallest two-sided exact p-value of a Mann-Whitney U test with na and nb values: 2 / C(na+nb, na). */
+static double min_p(size_t na, size_t nb)
+{
+	double c = 1;
+
+	for (size_t i = 1; i <= nb; i++)
+		c = c * (double)(na + i) / (double)i;
+	return c > 0 ? 2.0 / c : 1.0;
+}
+
+static bool same_section(const struct cmp_row *a, const struct cmp_row *b)
+{
+	return !strcmp(a->workload, b->workload) && !strcmp(a->cell, b->cell);
+}
+
+struct diff_ctx {
+	FILE *out;
+	const char *pfx, *a, *b;
+	int n;
+};
+
+/* The heading comes with the first differing field, so identical systems print nothing. */
+static void print_diff(const char *key, const char *va, const char *vb, void *arg)
+{
+	struct diff_ctx *c = arg;
+
+	if (!c->n++)
+		fprintf(c->out, "%ssystem identity that differs (%s -> %s):\n", c->pfx, c->a, c->b);
+	fprintf(c->out, "%s  %s: %s -> %s\n", c->pfx, key, va, vb);
+}
+
+/* Notes that apply to the whole comparison, shared by text and markdown. */
+static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_config *cfg, const char *pfx)
+{
+	size_t worst_a = 0, worst_b = 0;
+	double worst = 0;
+
+	fprintf(out, "%s%d result set%s%s%s:\n", pfx, d->nsets, d->nsets == 1 ? "" : "s",
+		cfg->by ? " by " : "", cfg->by ? cfg->by : "");
+	for (int s = 0; s < d->nsets; s++)
+		fprintf(out, "%s  %s: %s (%zu results)\n", pfx, d->sets[s].label, d->sets[s].path,
+			d->sets[s].nfiles);
+	for (int s = 1; s < d->nsets; s++) {
+		struct diff_ctx c = { out, pfx, d->sets[0].label, d->sets[s].label, 0 };
+
+		if (d->sets[0].system && d->sets[s].system && d->sets[s].system != d->sets[0].system)
+			lj_sysinfo_diff(d->sets[0].system, d->sets[s].system, print_diff, &c);
+	}
+	for (size_t i = 0; i < d->nrows; i++)
+		for (int s = 1; s < d->nsets; s++)
+			if (d->rows[i]->series[0].n && d->rows[i]->series[s].n) {
+				size_t na = d->rows[i]->series[0].n, nb = d->rows[i]->series[s].n;
+				double p = min_p(na, nb);
+
+				if (p >= cfg->alpha && p > worst) {
+					worst = p;
+					worst_a = na;
+					worst_b = nb;
+				}
+			}
+	fprintf(out, "%s%% = change of the mean (and of each statistic) against %s: (set - %s) / %s\n",
+		pfx, d->sets[0].label, d->sets[0].label, d->sets[0].label);
+	fprintf(out, "%s* = significant: Mann-Whitney U test, two-sided, alpha %g, on the runs' values (n in the Runs row)\n",
+		pfx, cfg->alpha);
+	if (worst > 0)
+		fprintf(out, "%snote: some metrics have too few runs to ever be significant at alpha %g "
+			"(%zu vs %zu runs: smallest possible p = %.3g): use repeat >= 5\n", pfx, cfg->alpha,
+			worst_a, worst_b, worst);
+}
+
+static void print_flags(FILE *out, struct cmp_data *d, const struct cmp_config *cfg,
+			const struct cmp_row *r, const char *pfx)
+{
+	for (int s = 0; s < d->nsets; s++) {
+		const struct cmp_cellstat *st = &r->st[s];
+
+		if (st->bimodal)
+			fprintf(out, "%s! %s %s: runs look bimodal (coefficient %.2f > %.3f): more repetitions needed\n",
+				pfx, d->sets[s].label, r->metric, st->bimodal_coef, LJ_STATS_BIMODAL_THRESHOLD);
+		if (st->high_cv)
+			fprintf(out, "%s! %s %s: coeffvar %.1f%% > %g%%: noisy, more repetitions needed\n",
+				pfx, d->sets[s].label, r->metric, st->s.coeffvar, cfg->cv_warn);
+	}
+}
+
+static void text_section(FILE *out, struct cmp_data *d, const struct cmp_config *cfg,
+			 size_t first, size_t last)
+{
+	const struct cmp_row *h = d->rows[first];
+
+	fprintf(out, "\n%s%s%s%s\n", h->workload, *h->cell ? " [" : "", h->cell, *h->cell ? "]" : "");
+	fprintf(out, "%-9s %-14s", "", "");
+	for (int s = 0; s < d->nsets; s++)
+		fprintf(out, " %24s", d->sets[s].label);
+	fputc('\n', out);
+	for (size_t i = first; i <= last; i++) {
+		const struct cmp_row *r = d->rows[i];
+
+		fprintf(out, "%-9s %-14s", "Runs", r->metric);
+		for (int s = 0; s < d->nsets; s++)
+			fprintf(out, " %24zu", r->series[s].n);
+		fputc('\n', out);
+		for (int k = 0; k < 5; k++) {
+			fprintf(out, "%-9s %-14s", stat_names[k], r->metric);
+			for (int s = 0; s < d->nsets; s++) {
+				const struct cmp_cellstat *st = &r->st[s];
+				char cell[64];
+
+				if (!r->series[s].n)
+					snprintf(cell, sizeof(cell), "-");
+				else if (s == 0 || isnan(st->pct[k]))
+					snprintf(cell, sizeof(cell), "%.2f", stat_value(st, k));
+				else
+					snprintf(cell, sizeof(cell), "%.2f (%+7.2f%%)%s", stat_value(st, k),
+						 st->pct[k], k == 1 && st->significant ? "*" : " ");
+				fprintf(out, " %24s", cell);
+			}
+			fputc('\n', out);
+		}
+		fprintf(out, "%-9s %-14s", "p(MWU)", r->metric);
+		for (int s = 0; s < d->nsets; s++) {
+			const struct cmp_cellstat *st = &r->st[s];
+			char cell[64];
+
+			if (s == 0 || isnan(st->mwu.p))
+				snprintf(cell, sizeof(cell), "-");
+			else
+				snprintf(cell, sizeof(cell), "%.3g%s%s%s", st->mwu.p, st->significant ? " *" : "",
+					 *verdict(r, st) ? " " : "", verdict(r, st));
+			fprintf(out, " %24s", cell);
+		}
+		fprintf(out, "   [%s, %s is better]\n", *r->unit ? r->unit : "-", better_name(r->better));
+		print_flags(out, d, cfg, r, "  ");
+	}
+}
+
+static void markdown_section(FILE *out, struct cmp_data *d, const struct cmp_config *cfg,
+			     size_t first, size_t last)
+{
+	const struct cmp_row *h = d->rows[first];
+
+	fprintf(out, "\n### %s%s%s%s\n\n| stat | metric |", h->workload, *h->cell ? " [" : "",
+		h->cell, *h->cell ? "]" : "");
+	for (int s = 0; s < d->nsets; s++)
+		fprintf(out, " %s |", d->sets[s].label);
+	fprintf(out, "\n| --- | --- |");
+	for (int s = 0; s < d->nsets; s++)
+		fprintf(out, " ---: |");
+	fputc('\n', out);
+	for (size_t i = first; i <= last; i++) {
+		const struct cmp_row *r = d->rows[i];
+
+		fprintf(out, "| Runs | %s |", r->metric);
+		for (int s = 0; s < d->nsets; s++)
+			fprintf(out, " %zu |", r->series[s].n);
+		fputc('\n', out);
+		for (int k = 0; k < 5; k++) {
+			fprintf(out, "| %s | %s |", stat_names[k], r->metric);
+			for (int s = 0; s < d->nsets; s++) {
+				const struct cmp_cellstat *st = &r->st[s];
+
+				if (!r->series[s].n)
+					fprintf(out, " - |");
+				else if (s == 0 || isnan(st->pct[k]))
+					fprintf(out, " %.2f |", stat_value(st, k));
+				else
+					fprintf(out, " %.2f (%+.2f%%)%s |", stat_value(st, k), st->pct[k],
+						k == 1 && st->significant ? " \\*" : "");
+			}
+			fputc('\n', out);
+		}
+		fprintf(out, "| p(MWU) | %s |", r->metric);
+		for (int s = 0; s < d->nsets; s++) {
+			const struct cmp_cellstat *st = &r->st[s];
+
+			if (s == 0 || isnan(st->mwu.p))
+				fprintf(out, " - |");
+			else
+				fprintf(out, " %.3g%s %s |", st->mwu.p, st->significant ? " \\*" : "",
+					verdict(r, st));
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	for (size_t i = first; i <= last; i++)
+		print_flags(out, d, cfg, d->rows[i], "- ");
+}
+
+/* CSV fields are quoted when they hold a comma or quote (cell ids do). */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_num(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs(",", out);
+	else
+		fprintf(out, ",%.6g", v);
+}
+
+static void output_csv(FILE *out, struct cmp_data *d)
+{
+	fputs("workload,cell,metric,unit,better,set,n,min,mean,stddev,coeffvar,max,pct_mean,p,significant,bimodal,high_cv,gate_failed\n",
+	      out);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct cmp_row *r = d->rows[i];
+
+		for (int s = 0; s < d->nsets; s++) {
+			const struct cmp_cellstat *st = &r->st[s];
+
+			csv_field(out, r->workload);
+			fputc(',', out);
+			csv_field(out, r->cell);
+			fputc(',', out);
+			csv_field(out, r->metric);
+			fputc(',', out);
+			csv_field(out, r->unit);
+			fprintf(out, ",%s,", better_name(r->better));
+			csv_field(out, d->sets[s].label);
+			fprintf(out, ",%zu", r->series[s].n);
+			for (int k = 0; k < 5; k++)
+				csv_num(out, r->series[s].n ? stat_value(st, k) : NAN);
+			csv_num(out, st->pct_mean);
+			csv_num(out, st->mwu.p);
+			fprintf(out, ",%d,%d,%d,%d\n", st->significant, st->bimodal, st->high_cv,
+				st->gate_failed);
+		}
+	}
+}
+
+static json_object *jnum(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+}
+
+static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *cfg,
+			const struct cmp_rule *rules, int nrules)
+{
+	json_object *root = json_object_new_object(), *sets = json_object_new_array();
+	json_object *rows = json_object_new_array(), *gate = json_object_new_array();
+
+	json_object_object_add(root, "schema", json_object_new_string("ljkit-compare/1"));
+	json_object_object_add(root, "test", json_object_new_string("mann-whitney-u two-sided"));
+	json_object_object_add(root, "alpha", json_object_new_double(cfg->alpha));
+	json_object_object_add(root, "by", cfg->by ? json_object_new_string(cfg->by) : NULL);
+	for (int s = 0; s < d->nsets; s++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "label", json_object_new_string(d->sets[s].label));
+		json_object_object_add(o, "path", json_object_new_string(d->sets[s].path));
+		json_object_object_add(o, "results", json_object_new_int64(d->sets[s].nfiles));
+		json_object_array_add(sets, o);
+	}
+	json_object_object_add(root, "sets", sets);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct cmp_row *r = d->rows[i];
+		json_object *o = json_object_new_object(), *per = json_object_new_array();
+
+		json_object_object_add(o, "workload", json_object_new_string(r->workload));
+		json_object_object_add(o, "cell", json_object_new_string(r->cell));
+		json_object_object_add(o, "metric", json_object_new_string(r->metric));
+		json_object_object_add(o, "unit", json_object_new_string(r->unit));
+		json_object_object_add(o, "better", json_object_new_string(better_name(r->better)));
+		for (int s = 0; s < d->nsets; s++) {
+			const struct cmp_cellstat *st = &r->st[s];
+			json_object *p = json_object_new_object();
+
+			json_object_object_add(p, "n", json_object_new_int64(r->series[s].n));
+			for (int k = 0; k < 5; k++)
+				json_object_object_add(p, stat_keys[k],
+						       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
+			json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
+			json_object_object_add(p, "p", jnum(st->mwu.p));
+			json_object_object_add(p, "significant", json_object_new_boolean(st->significant));
+			json_object_object_add(p, "bimodal", json_object_new_boolean(st->bimodal));
+			json_object_object_add(p, "bimodal_coef", jnum(st->bimodal_coef));
+			json_object_object_add(p, "high_coeffvar", json_object_new_boolean(st->high_cv));
+			json_object_object_add(p, "gate_failed", json_object_new_boolean(st->gate_failed));
+			json_object_array_add(per, p);
+		}
+		json_object_object_add(o, "sets", per);
+		json_object_array_add(rows, o);
+	}
+	json_object_object_add(root, "rows", rows);
+	for (int k = 0; k < nrules; k++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "rule", json_object_new_string(rules[k].text));
+		json_object_object_add(o, "matched", json_object_new_int(rules[k].matched));
+		json_object_object_add(o, "failures", json_object_new_int(rules[k].failures));
+		json_object_array_add(gate, o);
+	}
+	json_object_object_add(root, "gate", gate);
+	/* %.17g would print 0.05 as 0.050000000000000003 */
+	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_THREAD);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+/* LAVA test case names allow letters, digits, - _ . only. */
+static void lava_name(char *buf, size_t len, const struct cmp_row *r)
+{
+	snprintf(buf, len, "%s%s%s_%s", r->workload, *r->cell ? "_" : "", r->cell, r->metric);
+	for (char *c = buf; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("-_.", *c))
+			*c = '_';
+}
+
+/* One lava-test-case per metric of the last set: the measurement and the gate's verdict. */
+static void output_lava(FILE *out, struct cmp_data *d)
+{
+	int s = d->nsets - 1;
+
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct cmp_row *r = d->rows[i];
+		char name[512];
+
+		if (!r->series[s].n)
+			continue;
+		lava_name(name, sizeof(name), r);
+		fprintf(out, "lava-test-case %s --result %s --measurement %.6g --units %s\n", name,
+			r->st[s].gate_failed ? "fail" : "pass", r->st[s].s.mean,
+			*r->unit ? r->unit : "none");
+	}
+}
+
+void cmp_output(struct cmp_data *d, const struct cmp_config *cfg, const struct cmp_rule *rules,
+		int nrules)
+{
+	FILE *out = stdout;
+	size_t first = 0;
+
+	switch (cfg->format) {
+	case CMP_CSV:
+		output_csv(out, d);
+		return;
+	case CMP_JSON:
+		output_json(out, d, cfg, rules, nrules);
+		return;
+	case CMP_LAVA:
+		output_lava(out, d);
+		return;
+	case CMP_MARKDOWN:
+		print_preamble(out, d, cfg, "");
+		break;
+	default:
+		print_preamble(out, d, cfg, "");
+		break;
+	}
+	for (size_t i = 0; i < d->nrows; i++) {
+		if (i + 1 < d->nrows && same_section(d->rows[i], d->rows[i + 1]))
+			continue;
+		if (cfg->format == CMP_MARKDOWN)
+			markdown_section(out, d, cfg, first, i);
+		else
+			text_section(out, d, cfg, first, i);
+		first = i + 1;
+	}
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj-matrix - run a scenario matrix into a results store. */
+#include "matrix.h"
+#include "lj_err.h"
+#include "lj_opt.h"
+#include "lj_parse.h"
+#include "lj_time.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+	K_RESUME = LJ_OPT_LONG_BASE, K_REPEAT, K_WARMUP, K_SEED, K_ENV, K_TIMEOUT, K_STRICT,
+};
+
+static const struct lj_opt mx_opts[] = {
+	{ "out", 'o', LJ_OPT_ARG, "DIR", "results store (default: results)" },
+	{ "tag", 't', LJ_OPT_ARG, "TAG", "label for this run (part of the run id)" },
+	{ "dry-run", 'n', LJ_OPT_NOARG, NULL, "list the cells and what would be skipped, then exit" },
+	{ "resume", K_RESUME, LJ_OPT_ARG, "RUNDIR", "continue an interrupted run (no SCENARIO)" },
+	{ "repeat", K_REPEAT, LJ_OPT_ARG, "N", "measured runs per cell (overrides the scenario)" },
+	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "discarded runs per cell (overrides the scenario)" },
+	{ "seed", K_SEED, LJ_OPT_ARG, "N", "seed for order = random (default: the clock)" },
+	{ "timeout", K_TIMEOUT, LJ_OPT_ARG, "DUR", "kill a run after DUR (default: none)" },
+	{ "lj-env", K_ENV, LJ_OPT_ARG, "PATH", "the lj-env to run cells under (default: found)" },
+	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "exit 77 when any cell is skipped" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more (skipped cells as they happen)" },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no progress output" },
+	{ 0 }
+};
+
+static int mx_handle(void *ctx, int key, const char *arg)
+{
+	struct mx_config *cfg = ctx;
+	const char *why = NULL;
+
+	switch (key) {
+	case 'o':
+		cfg->out = arg;
+		return 0;
+	case 't':
+		for (const char *c = arg; *c; c++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+", *c))
+				return lj_usage_error("invalid --tag '%s': use letters, digits, - _ . +", arg);
+		if (!*arg)
+			return lj_usage_error("invalid --tag '': empty");
+		cfg->tag = arg;
+		return 0;
+	case 'n':
+		cfg->dry_run = true;
+		return 0;
+	case K_RESUME:
+		cfg->resume = arg;
+		return 0;
+	case K_REPEAT:
+		if (lj_parse_int(arg, 1, 1000, &cfg->repeat, &why))
+			return lj_usage_error("invalid --repeat '%s': %s", arg, why);
+		return 0;
+	case K_WARMUP:
+		if (lj_parse_int(arg, 0, 100, &cfg->warmup, &why))
+			return lj_usage_error("invalid --warmup '%s': %s", arg, why);
+		return 0;
+	case K_SEED:
+		if (lj_parse_u64(arg, 0, UINT64_MAX, &cfg->seed, &why))
+			return lj_usage_error("invalid --seed '%s': %s", arg, why);
+		cfg->seed_set = true;
+		return 0;
+	case K_TIMEOUT:
+		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &cfg->timeout_ns, &why) ||
+		    cfg->timeout_ns <= 0)
+			return lj_usage_error("invalid --timeout '%s': %s", arg, why ? why : "must be positive");
+		return 0;
+	case K_ENV:
+		cfg->env_path = arg;
+		return 0;
+	case K_STRICT:
+		cfg->strict = true;
+		return 0;
+	case 'v':
+		lj_err_set_verbosity(lj_err_verbosity() + 1);
+		return 0;
+	case 'q':
+		lj_err_set_verbosity(-1);
+		return 0;
+	}
+	return LJ_EXIT_USAGE;
+}
+
+static char *self_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(dirname(buf));
+}
+
+/* The scenario with command-line overrides, and a seed that the manifest records. */
+static int load_scenario(struct mx_run *r)
+{
+	char err[1024];
+	int ret = lj_scenario_load(r->cfg->scenario_path, &r->scn, err, sizeof(err));
+
+	if (ret) {
+		lj_error("%s", err);
+		return ret == -ENOENT || ret == -EACCES ? LJ_EXIT_USAGE : lj_exit_code(ret);
+	}
+	if (r->cfg->repeat > 0)
+		r->scn->repeat = r->cfg->repeat;
+	if (r->cfg->warmup >= 0)
+		r->scn->warmup = r->cfg->warmup;
+	if (r->cfg->seed_set) {
+		r->scn->seed = r->cfg->seed;
+		r->scn->seed_set = true;
+	} else if (!r->scn->seed_set) {
+		r->scn->seed = (uint64_t)lj_clock_ns(CLOCK_REALTIME) ^ (uint64_t)getpid();
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct mx_config cfg = { .out = "results", .warmup = -1 };
+	struct mx_run run = { .cfg = &cfg };
+	struct lj_opt_table tab = { "options", mx_opts, mx_handle, &cfg };
+	struct lj_opt_spec spec = {
+		"[OPTIONS] SCENARIO.scn | --resume RUNDIR",
+		"Run every cell of a scenario matrix (warmup, then measured runs) into a results store.",
+		&tab, 1,
+		"Each cell runs under lj-env with its setup; each measured run's --json result\n"
+		"lands in OUT/RUN-ID/WORKLOAD/CELL/run-N.json, listed in OUT/RUN-ID/manifest.json.\n"
+		"Exit: 0 ok, 1 a cell failed or interrupted, 2 bad input, 77 nothing could run.",
+	};
+	int first, ret;
+
+	lj_err_init(argv[0]);
+	ret = lj_opt_parse(&spec, argc, argv, &first);
+	if (ret)
+		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
+	if (cfg.resume ? first != argc : first != argc - 1)
+		return lj_usage_error(cfg.resume ? "--resume takes no SCENARIO (it is in the manifest)" :
+				      "expected one SCENARIO file (see --help)");
+	if (cfg.resume && (cfg.repeat > 0 || cfg.warmup >= 0 || cfg.seed_set || cfg.tag || cfg.dry_run))
+		return lj_usage_error("--resume continues a run as it was: no --repeat, --warmup, --seed, --tag or --dry-run");
+	cfg.scenario_path = cfg.resume ? NULL : argv[first];
+
+	run.selfdir = self_dir();
+	run.env_bin = mx_find_tool(run.selfdir, cfg.env_path ? cfg.env_path : "lj-env");
+	if (cfg.env_path && !run.env_bin) {
+		lj_error("--lj-env %s: not an executable", cfg.env_path);
+		ret = LJ_EXIT_USAGE;
+		goto out;
+	}
+	ret = cfg.resume ? mx_store_open(&run) : load_scenario(&run);
+	if (ret)
+		goto out;
+	if (cfg.dry_run) {
+		ret = mx_dry_run(&run);
+		goto out;
+	}
+	/* Before the store exists, so a Ctrl-C cannot interrupt its creation halfway. */
+	mx_exec_block_signals(&run);
+	if (!cfg.resume) {
+		ret = mx_store_create(&run);
+		if (ret)
+			goto out;
+	}
+	ret = mx_run_all(&run);
+out:
+	json_object_put(run.manifest);
+	lj_scenario_free(run.scn);
+	free(run.dir);
+	free(run.selfdir);
+	free(run.env_bin);
+	return ret;
+}

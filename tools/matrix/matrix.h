@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* matrix.h - lj-matrix's configuration, run state and the interfaces between its files. */
+#ifndef LJ_MATRIX_H
+#define LJ_MATRIX_H
+
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lj_scenario.h"
+
+struct mx_config {
+	const char *scenario_path;
+	const char *out;		/* store directory */
+	const char *tag;
+	const char *resume;		/* run directory to continue */
+	const char *env_path;		/* lj-env to run cells under (default: found) */
+	bool dry_run;
+	int repeat;			/* > 0 overrides the scenario's */
+	int warmup;			/* >= 0 overrides the scenario's */
+	bool seed_set;
+	uint64_t seed;
+	int64_t timeout_ns;		/* default per-run timeout, 0 none */
+	bool strict;			/* a skipped cell is an error (exit 77) */
+};
+
+/* One matrix run being executed: the scenario, its manifest and where it lives. */
+struct mx_run {
+	struct mx_config *cfg;
+	struct lj_scenario *scn;
+	char *dir;			/* <out>/<run-id> */
+	json_object *manifest;		/* owned */
+	json_object *cells;		/* manifest "cells" array (borrowed) */
+	char *selfdir;			/* where lj-matrix's binary lives */
+	char *env_bin;			/* lj-env, NULL when not found */
+	sigset_t sigs;			/* blocked; consumed only in mx_exec_wait */
+	bool interrupted;
+	int64_t t0_ns;
+	size_t runs_total, runs_done;	/* for progress and ETA */
+};
+
+/* store.c: run ids, run directories, the manifest. */
+int mx_store_create(struct mx_run *r);		/* new run dir + manifest */
+int mx_store_open(struct mx_run *r);		/* --resume: read manifest back */
+int mx_store_save(struct mx_run *r);		/* atomic manifest write */
+void mx_store_finish(struct mx_run *r, const char *state);
+char *mx_store_cell_dir(struct mx_run *r, size_t cell);	/* relative to r->dir */
+int mx_mkdirs(const char *path);
+
+/* probe.c: can this machine provide a cell's setup? */
+struct mx_probe;
+struct mx_probe *mx_probe_new(void);
+void mx_probe_free(struct mx_probe *p);
+/* NULL when the cell can run, else the skip reason ("governor=performance: no cpufreq driver"). */
+const char *mx_probe_cell(struct mx_probe *p, struct mx_run *r, const struct lj_scenario_cell *c);
+/* First word of @command resolved next to lj-matrix, then in PATH; malloc'd or NULL. */
+char *mx_find_tool(const char *selfdir, const char *name);
+
+/* exec.c: one run of a workload with its background load. */
+struct mx_outcome {
+	int exit_code;			/* -1 when killed by a signal */
+	int signal;
+	bool timed_out;
+	bool interrupted;		/* SIGINT/SIGTERM/SIGHUP reached lj-matrix */
+	int64_t duration_ns;
+	char reason[256];		/* "" on success */
+};
+void mx_exec_block_signals(struct mx_run *r);
+bool mx_exec_pending_stop(struct mx_run *r);
+/* @setup_json: where lj-env records what it applied (NULL: not wanted, or no lj-env). */
+int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *json_path,
+		const char *setup_json, const char *log_path, int run_no, bool warmup,
+		struct mx_outcome *o);
+
+/* setupargs.c: the lj-env options of a cell. */
+int mx_setup_args(const struct lj_scenario *s, const struct lj_scenario_cell *c,
+		  const char **argv, int max);
+
+/* progress.c */
+void mx_progress(struct mx_run *r, size_t cell_no, size_t ncells, const char *what,
+		 int run_no, int nruns, bool warmup);
+void mx_progress_end(struct mx_run *r);
+
+/* run.c */
+int mx_run_all(struct mx_run *r);
+int mx_dry_run(struct mx_run *r);
+
+#endif
