@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cyclic-compat.t - lj-cyclic and rt-tests' cyclictest print the same lines, in the same layout.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cyclic-lib.sh"
+
+[ -x "$LJ_BUILD/lj-cyclic" ] || skip_all "lj-cyclic not built in $LJ_BUILD"
+command -v cyclictest >/dev/null || skip_all "cyclictest (rt-tests) not installed"
+# cyclictest refuses to run without the right to change policies.
+cyclictest -q -l 1 >/dev/null 2>&1 || skip_all "cyclictest does not run here (no privilege?)"
+export LJ_RESULT_NO_SYSINFO=1
+
+# same OPTS...: stdout of both tools, reduced to line kinds (numbers and
+# field widths checked, values dropped), must be the same sequence.
+same() {
+	local unit=us name="$*"
+	[[ " $* " == *" -N "* ]] && unit=ns
+	cyclictest "$@" >"$TMP/ct.out" 2>/dev/null
+	lj-cyclic "$@" >"$TMP/lj.out" 2>/dev/null
+	line_kinds "$TMP/ct.out" $unit >"$TMP/ct.kinds"
+	line_kinds "$TMP/lj.out" $unit >"$TMP/lj.kinds"
+	if cmp -s "$TMP/ct.kinds" "$TMP/lj.kinds"; then
+		ok 0 "same lines as cyclictest: $name"
+	else
+		ok 1 "same lines as cyclictest: $name"
+		diff "$TMP/ct.kinds" "$TMP/lj.kinds" | head -10 | sed 's/^/#   /'
+	fi
+}
+
+same -q -l 100 -i 1000
+same -q -l 100 -i 1000 -t 2
+same -q -l 100 -i 1000 -N
+same -q -l 100 -i 1000 -d 0 -t 2 -r
+same -q -l 100 -i 1000 -h 30 -t 2
+same -q -l 100 -i 1000 -H 30 -t 2
+same -q -l 100 -i 1000 -H 30
+same -q -l 100 -i 1000 -b 1
+same -q -l 50 -i 1000 --spike 1
+same -q -l 100 -i 1000 --laptop
+same -q -l 100 -i 1000 -x
+
+# Live mode: frame counts differ (refresh rates), the set of line kinds may not.
+cyclictest -l 100 -i 1000 -t 2 2>/dev/null | line_kinds /dev/stdin us | sort -u >"$TMP/ct.kinds"
+lj-cyclic -l 100 -i 1000 -t 2 2>/dev/null | line_kinds /dev/stdin us | sort -u >"$TMP/lj.kinds"
+cmp -s "$TMP/ct.kinds" "$TMP/lj.kinds"
+ok $? "live mode: the same kinds of lines as cyclictest"
+[ $? -eq 0 ] || diff "$TMP/ct.kinds" "$TMP/lj.kinds" | sed 's/^/#   /'
+
+if is_root; then
+	same -q -l 100 -i 1000 -m -p 90 -S
+	same -q -l 100 -i 1000 -m -p 90 -t 2 --priospread
+else
+	skip 2 "SCHED_FIFO comparisons need root"
+fi
+
+done_testing

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cyclic.h - lj-cyclic's configuration, per-thread state and the phases main() wires. */
+#ifndef LJ_CYCLIC_H
+#define LJ_CYCLIC_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lj_opt.h"
+#include "lj_report.h"
+#include "lj_result.h"
+#include "lj_sched.h"
+#include "lj_setupopt.h"
+
+#define CYC_DEFAULT_INTERVAL_NS 1000000LL	/* cyclictest's -i default, 1000 us */
+#define CYC_DEFAULT_DISTANCE_NS 500000LL	/* cyclictest's -d default, 500 us */
+#define CYC_HIST_MAX 1000000LL			/* cyclictest clamps -h to this */
+#define CYC_DEFAULT_SPIKE_NODES 1024
+#define CYC_THREAD_STACK (64 * 1024)		/* measurement thread stack (see run.c) */
+
+/* How the thread waits for its next period. */
+enum cyc_wait {
+	CYC_WAIT_ABSOLUTE,	/* clock_nanosleep(TIMER_ABSTIME), -n, the default */
+	CYC_WAIT_RELATIVE,	/* clock_nanosleep relative, -r */
+	CYC_WAIT_TIMER,		/* POSIX interval timer + sigwaitinfo, -x */
+};
+
+/* What happens after a wake-up so late that later periods already passed. */
+enum cyc_catchup {
+	CYC_CATCHUP_SKIP,	/* next deadline = first future period; passed ones counted as missed */
+	CYC_CATCHUP_BURST,	/* every deadline is kept: wake at once for each passed one */
+};
+
+enum cyc_affinity {
+	CYC_AFF_NONE,		/* threads not pinned (cyclictest without -a) */
+	CYC_AFF_EACH,		/* thread i on the i-th allowed CPU (-a, -S) */
+	CYC_AFF_LIST,		/* round robin over a list (-a LIST, --cpus) */
+};
+
+struct cyc_config {
+	int64_t interval_ns;
+	int64_t distance_ns;
+	bool distance_given;
+	uint64_t loops;			/* 0: endless */
+	int64_t duration_ns;		/* 0: none */
+	int threads;			/* 0: not given (1 thread); -1: one per CPU */
+	enum cyc_affinity affinity;
+	cpu_set_t affinity_set;		/* CYC_AFF_LIST */
+	const char *affinity_text;
+	bool smp;
+	bool mainaffinity_given;
+	cpu_set_t mainaffinity;
+	int priority;
+	bool priority_given;
+	enum lj_policy policy;
+	bool policy_given;
+	bool priospread;
+	bool mlock;
+	bool nsecs;			/* -N: print ns */
+	bool quiet;
+	enum cyc_wait wait;
+	enum cyc_catchup catchup;
+	int64_t histogram;		/* -h/-H buckets (display units), 0: off */
+	bool histofall;
+	const char *histfile;
+	const char *breaktrace_text;	/* -b, display units (us, ns with -N) */
+	int64_t breaktrace_ns;		/* 0: off */
+	bool tracemark;
+	const char *spike_text;		/* --spike, display units */
+	int64_t spike_ns;		/* 0: off */
+	int spike_nodes;
+	const char *json;
+	int32_t latency_us;		/* --latency, the /dev/cpu_dma_latency hold */
+	bool laptop;
+	bool percentiles;
+	int verbose;
+	struct lj_setupopt setup;
+};
+
+/* A latency above the threshold, for --spike. */
+struct cyc_spike {
+	int64_t value;			/* display units */
+	int64_t ts_us;			/* CLOCK_MONOTONIC at wake-up, us (cyclictest's TS:) */
+};
+
+/*
+ * Numbers the display and SIGUSR1 read while the thread runs: the thread
+ * publishes them under a sequence count (odd while writing), readers retry
+ * until they see the same even count before and after.
+ */
+struct cyc_live {
+	unsigned int seq;
+	uint64_t cycles;
+	int64_t min_ns, max_ns, act_ns, sum_ns;
+	uint64_t missed;
+};
+
+struct cyc_run;
+
+struct cyc_thread {
+	struct cyc_run *run;
+	int index;
+	int cpu;			/* pinned CPU, -1: not pinned */
+	enum lj_policy policy;
+	int prio;
+	int64_t interval_ns;
+	pid_t tid;
+	pthread_t pt;
+	bool created;
+
+	/* written by the thread only; read by main after join */
+	struct lj_hist *hist;		/* ns, for percentiles and JSON */
+	uint64_t *cthist;		/* cyclictest's linear -h buckets, cfg->histogram of them */
+	uint64_t cthist_overflows;
+	uint64_t *oflow_cycles;		/* cycle numbers of the first cfg->histogram overflows */
+	struct cyc_spike *spikes;	/* first cfg->spike_nodes spikes */
+	uint64_t nspikes;		/* all spikes, even those not stored */
+	int sched_err;			/* -errno of applying the policy, 0 ok */
+	int pin_err;
+	int loop_err;			/* -errno of a failed wait, ends the thread */
+	uint64_t errors;		/* failed waits and trace_marker writes */
+
+	/* side metrics, filled when the loop ends */
+	long nvcsw, nivcsw;
+	uint64_t migrations;		/* CPU changes seen at wake-ups */
+	int64_t nr_migrations;		/* the scheduler's count (/proc), -1 unknown */
+	int first_cpu, last_cpu;
+
+	struct cyc_live live;
+};
+
+struct cyc_run {
+	struct cyc_config *cfg;
+	int nthreads;
+	struct cyc_thread *th;
+	cpu_set_t measured;		/* CPUs measurement threads are pinned to */
+	int reporter_cpu;		/* -1: not moved */
+	int stop;			/* set by signals, -b, -D; read by all threads (atomics) */
+	int done;			/* threads finished (atomic) */
+	/* start gate: threads report their setup, main opens the gate (or stops) */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	int ready;			/* threads that finished their setup */
+	bool go;
+	int64_t start_ns;
+	int64_t stop_at_ns;		/* -D, 0: none */
+	pid_t break_tid;		/* -b: first thread over the threshold (atomic) */
+	int64_t break_value;
+	FILE *text;			/* cyclictest's lines: stdout, stderr with --json - */
+	int trace_fd;			/* trace_marker, -1 */
+	int tracing_on_fd;		/* tracing_on, -1 */
+	bool mlocked;
+	bool sched_fallback;		/* RT policy asked but not granted */
+	int dma_fd;
+	int64_t end_ns;
+};
+
+/* options.c */
+void cyc_config_init(struct cyc_config *cfg);
+int cyc_options_parse(struct cyc_config *cfg, int argc, char **argv);
+int cyc_config_finish(struct cyc_config *cfg);
+char **cyc_argv_normalise(int argc, char **argv);
+void cyc_argv_free(char **norm, char **argv);
+
+/* loop.c */
+void *cyc_thread_main(void *arg);
+struct cyc_pace {
+	int64_t interval_ns;
+	enum cyc_catchup policy;
+	int64_t counted_until;		/* last deadline already counted as missed */
+	uint64_t missed;
+};
+int64_t cyc_pace_next(struct cyc_pace *p, int64_t deadline, int64_t now);
+void cyc_live_read(const struct cyc_thread *t, struct cyc_live *out);
+
+/* run.c */
+struct lj_topo;
+void cyc_signals_block(void);
+int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj_topo *topo);
+int cyc_run_start(struct cyc_run *run, json_object *setup_rec);
+int cyc_run_wait(struct cyc_run *run);
+void cyc_run_free(struct cyc_run *run);
+
+/* report.c */
+void cyc_report_live(struct cyc_run *run, FILE *out, bool first);
+void cyc_report_status(struct cyc_run *run, FILE *out);
+void cyc_report_final(struct cyc_run *run, FILE *out);
+void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
+		 const struct cyc_live *lv, struct lj_report_line *l);
+int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns);
+
+/* histogram.c */
+int cyc_hist_print(struct cyc_run *run);
+
+/* json.c */
+void cyc_json_fill(struct cyc_run *run, struct lj_result *r);
+
+#endif

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* main.c - lj-cyclic: timer wake-up latency, a drop-in for rt-tests' cyclictest. */
+#include "cyclic.h"
+
+#include <stdlib.h>
+
+#include "lj_err.h"
+#include "lj_topo.h"
+
+/* The result document, when --json asked for one. Return: 0 or an exit code. */
+static int write_json(struct cyc_run *run, struct lj_result *res, int code)
+{
+	int ret;
+
+	if (!res)
+		return code;
+	cyc_json_fill(run, res);
+	lj_result_finish(res, code);
+	ret = lj_result_write(res, run->cfg->json);
+	if (ret) {
+		lj_error_errno(ret, "cannot write %s", run->cfg->json);
+		return code ? code : LJ_EXIT_RUNTIME;
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct cyc_config cfg;
+	struct cyc_run run = { 0 };
+	struct lj_topo topo = { 0 };
+	struct lj_setup *stack = NULL;
+	struct lj_result *res = NULL;
+	json_object *setup_rec;
+	char **args;
+	int nargs = 0, ret;
+
+	lj_err_init(argv[0]);
+	cyc_config_init(&cfg);
+	args = cyc_argv_normalise(argc, argv);
+	if (!args) {
+		lj_error("out of memory");
+		return LJ_EXIT_RUNTIME;
+	}
+	while (args[nargs])
+		nargs++;
+	ret = cyc_options_parse(&cfg, nargs, args);
+	if (!ret)
+		ret = cyc_config_finish(&cfg);
+	if (ret) {
+		cyc_argv_free(args, argv);
+		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
+	}
+
+	/*
+	 * hwloc's I/O, GL, OpenCL and libxml2 plugins pull in some 40 MB of
+	 * libraries (libicudata alone is 30 MB) that -m would lock and make
+	 * resident; the CPU topology needs none of them.
+	 */
+	setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
+	cyc_signals_block();
+	if (cfg.json)
+		res = lj_result_new("lj-cyclic", argc, argv);
+	setup_rec = res ? lj_result_setup(res) : json_object_new_object();
+	ret = lj_topo_load(&topo);
+	if (ret) {
+		ret = LJ_EXIT_RUNTIME;	/* lj_topo_load said why */
+		goto out;
+	}
+	ret = lj_setupopt_apply(&cfg.setup, &topo, &stack, setup_rec);
+	if (ret)
+		goto out;
+	ret = cyc_run_prepare(&run, &cfg, &topo);
+	if (!ret) {
+		ret = cyc_run_start(&run, setup_rec);
+		if (!ret)
+			ret = cyc_run_wait(&run);
+		/* Also for a run refused (77) or failed: the result says why. */
+		ret = write_json(&run, res, ret);
+		/* A run stopped by a signal or -b still reports what it measured. */
+		if (run.start_ns)
+			cyc_report_final(&run, run.text);
+	}
+	cyc_run_free(&run);
+	lj_setupopt_restore(&cfg.setup, stack);
+out:
+	lj_topo_free(&topo);
+	if (res)
+		lj_result_free(res);
+	else
+		json_object_put(setup_rec);
+	cyc_argv_free(args, argv);
+	return ret;
+}
