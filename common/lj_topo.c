@@ -216,6 +216,13 @@ int lj_topo_load(struct lj_topo *t)
 	int n, ret;
 
 	memset(t, 0, sizeof(*t));
+	/*
+	 * hwloc's I/O, GL, OpenCL and libxml2 plugins pull in some 40 MB of
+	 * libraries (libicudata alone is 30 MB) that a tool's mlockall would
+	 * lock and make resident; the CPU topology needs none of them. hwloc
+	 * reads the list once, at its first init; a user's setting wins.
+	 */
+	setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
 	if (hwloc_topology_init(&topo) < 0) {
 		ret = errno ? -errno : -ENOMEM;
 		lj_error_errno(ret, "cannot initialise hwloc");

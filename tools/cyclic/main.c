@@ -52,12 +52,6 @@ int main(int argc, char **argv)
 		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
 	}
 
-	/*
-	 * hwloc's I/O, GL, OpenCL and libxml2 plugins pull in some 40 MB of
-	 * libraries (libicudata alone is 30 MB) that -m would lock and make
-	 * resident; the CPU topology needs none of them.
-	 */
-	setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
 	cyc_signals_block();
 	if (cfg.json)
 		res = lj_result_new("lj-cyclic", argc, argv);
