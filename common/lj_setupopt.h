@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lj_cpus.h"
 #include "lj_opt.h"
@@ -68,6 +69,13 @@ struct lj_opt_table lj_setupopt_table(struct lj_setupopt *o);
  */
 int lj_setupopt_apply(struct lj_setupopt *o, const struct lj_topo *t,
 		      struct lj_setup **stack, json_object *record);
+
+/*
+ * Move thread @tid (0 = the caller) out of the --cgroup group into the
+ * root groups, so that a reporter or housekeeping thread can run off the
+ * group's (measured) CPUs. No-op without a group. Return: 0 or -errno.
+ */
+int lj_setupopt_leave_group(const struct lj_setupopt *o, pid_t tid);
 
 /* Undo everything lj_setupopt_apply did (reverse order) and free the stack. */
 void lj_setupopt_restore(struct lj_setupopt *o, struct lj_setup *stack);

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_cgroup - cgroup discovery from mountinfo; create, configure, attach and remove groups. */
+#include "lj_cgroup.h"
+#include "lj_parse.h"
+#include "lj_setup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *lj_cgroup_mode_name(enum lj_cgroup_mode m)
+{
+	switch (m) {
+	case LJ_CGROUP_NONE:
+		return "none";
+	case LJ_CGROUP_V1:
+		return "v1";
+	case LJ_CGROUP_V2:
+		return "v2";
+	case LJ_CGROUP_HYBRID:
+		return "hybrid";
+	}
+	return "?";
+}
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape_octal(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	while (*in && o + 1 < len) {
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '7' && in[2] >= '0' &&
+		    in[2] <= '7' && in[3] >= '0' && in[3] <= '7') {
+			out[o++] = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+			in += 4;
+		} else {
+			out[o++] = *in++;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* @opts (comma-separated) contains the token @tok exactly. */
+static bool has_token(const char *opts, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (const char *p = opts; p && *p; ) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !strncmp(p, tok, n))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+int lj_cgroup_parse_mountinfo(const char *text, struct lj_cgroup_mounts *out)
+{
+	bool any_v1 = false;
+	const char *line;
+
+	memset(out, 0, sizeof(*out));
+	if (!text)
+		return -EINVAL;
+	for (line = text; line && *line; ) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[PATH_MAX * 2], *f[6], *sep, *save = NULL, *rest;
+		char mnt[PATH_MAX], *fstype, *superopts;
+		int i;
+
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		line = nl ? nl + 1 : NULL;
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [tags...] - FSTYPE SOURCE SUPEROPTS" */
+		sep = strstr(buf, " - ");
+		if (!sep)
+			continue;
+		*sep = '\0';
+		rest = sep + 3;
+		for (i = 0; i < 5; i++) {
+			f[i] = strtok_r(i ? NULL : buf, " ", &save);
+			if (!f[i])
+				break;
+		}
+		if (i < 5)
+			continue;
+		fstype = strtok_r(rest, " ", &save);
+		strtok_r(NULL, " ", &save);	/* source */
+		superopts = strtok_r(NULL, " ", &save);
+		if (!fstype)
+			continue;
+		unescape_octal(f[4], mnt, sizeof(mnt));
+		if (!strcmp(fstype, "cgroup2")) {
+			if (!out->unified[0])
+				snprintf(out->unified, sizeof(out->unified), "%s", mnt);
+		} else if (!strcmp(fstype, "cgroup")) {
+			any_v1 = true;
+			if (!superopts)
+				continue;
+			if (has_token(superopts, "cpuset") && !out->v1_cpuset[0])
+				snprintf(out->v1_cpuset, sizeof(out->v1_cpuset), "%s", mnt);
+			if (has_token(superopts, "cpu") && !out->v1_cpu[0])
+				snprintf(out->v1_cpu, sizeof(out->v1_cpu), "%s", mnt);
+		}
+	}
+	if (any_v1 && out->unified[0])
+		out->mode = LJ_CGROUP_HYBRID;
+	else if (any_v1)
+		out->mode = LJ_CGROUP_V1;
+	else if (out->unified[0])
+		out->mode = LJ_CGROUP_V2;
+	else
+		out->mode = LJ_CGROUP_NONE;
+	return 0;
+}
+
+/* Which controllers the v2 root at @dir offers (cgroup.controllers). */
+static void read_v2_controllers(struct lj_cgroup_mounts *m)
+{
+	char path[PATH_MAX + 32], buf[512];
+
+	if (!m->unified[0])
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", m->unified);
+	if (lj_setup_read_file(path, buf, sizeof(buf)) < 0)
+		return;
+	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(t, "cpuset"))
+			m->v2_cpuset = true;
+		else if (!strcmp(t, "cpu"))
+			m->v2_cpu = true;
+	}
+}
+
+int lj_cgroup_discover(struct lj_cgroup_mounts *out)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *text = NULL;
+	size_t cap = 0, n = 0, got;
+	int ret;
+
+	if (!f)
+		return -errno;
+	do {
+		char *nt;
+
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 16384;
+			nt = realloc(text, cap);
+			if (!nt) {
+				free(text);
+				fclose(f);
+				return -ENOMEM;
+			}
+			text = nt;
+		}
+		got = fread(text + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	text[n] = '\0';
+	ret = lj_cgroup_parse_mountinfo(text, out);
+	free(text);
+	if (!ret)
+		read_v2_controllers(out);
+	return ret;
+}
+
+static bool file_exists(const char *path)
+{
+	return !access(path, F_OK);
+}
+
+/* @a "/" @b into @out (just @a when @b is empty); truncation cannot go unnoticed. */
+static int path_join(char *out, size_t len, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la + 1 + lb + 1 > len) {
+		out[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	memcpy(out, a, la);
+	if (lb) {
+		out[la] = '/';
+		memcpy(out + la + 1, b, lb);
+		la += 1 + lb;
+	}
+	out[la] = '\0';
+	return 0;
+}
+
+static void set_paths(const struct lj_cgroup_mounts *m, const char *rel, struct lj_cgroup *cg)
+{
+	char probe[PATH_MAX + 32];
+
+	cg->cpuset[0] = cg->cpu[0] = '\0';
+	cg->v2_cpuset = cg->v2_cpu = false;
+	if (m->v1_cpuset[0]) {
+		path_join(cg->cpuset, sizeof(cg->cpuset), m->v1_cpuset, rel);
+	} else if (m->unified[0] && m->v2_cpuset) {
+		path_join(cg->cpuset, sizeof(cg->cpuset), m->unified, rel);
+		cg->v2_cpuset = true;
+	}
+	if (m->v1_cpu[0]) {
+		path_join(cg->cpu, sizeof(cg->cpu), m->v1_cpu, rel);
+	} else if (m->unified[0] && m->v2_cpu) {
+		path_join(cg->cpu, sizeof(cg->cpu), m->unified, rel);
+		cg->v2_cpu = true;
+	}
+	/* RT group scheduling shows as cpu.rt_runtime_us in the v1 cpu root. */
+	snprintf(probe, sizeof(probe), "%s/cpu.rt_runtime_us", m->v1_cpu);
+	cg->rt_group = m->v1_cpu[0] && file_exists(probe);
+}
+
+int lj_cgroup_root(const struct lj_cgroup_mounts *m, struct lj_cgroup *out)
+{
+	memset(out, 0, sizeof(*out));
+	set_paths(m, "", out);
+	out->root = true;
+	if (!out->cpuset[0] && !out->cpu[0])
+		return -ENODEV;
+	return 0;
+}
+
+static int fail(struct lj_cgroup *cg, const char *dir, const char *file, int err)
+{
+	snprintf(cg->errfile, sizeof(cg->errfile), "%s%s%s", dir, file ? "/" : "", file ? file : "");
+	return err;
+}
+
+/*
+ * Make sure @parent (a v2 directory) hands every controller of @ctrls down
+ * to its children; each one added is taken back on undo. The file is read
+ * once: what it lists decides what to add.
+ */
+static int v2_enable(struct lj_setup *s, struct lj_cgroup *cg, const char *parent,
+		     const char *const *ctrls)
+{
+	char path[PATH_MAX + 32], buf[512], add[32], undo[32];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
+	ret = (int)lj_setup_read_file(path, buf, sizeof(buf));
+	if (ret < 0)
+		return fail(cg, path, NULL, ret);
+	for (int c = 0; ctrls[c]; c++) {
+		bool have = false;
+		char list[512];
+
+		snprintf(list, sizeof(list), "%s", buf);
+		for (char *save = NULL, *t = strtok_r(list, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			if (!strcmp(t, ctrls[c]))
+				have = true;
+		if (have)
+			continue;
+		snprintf(add, sizeof(add), "+%s", ctrls[c]);
+		snprintf(undo, sizeof(undo), "-%s", ctrls[c]);
+		ret = lj_setup_push_file(s, path, undo);
+		if (!ret)
+			ret = lj_setup_write_file(path, add);
+		if (ret)
+			return fail(cg, path, NULL, ret);
+	}
+	return 0;
+}
+
+/* Create one level @dir of one hierarchy; *created tells whether it is new. */
+static int make_level(struct lj_setup *s, struct lj_cgroup *cg, const char *dir, bool *created)
+{
+	int ret = lj_setup_mkdir_cgroup(s, dir);
+
+	*created = !ret;
+	if (ret == -EEXIST)
+		return 0;
+	return ret ? fail(cg, dir, NULL, ret) : 0;
+}
+
+static void parent_of(const char *dir, char *out, size_t len)
+{
+	char *slash;
+
+	if (out != dir)
+		snprintf(out, len, "%s", dir);
+	slash = strrchr(out, '/');
+	if (slash && slash != out)
+		*slash = '\0';
+}
+
+/* A new v1 cpuset level takes its parent's cpus and mems: attach fails with ENOSPC otherwise. */
+static int v1_cpuset_inherit(struct lj_cgroup *cg, const char *dir)
+{
+	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+	char parent[PATH_MAX], path[PATH_MAX + 32], val[4096];
+	int ret;
+
+	parent_of(dir, parent, sizeof(parent));
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", parent, files[i]);
+		ret = (int)lj_setup_read_file(path, val, sizeof(val));
+		if (ret < 0)
+			return fail(cg, path, NULL, ret);
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		ret = lj_setup_write_file(path, val);
+		if (ret)
+			return fail(cg, path, NULL, ret);
+	}
+	return 0;
+}
+
+/*
+ * Create @name (and nested levels) below @base. In v2 every parent hands
+ * down the controllers in @ctrls; in v1 @ctrls[0] names the hierarchy.
+ */
+static int create_in(struct lj_setup *s, struct lj_cgroup *cg, const char *base, bool v2,
+		     const char *const *ctrls, const char *name, int depth, char *out, size_t len)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/%s", base, name);
+	for (int level = 1; level <= depth; level++) {
+		bool created;
+
+		if (level > 1) {
+			size_t n = strlen(dir);
+
+			snprintf(dir + n, sizeof(dir) - n, "/l%d", level);
+		}
+		if (v2) {
+			char parent[PATH_MAX];
+
+			parent_of(dir, parent, sizeof(parent));
+			ret = v2_enable(s, cg, parent, ctrls);
+			if (ret)
+				return ret;
+		}
+		ret = make_level(s, cg, dir, &created);
+		if (ret)
+			return ret;
+		if (created && !v2 && !strcmp(ctrls[0], "cpuset")) {
+			ret = v1_cpuset_inherit(cg, dir);
+			if (ret)
+				return ret;
+		}
+	}
+	snprintf(out, len, "%s", dir);
+	return 0;
+}
+
+int lj_cgroup_create(struct lj_setup *s, const struct lj_cgroup_mounts *m,
+		     const char *name, int depth, struct lj_cgroup *out)
+{
+	struct lj_cgroup root;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!name || !*name || name[0] == '/' || strstr(name, "..") || depth < 1 || depth > 16)
+		return -EINVAL;
+	ret = lj_cgroup_root(m, &root);
+	if (ret)
+		return ret;
+	out->v2_cpuset = root.v2_cpuset;
+	out->v2_cpu = root.v2_cpu;
+	out->rt_group = root.rt_group;
+	out->depth = depth;
+	if (root.cpuset[0]) {
+		static const char *const v1[] = { "cpuset", NULL };
+		static const char *const v2_cpuset[] = { "cpuset", NULL };
+		static const char *const v2_both[] = { "cpuset", "cpu", NULL };
+		const char *const *ctrls = !root.v2_cpuset ? v1 :
+					   root.v2_cpu ? v2_both : v2_cpuset;
+
+		ret = create_in(s, out, root.cpuset, root.v2_cpuset, ctrls, name, depth,
+				out->cpuset, sizeof(out->cpuset));
+		if (ret)
+			return ret;
+	}
+	if (root.cpu[0]) {
+		static const char *const cpu_only[] = { "cpu", NULL };
+
+		/* In v2 cpuset and cpu share one directory, created above. */
+		if (root.v2_cpu && root.v2_cpuset)
+			snprintf(out->cpu, sizeof(out->cpu), "%s", out->cpuset);
+		else
+			ret = create_in(s, out, root.cpu, root.v2_cpu, cpu_only, name, depth,
+					out->cpu, sizeof(out->cpu));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int lj_cgroup_open(const struct lj_cgroup_mounts *m, const char *name, int depth,
+		   struct lj_cgroup *out)
+{
+	char rel[1024];
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (!name || !*name || name[0] == '/' || strstr(name, "..") || depth < 1 || depth > 16)
+		return -EINVAL;
+	n = (size_t)snprintf(rel, sizeof(rel), "%s", name);
+	for (int level = 2; level <= depth && n < sizeof(rel); level++)
+		n += (size_t)snprintf(rel + n, sizeof(rel) - n, "/l%d", level);
+	set_paths(m, rel, out);
+	out->depth = depth;
+	if (!out->cpuset[0] && !out->cpu[0])
+		return -ENODEV;
+	if (access(out->cpuset[0] ? out->cpuset : out->cpu, F_OK))
+		return -errno;
+	return 0;
+}
+
+static int write_ctl(struct lj_setup *s, struct lj_cgroup *cg, const char *dir,
+		     const char *file, const char *val)
+{
+	char path[PATH_MAX + 32];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	ret = s ? lj_setup_write(s, path, val) : lj_setup_write_file(path, val);
+	return ret ? fail(cg, path, NULL, ret) : 0;
+}
+
+int lj_cgroup_set_cpus(struct lj_setup *s, struct lj_cgroup *cg, const cpu_set_t *cpus)
+{
+	char list[1024];
+
+	if (!cg->cpuset[0])
+		return -ENODEV;
+	lj_cpulist_format(cpus, list, sizeof(list));
+	return write_ctl(s, cg, cg->cpuset, "cpuset.cpus", list);
+}
+
+int lj_cgroup_set_mems(struct lj_setup *s, struct lj_cgroup *cg, const char *mems)
+{
+	if (!cg->cpuset[0])
+		return -ENODEV;
+	return write_ctl(s, cg, cg->cpuset, "cpuset.mems", mems);
+}
+
+int lj_cgroup_get_cpus(const struct lj_cgroup *cg, cpu_set_t *out)
+{
+	char path[PATH_MAX + 32], buf[1024];
+	ssize_t n;
+
+	if (!cg->cpuset[0])
+		return -ENODEV;
+	snprintf(path, sizeof(path), "%s/cpuset.cpus", cg->cpuset);
+	n = lj_setup_read_file(path, buf, sizeof(buf));
+	if (n == 0 && cg->v2_cpuset) {
+		/* an empty v2 cpuset.cpus means "the parent's": read the effective set */
+		snprintf(path, sizeof(path), "%s/cpuset.cpus.effective", cg->cpuset);
+		n = lj_setup_read_file(path, buf, sizeof(buf));
+	}
+	if (n < 0)
+		return (int)n;
+	if (n == 0) {
+		CPU_ZERO(out);
+		return 0;
+	}
+	return lj_parse_cpulist(buf, out, 0, NULL);
+}
+
+int lj_cgroup_set_rt_runtime(struct lj_setup *s, struct lj_cgroup *cg, int64_t us)
+{
+	char dirs[16][PATH_MAX], val[32];
+	int levels = cg->root ? 1 : cg->depth, ret;
+
+	if (!cg->cpu[0] || cg->v2_cpu || !cg->rt_group)
+		return -ENOTSUP;
+	if (levels < 1 || levels > 16)
+		levels = 1;
+	/* Parents first: a child may not get more than its parent has. */
+	snprintf(dirs[levels - 1], PATH_MAX, "%s", cg->cpu);
+	for (int i = levels - 2; i >= 0; i--)
+		parent_of(dirs[i + 1], dirs[i], PATH_MAX);
+	snprintf(val, sizeof(val), "%lld", (long long)us);
+	for (int i = 0; i < levels; i++) {
+		ret = write_ctl(s, cg, dirs[i], "cpu.rt_runtime_us", val);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int64_t lj_cgroup_rt_available(const struct lj_cgroup *cg)
+{
+	char top[PATH_MAX], parent[PATH_MAX], path[PATH_MAX + 300], buf[64];
+	int64_t avail;
+	struct dirent *d;
+	DIR *dp;
+
+	if (!cg->cpu[0] || !cg->rt_group || cg->root)
+		return -ENOTSUP;
+	snprintf(top, sizeof(top), "%s", cg->cpu);
+	for (int i = 1; i < cg->depth; i++)
+		parent_of(top, top, sizeof(top));
+	parent_of(top, parent, sizeof(parent));
+	snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", parent);
+	if (lj_setup_read_file(path, buf, sizeof(buf)) < 0)
+		return -ENOTSUP;
+	avail = strtoll(buf, NULL, 10);
+	if (avail < 0)		/* -1: unlimited */
+		return 950000;
+	dp = opendir(parent);
+	if (!dp)
+		return -errno;
+	while ((d = readdir(dp))) {
+		char sub[PATH_MAX + 256];
+
+		if (d->d_type != DT_DIR || d->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", parent, d->d_name);
+		if (!strcmp(sub, top))
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", sub);
+		if (lj_setup_read_file(path, buf, sizeof(buf)) > 0)
+			avail -= strtoll(buf, NULL, 10);
+	}
+	closedir(dp);
+	return avail > 0 ? avail : 0;
+}
+
+int lj_cgroup_set_weight(struct lj_setup *s, struct lj_cgroup *cg, uint64_t weight)
+{
+	char val[32];
+
+	if (!cg->cpu[0])
+		return -ENODEV;
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)weight);
+	if (cg->v2_cpu) {
+		if (weight < 1 || weight > 10000)
+			return -ERANGE;
+		return write_ctl(s, cg, cg->cpu, "cpu.weight", val);
+	}
+	if (weight < 2 || weight > 262144)
+		return -ERANGE;
+	return write_ctl(s, cg, cg->cpu, "cpu.shares", val);
+}
+
+int lj_cgroup_set_uclamp(struct lj_setup *s, struct lj_cgroup *cg, double min_pct, double max_pct)
+{
+	const char *files[2] = { "cpu.uclamp.min", "cpu.uclamp.max" };
+	double pct[2] = { min_pct, max_pct };
+	char path[PATH_MAX + 32], val[32];
+	int ret;
+
+	if (!cg->cpu[0])
+		return -ENODEV;
+	if (min_pct > 100 || max_pct > 100 || (min_pct >= 0 && max_pct >= 0 && min_pct > max_pct))
+		return -ERANGE;
+	for (int i = 0; i < 2; i++) {
+		if (pct[i] < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cg->cpu, files[i]);
+		if (access(path, F_OK))
+			return fail(cg, path, NULL, -ENOTSUP);
+		/* the kernel takes a percentage with two decimals, or "max" */
+		if (pct[i] == 100)
+			snprintf(val, sizeof(val), "max");
+		else
+			snprintf(val, sizeof(val), "%.2f", pct[i]);
+		ret = write_ctl(s, cg, cg->cpu, files[i], val);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int attach(struct lj_cgroup *cg, pid_t id, bool thread)
+{
+	const char *dirs[2] = { cg->cpuset, cg->cpu };
+	bool v2[2] = { cg->v2_cpuset, cg->v2_cpu };
+	char val[32];
+	int ret;
+
+	snprintf(val, sizeof(val), "%d", (int)(id ? id : (thread ? gettid() : getpid())));
+	for (int i = 0; i < 2; i++) {
+		const char *file;
+
+		if (!dirs[i][0] || (i == 1 && !strcmp(dirs[0], dirs[1])))
+			continue;
+		if (v2[i])
+			file = thread ? "cgroup.threads" : "cgroup.procs";
+		else
+			file = thread ? "tasks" : "cgroup.procs";
+		ret = write_ctl(NULL, cg, dirs[i], file, val);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int lj_cgroup_attach(struct lj_cgroup *cg, pid_t tid)
+{
+	return attach(cg, tid, true);
+}
+
+int lj_cgroup_attach_process(struct lj_cgroup *cg, pid_t pid)
+{
+	return attach(cg, pid, false);
+}
+
+const char *lj_cgroup_hint(int err, const char *file)
+{
+	const char *base = file ? strrchr(file, '/') : NULL;
+
+	base = base ? base + 1 : (file ? file : "");
+	switch (-err) {
+	case ENOSPC:
+		return "the group's cpuset.cpus and cpuset.mems must be set before a task can join";
+	case ERANGE:
+		return "CPUs outside the parent group's cpuset";
+	case EINVAL:
+		if (!strcmp(base, "cpuset.cpus"))
+			return "CPUs outside the parent group's cpuset, or not online";
+		if (!strcmp(base, "tasks") || !strcmp(base, "cgroup.procs"))
+			return "an RT task cannot join a group whose cpu.rt_runtime_us is 0 (use --rt-runtime)";
+		if (!strcmp(base, "cpu.rt_runtime_us"))
+			return "more than the parent group (or sched_rt_runtime_us) grants";
+		return "";
+	case EPERM:
+	case EACCES:
+		return "needs root (CAP_SYS_ADMIN)";
+	case EBUSY:
+		if (!strcmp(base, "cgroup.subtree_control"))
+			return "the parent group holds processes (v2 allows no internal processes)";
+		return "";
+	case EOPNOTSUPP:
+		return "a thread can join a v2 group only if it is threaded";
+	}
+	return "";
+}

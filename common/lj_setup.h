@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_setup - the setup stack: every system change with its undo, in memory and in an fsync'd journal. */
+#ifndef LJ_SETUP_H
+#define LJ_SETUP_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * A change is pushed onto the stack (and appended to the journal, fsync'd)
+ * before it is made; lj_setup_undo() undoes the stack in reverse order.
+ * The journal is one text file per process, by default
+ * /run/ljkit/journal.PID ($LJ_JOURNAL_DIR replaces /run/ljkit), created at
+ * the first change. Its lines (fields separated by tabs, values escaped
+ * with \\, \t, \n):
+ *
+ *   # ljkit-journal/1 pid=PID start=STARTTIME prog=NAME
+ *   file    PATH  OLD        write OLD back to PATH (O_TRUNC)
+ *   cgroup  PATH             created group: move its tasks to the parent, rmdir
+ *   preempt MODE             dynamic preemption mode to switch back to
+ *   undone  N                entry N (0-based) has been undone
+ *
+ * STARTTIME (field 22 of /proc/PID/stat) tells a live process from a
+ * recycled PID. A journal whose process is dead is stale: lj-env --restore
+ * (lj_setup_restore_stale) replays it.
+ *
+ * Two ljkit processes may not change the same setting: before a change,
+ * the journals of the other live processes are searched (under a lock file
+ * in the journal directory) for the same path, or a group containing it;
+ * a match is refused with -EBUSY and lj_setup_conflict() says who holds it.
+ */
+enum lj_setup_kind {
+	LJ_SETUP_FILE,
+	LJ_SETUP_CGROUP,
+	LJ_SETUP_PREEMPT,
+};
+
+struct lj_setup;
+
+#define LJ_SETUP_DEFAULT_DIR "/run/ljkit"
+
+/* $LJ_JOURNAL_DIR or /run/ljkit. */
+const char *lj_setup_journal_dir(void);
+
+/*
+ * A new, empty stack. @journal is the journal file, or NULL for
+ * DIR/journal.PID. The stack registers itself so that exit() and (when
+ * lj_setup_catch_signals() was called) SIGINT/SIGTERM/SIGHUP unwind it,
+ * in the creating process only: forked workers that exit leave it alone.
+ * Return: 0 or -errno.
+ */
+int lj_setup_new(struct lj_setup **out, const char *journal);
+
+/*
+ * Write @value to @path (O_TRUNC: fake sysfs trees are plain files) after
+ * recording the current content as the undo. A path inside a group this
+ * stack created is written without an entry: removing the group undoes it.
+ * Return: 0, -EBUSY (held by another process), or -errno of the write.
+ */
+int lj_setup_write(struct lj_setup *s, const char *path, const char *value);
+
+/*
+ * Record that @path must be written with @undo on unwind, without writing
+ * it now (for writes whose inverse is not the old content, such as
+ * cgroup.subtree_control "+cpuset" / "-cpuset").
+ */
+int lj_setup_push_file(struct lj_setup *s, const char *path, const char *undo);
+
+/* mkdir @path (a cgroup directory) and record its removal. -EEXIST if it exists. */
+int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path);
+
+/* Record a preemption mode to restore (call before switching). */
+int lj_setup_push_preempt(struct lj_setup *s, const char *old_mode);
+
+/*
+ * The change just recorded was not made after all (the write failed):
+ * mark the last entry undone so unwinding leaves it alone.
+ */
+void lj_setup_forget_last(struct lj_setup *s);
+
+/* Number of entries on the stack. */
+int lj_setup_depth(const struct lj_setup *s);
+
+/*
+ * Undo every entry in reverse order. Entries that fail are kept in the
+ * journal (it is removed only when everything was undone) and the first
+ * error is returned; @say, when not NULL, receives one line per action
+ * worth telling ("moved 2 tasks from X to its parent", failures).
+ */
+int lj_setup_undo(struct lj_setup *s, void (*say)(const char *line, void *arg), void *arg);
+
+/* Undo (silently) if needed and free. */
+void lj_setup_free(struct lj_setup *s);
+
+/* The journal path ("" until the first change). */
+const char *lj_setup_journal(const struct lj_setup *s);
+
+/* After -EBUSY: "PATH is being changed by lj-cyclic (pid 123, journal F)". */
+const char *lj_setup_conflict(const struct lj_setup *s);
+
+/* The changes as a JSON array of {"kind", "path", "old"} (new reference). */
+json_object *lj_setup_json(const struct lj_setup *s);
+
+/*
+ * Install SIGINT/SIGTERM/SIGHUP handlers, where the disposition is still
+ * the default, that unwind every live stack and then die of the signal.
+ * Tools that catch those signals themselves unwind in their teardown.
+ */
+void lj_setup_catch_signals(void);
+
+/*
+ * Stale journals of dead processes in @dir (NULL: lj_setup_journal_dir()).
+ * lj_setup_find_stale returns how many, and the first path in @first.
+ */
+int lj_setup_find_stale(const char *dir, char *first, size_t len);
+
+/*
+ * Replay the stale journals in @dir (or the one file @journal when not
+ * NULL, refused with -EBUSY if its process is alive). Return: the number
+ * of journals replayed, or the first -errno; @say tells each action.
+ */
+int lj_setup_restore_stale(const char *dir, const char *journal,
+			   void (*say)(const char *line, void *arg), void *arg);
+
+/* Live journals of other processes in @dir, for --show: calls @fn per journal. */
+int lj_setup_list(const char *dir,
+		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),
+		  void *arg);
+
+/* Read a small file into @buf without the trailing newline. Return: length or -errno. */
+ssize_t lj_setup_read_file(const char *path, char *buf, size_t len);
+
+/* Write @value to @path with O_TRUNC, no journal. Return: 0 or -errno. */
+int lj_setup_write_file(const char *path, const char *value);
+
+#endif

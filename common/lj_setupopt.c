@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_setupopt - the shared setup options: parse, apply through the setup stack, record, restore. */
+#include "lj_setupopt.h"
+#include "lj_cgroup.h"
+#include "lj_cpufreq.h"
+#include "lj_err.h"
+#include "lj_parse.h"
+#include "lj_pmqos.h"
+#include "lj_preempt.h"
+#include "lj_setup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RT_RUNTIME_SYSCTL "/proc/sys/kernel/sched_rt_runtime_us"
+#define RT_RUNTIME_DEFAULT "950000"
+
+enum {
+	K_CGROUP = LJ_OPT_LONG_BASE + 0x200,
+	K_CPUS,
+	K_GOVERNOR,
+	K_PREEMPT,
+	K_DMA,
+	K_IDLE,
+	K_RT_RUNTIME,
+	K_RT_THROTTLE,
+	K_DEPTH,
+	K_STRICT,
+	K_JOURNAL,
+	K_RESTORE_STALE,
+};
+
+static const struct lj_opt setup_opts[] = {
+	{ "cgroup", K_CGROUP, LJ_OPT_ARG, "NAME|off", "run in group NAME (cpuset and cpu hierarchies) or the root groups" },
+	{ "cpus", K_CPUS, LJ_OPT_ARG, "SELECTOR", "CPUs: all, online, big, little, big:N, 0-3,6 (group cpuset, else affinity)" },
+	{ "governor", K_GOVERNOR, LJ_OPT_ARG, "NAME", "cpufreq governor on the policies covering --cpus" },
+	{ "preempt", K_PREEMPT, LJ_OPT_ARG, "MODE", "dynamic preemption mode: none, voluntary, full, lazy" },
+	{ "dma-latency", K_DMA, LJ_OPT_ARG, "US", "hold /dev/cpu_dma_latency at US microseconds" },
+	{ "idle-state", K_IDLE, LJ_OPT_ARG, "N", "disable cpuidle states deeper than N on --cpus" },
+	{ "rt-runtime", K_RT_RUNTIME, LJ_OPT_ARG, "US", "the group's cpu.rt_runtime_us (default: half the free RT budget)" },
+	{ "rt-throttle", K_RT_THROTTLE, LJ_OPT_ARG, "on|off", "RT throttling (/proc/sys/kernel/sched_rt_runtime_us)" },
+	{ "cgroup-depth", K_DEPTH, LJ_OPT_ARG, "N", "nest the group N levels deep (default 1)" },
+	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "a missing capability is fatal (exit 77)" },
+	{ "journal", K_JOURNAL, LJ_OPT_ARG, "PATH", "setup journal (default /run/ljkit/journal.PID)" },
+	{ "restore-stale", K_RESTORE_STALE, LJ_OPT_NOARG, NULL, "first undo setups left by dead ljkit processes" },
+	{ 0 }
+};
+
+void lj_setupopt_init(struct lj_setupopt *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->dma_latency_us = -1;
+	o->idle_state = -1;
+	o->rt_runtime_us = -1;
+	o->rt_throttle = -1;
+	o->cgroup_depth = 1;
+	o->dma_fd = -1;
+}
+
+/* A group name is a relative path of plain components: no "..", no leading '/'. */
+static bool valid_group_name(const char *s)
+{
+	if (!*s || *s == '/' || strstr(s, "..") || strstr(s, "//") || s[strlen(s) - 1] == '/')
+		return false;
+	for (; *s; s++)
+		if (!(*s == '-' || *s == '_' || *s == '.' || *s == '/' ||
+		      (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+			return false;
+	return true;
+}
+
+static int handle(void *ctx, int key, const char *arg)
+{
+	struct lj_setupopt *o = ctx;
+	const char *why = NULL;
+	int64_t v64;
+	bool b;
+	int v;
+
+	switch (key) {
+	case K_CGROUP:
+		if (strcmp(arg, "off") && !valid_group_name(arg))
+			return lj_usage_error("invalid --cgroup '%s': use off or a relative name of letters, digits, '-', '_', '.', '/'", arg);
+		o->cgroup = arg;
+		return 0;
+	case K_CPUS:
+		if (!*arg)
+			return lj_usage_error("invalid --cpus '': empty selector");
+		o->cpus = arg;
+		return 0;
+	case K_GOVERNOR:
+		if (!*arg || strchr(arg, '/') || strchr(arg, ' ') || strlen(arg) >= 32)
+			return lj_usage_error("invalid --governor '%s'", arg);
+		o->governor = arg;
+		return 0;
+	case K_PREEMPT:
+		{
+			enum lj_preempt_model m;
+
+			if (lj_preempt_parse(arg, &m) || m == LJ_PREEMPT_UNKNOWN || m == LJ_PREEMPT_RT)
+				return lj_usage_error("invalid --preempt '%s': use none, voluntary, full or lazy", arg);
+		}
+		o->preempt = arg;
+		return 0;
+	case K_DMA:
+		if (lj_parse_int(arg, 0, INT32_MAX, &v, &why))
+			return lj_usage_error("invalid --dma-latency '%s': %s", arg, why);
+		o->dma_latency_us = v;
+		return 0;
+	case K_IDLE:
+		if (lj_parse_int(arg, 0, 63, &v, &why))
+			return lj_usage_error("invalid --idle-state '%s': %s", arg, why);
+		o->idle_state = v;
+		return 0;
+	case K_RT_RUNTIME:
+		if (lj_parse_i64(arg, 0, 1000000, &v64, &why))
+			return lj_usage_error("invalid --rt-runtime '%s': %s", arg, why);
+		o->rt_runtime_us = v64;
+		return 0;
+	case K_RT_THROTTLE:
+		if (lj_parse_bool(arg, &b, &why))
+			return lj_usage_error("invalid --rt-throttle '%s': %s", arg, why);
+		o->rt_throttle = b;
+		return 0;
+	case K_DEPTH:
+		if (lj_parse_int(arg, 1, 16, &v, &why))
+			return lj_usage_error("invalid --cgroup-depth '%s': %s", arg, why);
+		o->cgroup_depth = v;
+		return 0;
+	case K_STRICT:
+		o->strict = true;
+		return 0;
+	case K_JOURNAL:
+		if (!*arg)
+			return lj_usage_error("invalid --journal '': empty path");
+		o->journal = arg;
+		return 0;
+	case K_RESTORE_STALE:
+		o->restore_stale = true;
+		return 0;
+	}
+	return LJ_EXIT_USAGE;
+}
+
+struct lj_opt_table lj_setupopt_table(struct lj_setupopt *o)
+{
+	struct lj_opt_table t = { "setup options", setup_opts, handle, o };
+
+	return t;
+}
+
+/* ---- apply ---- */
+
+struct apply {
+	struct lj_setupopt *o;
+	struct lj_setup *s;
+	json_object *applied, *fallbacks;
+};
+
+static void note_applied(struct apply *a, const char *what, const char *value)
+{
+	json_object *e;
+
+	if (!a->applied)
+		return;
+	e = json_object_new_object();
+	json_object_object_add(e, "what", json_object_new_string(what));
+	json_object_object_add(e, "value", json_object_new_string(value));
+	json_object_array_add(a->applied, e);
+}
+
+/*
+ * A capability is missing: warn, record the fallback, go on; under
+ * --strict that is fatal. Return: 0 to continue or LJ_EXIT_NOCAP.
+ */
+static int fall_back(struct apply *a, const char *what, const char *reason)
+{
+	json_object *e;
+
+	if (a->o->strict) {
+		lj_error("%s not applied: %s", what, reason);
+		return LJ_EXIT_NOCAP;
+	}
+	lj_warn("%s not applied: %s; running without it", what, reason);
+	if (a->fallbacks) {
+		e = json_object_new_object();
+		json_object_object_add(e, "what", json_object_new_string(what));
+		json_object_object_add(e, "reason", json_object_new_string(reason));
+		json_object_array_add(a->fallbacks, e);
+	}
+	return 0;
+}
+
+static bool is_capability(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -EROFS || err == -ENODEV ||
+	       err == -ENOTSUP || err == -ENOENT || err == -ENOSYS;
+}
+
+static void say_info(const char *line, void *arg)
+{
+	if (!strncmp(line, "cannot", 6))
+		lj_warn("%s", line);
+	else
+		lj_info("%s", line);
+}
+
+static int resolve_cpus(struct lj_setupopt *o, const struct lj_topo *t)
+{
+	const char *sel = o->cpus ? o->cpus : "all";
+	const char *why = "unknown";
+	cpu_set_t allowed;
+
+	memset(&o->cpusel, 0, sizeof(o->cpusel));
+	if (t) {
+		if (lj_cpus_select(t, sel, &o->cpusel, &why)) {
+			lj_error("invalid --cpus '%s': %s", sel, why);
+			return LJ_EXIT_USAGE;
+		}
+		return 0;
+	}
+	/* Without a topology only "all" and plain lists are understood. */
+	snprintf(o->cpusel.spec, sizeof(o->cpusel.spec), "%s", sel);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		lj_error_errno(-errno, "cannot read the CPU affinity");
+		return LJ_EXIT_RUNTIME;
+	}
+	if (!strcmp(sel, "all")) {
+		o->cpusel.set = allowed;
+		return 0;
+	}
+	if (lj_parse_cpulist(sel, &o->cpusel.set, 0, &why)) {
+		lj_error("invalid --cpus '%s': %s", sel, why);
+		return LJ_EXIT_USAGE;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &o->cpusel.set) && !CPU_ISSET(cpu, &allowed)) {
+			lj_error("invalid --cpus '%s': CPU %d is not allowed", sel, cpu);
+			return LJ_EXIT_USAGE;
+		}
+	return 0;
+}
+
+static int check_stale(struct lj_setupopt *o)
+{
+	char first[4096];
+	int n = lj_setup_find_stale(NULL, first, sizeof(first));
+
+	if (n <= 0)
+		return 0;
+	if (!o->restore_stale) {
+		lj_warn("found %d stale setup journal%s of dead ljkit processes (%s): the system may not be as it was; run 'lj-env --restore' or pass --restore-stale",
+			n, n == 1 ? "" : "s", first);
+		return 0;
+	}
+	n = lj_setup_restore_stale(NULL, NULL, say_info, NULL);
+	if (n < 0) {
+		lj_error_errno(n, "cannot restore stale setup journals");
+		return LJ_EXIT_RUNTIME;
+	}
+	lj_warn("restored %d stale setup journal%s", n, n == 1 ? "" : "s");
+	return 0;
+}
+
+static int apply_rt_throttle(struct apply *a)
+{
+	const char *val = a->o->rt_throttle ? RT_RUNTIME_DEFAULT : "-1";
+	char cur[64];
+	int ret;
+
+	/* Throttling already as asked keeps its runtime; the write still claims the setting. */
+	if (lj_setup_read_file(RT_RUNTIME_SYSCTL, cur, sizeof(cur)) >= 0 &&
+	    (a->o->rt_throttle ? strcmp(cur, "-1") != 0 : !strcmp(cur, "-1")))
+		val = cur;
+	ret = lj_setup_write(a->s, RT_RUNTIME_SYSCTL, val);
+	if (ret == -EBUSY) {
+		lj_error("cannot change RT throttling: %s", lj_setup_conflict(a->s));
+		return LJ_EXIT_RUNTIME;
+	}
+	if (ret) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s: %s", RT_RUNTIME_SYSCTL, lj_strerror(ret));
+		if (is_capability(ret))
+			return fall_back(a, "--rt-throttle", why);
+		lj_error("cannot change RT throttling: %s", why);
+		return LJ_EXIT_RUNTIME;
+	}
+	note_applied(a, "rt_throttle", a->o->rt_throttle ? "on" : "off");
+	return 0;
+}
+
+static int apply_governor(struct apply *a)
+{
+	char why[512] = "";
+	int ret = lj_cpufreq_set_governor(a->s, &a->o->cpusel.set, a->o->governor, why, sizeof(why));
+
+	if (ret >= 0) {
+		note_applied(a, "governor", a->o->governor);
+		return 0;
+	}
+	if (ret == -EINVAL) {
+		lj_error("invalid --governor '%s': %s", a->o->governor, why);
+		return LJ_EXIT_USAGE;
+	}
+	if (ret == -EBUSY) {
+		lj_error("cannot set governor: %s", why);
+		return LJ_EXIT_RUNTIME;
+	}
+	if (is_capability(ret)) {
+		char msg[600];
+
+		snprintf(msg, sizeof(msg), "unavailable: %s", why);
+		return fall_back(a, "--governor", msg);
+	}
+	lj_error("cannot set governor '%s': %s", a->o->governor, why);
+	return LJ_EXIT_RUNTIME;
+}
+
+static int apply_idle(struct apply *a)
+{
+	char why[512] = "", val[64];
+	int ret = lj_pmqos_idle_limit(a->s, &a->o->cpusel.set, a->o->idle_state, why, sizeof(why));
+
+	if (ret >= 0) {
+		snprintf(val, sizeof(val), "%d (%d state%s disabled)", a->o->idle_state, ret,
+			 ret == 1 ? "" : "s");
+		note_applied(a, "idle_state", val);
+		return 0;
+	}
+	if (ret == -EBUSY) {
+		lj_error("cannot limit idle states: %s", why);
+		return LJ_EXIT_RUNTIME;
+	}
+	if (is_capability(ret))
+		return fall_back(a, "--idle-state", why);
+	lj_error("cannot limit idle states: %s", why);
+	return LJ_EXIT_RUNTIME;
+}
+
+static int apply_preempt(struct apply *a)
+{
+	enum lj_preempt_model want, cur;
+	char why[512] = "";
+	int ret;
+
+	if (lj_preempt_parse(a->o->preempt, &want)) {
+		lj_error("invalid --preempt '%s'", a->o->preempt);
+		return LJ_EXIT_USAGE;
+	}
+	/* The old mode must be known exactly to be restored: only debugfs says it. */
+	ret = lj_preempt_current_debugfs(&cur);
+	if (ret) {
+		struct lj_preempt_info info;
+
+		/* Nothing to switch if another source says the mode is in force already. */
+		lj_preempt_detect(&info);
+		if (info.model == want) {
+			snprintf(why, sizeof(why), "%s (already, per %s)", lj_preempt_name(want), info.source);
+			note_applied(a, "preempt", why);
+			return 0;
+		}
+		/* Let lj_preempt_set say why not (lockdown, not dynamic) and which boot parameter. */
+		ret = lj_preempt_set(want, why, sizeof(why));
+		if (!ret) {
+			/* It switched although the old mode is unknown: cannot undo, so refuse. */
+			snprintf(why, sizeof(why), "the current mode cannot be read to restore it");
+			ret = -ENOTSUP;
+		}
+		return fall_back(a, "--preempt", why[0] ? why : lj_strerror(ret));
+	}
+	if (cur == want) {
+		note_applied(a, "preempt", lj_preempt_name(want));
+		return 0;
+	}
+	ret = lj_setup_push_preempt(a->s, lj_preempt_name(cur));
+	if (ret == -EBUSY) {
+		lj_error("cannot switch preemption: %s", lj_setup_conflict(a->s));
+		return LJ_EXIT_RUNTIME;
+	}
+	if (!ret)
+		ret = lj_preempt_set(want, why, sizeof(why));
+	if (ret) {
+		lj_setup_forget_last(a->s);
+		if (ret == -EINVAL) {
+			lj_error("invalid --preempt '%s': %s", a->o->preempt, why);
+			return LJ_EXIT_USAGE;
+		}
+		return fall_back(a, "--preempt", why[0] ? why : lj_strerror(ret));
+	}
+	note_applied(a, "preempt", lj_preempt_name(want));
+	return 0;
+}
+
+static int cgroup_error(struct apply *a, const char *what, struct lj_cgroup *cg, int ret)
+{
+	const char *hint = lj_cgroup_hint(ret, cg->errfile);
+	char why[PATH_MAX + 256];
+
+	if (ret == -EBUSY && lj_setup_conflict(a->s)[0]) {
+		lj_error("cannot %s: %s", what, lj_setup_conflict(a->s));
+		return LJ_EXIT_RUNTIME;
+	}
+	snprintf(why, sizeof(why), "%s: %s%s%s", cg->errfile[0] ? cg->errfile : "cgroup",
+		 lj_strerror(ret), hint[0] ? " (" : "", hint[0] ? hint : "");
+	if (hint[0])
+		strcat(why, ")");
+	if (ret == -EPERM || ret == -EACCES || ret == -EROFS || ret == -ENODEV) {
+		char msg[PATH_MAX + 320];
+
+		snprintf(msg, sizeof(msg), "cannot %s: %s", what, why);
+		return fall_back(a, "--cgroup", msg);
+	}
+	lj_error("cannot %s: %s", what, why);
+	return ret == -ERANGE || ret == -EINVAL ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+}
+
+static int apply_cgroup(struct apply *a)
+{
+	struct lj_setupopt *o = a->o;
+	struct lj_cgroup_mounts m;
+	struct lj_cgroup cg;
+	char val[PATH_MAX * 2 + 64];
+	int ret;
+
+	ret = lj_cgroup_discover(&m);
+	if (!ret)
+		ret = lj_cgroup_root(&m, &cg);
+	if (ret) {
+		snprintf(val, sizeof(val), "no cpuset or cpu cgroup controller mounted (cgroup mode %s)",
+			 lj_cgroup_mode_name(m.mode));
+		return fall_back(a, "--cgroup", val);
+	}
+	if (strcmp(o->cgroup, "off")) {
+		ret = lj_cgroup_create(a->s, &m, o->cgroup, o->cgroup_depth, &cg);
+		if (ret)
+			return cgroup_error(a, "create the group", &cg, ret);
+		if (cg.cpuset[0]) {
+			ret = lj_cgroup_set_cpus(a->s, &cg, &o->cpusel.set);
+			if (ret)
+				return cgroup_error(a, "set the group's CPUs", &cg, ret);
+		}
+		if (cg.rt_group) {
+			/*
+			 * Default: half of what the parent has left, so SCHED_FIFO
+			 * threads can join and a second ljkit group (a parallel
+			 * test) still gets some.
+			 */
+			int64_t us = o->rt_runtime_us >= 0 ? o->rt_runtime_us : lj_cgroup_rt_available(&cg) / 2;
+
+			if (us >= 0) {
+				ret = lj_cgroup_set_rt_runtime(a->s, &cg, us);
+				/* Another group took budget between reading and writing: ask again. */
+				for (int tries = 0; ret == -EINVAL && o->rt_runtime_us < 0 && tries < 8; tries++) {
+					us = lj_cgroup_rt_available(&cg) / 2;
+					if (us < 0)
+						break;
+					ret = lj_cgroup_set_rt_runtime(a->s, &cg, us);
+				}
+				if (ret)
+					return cgroup_error(a, "set the group's cpu.rt_runtime_us", &cg, ret);
+				snprintf(val, sizeof(val), "%lld%s", (long long)us,
+					 o->rt_runtime_us >= 0 ? "" : " (half the free RT budget)");
+				note_applied(a, "rt_runtime_us", val);
+			}
+		} else if (o->rt_runtime_us >= 0) {
+			ret = fall_back(a, "--rt-runtime", "no RT group scheduling (cpu.rt_runtime_us)");
+			if (ret)
+				return ret;
+		}
+	} else if (o->rt_runtime_us >= 0) {
+		ret = lj_cgroup_set_rt_runtime(a->s, &cg, o->rt_runtime_us);
+		if (ret)
+			return cgroup_error(a, "set the root group's cpu.rt_runtime_us", &cg, ret);
+	}
+	ret = lj_cgroup_attach_process(&cg, 0);
+	if (ret)
+		return cgroup_error(a, "join the group", &cg, ret);
+	snprintf(val, sizeof(val), "%s (cpuset %s, cpu %s)", o->cgroup,
+		 cg.cpuset[0] ? cg.cpuset : "-", cg.cpu[0] ? cg.cpu : "-");
+	note_applied(a, "cgroup", val);
+	return 0;
+}
+
+/* Pin every thread of this process: tools may already run helpers. */
+static int pin_all_threads(const cpu_set_t *set)
+{
+	struct dirent *d;
+	DIR *dp = opendir("/proc/self/task");
+	int ret = 0;
+
+	if (!dp)
+		return lj_cpus_pin(0, set);
+	while ((d = readdir(dp))) {
+		long tid;
+
+		if (d->d_name[0] == '.')
+			continue;
+		tid = strtol(d->d_name, NULL, 10);
+		if (tid > 0 && sched_setaffinity((pid_t)tid, sizeof(*set), set) && errno != ESRCH && !ret)
+			ret = -errno;
+	}
+	closedir(dp);
+	return ret;
+}
+
+static int apply_all(struct apply *a, const struct lj_topo *t)
+{
+	struct lj_setupopt *o = a->o;
+	char list[1024];
+	int ret;
+
+	if (o->rt_throttle >= 0 && (ret = apply_rt_throttle(a)))
+		return ret;
+	if (o->governor && (ret = apply_governor(a)))
+		return ret;
+	if (o->idle_state >= 0 && (ret = apply_idle(a)))
+		return ret;
+	if (o->preempt && (ret = apply_preempt(a)))
+		return ret;
+	if (o->cgroup && (ret = apply_cgroup(a)))
+		return ret;
+	/* With a group, --cpus is its cpuset (changeable live); without, the affinity. */
+	if (!o->cgroup || !strcmp(o->cgroup, "off")) {
+		ret = pin_all_threads(&o->cpusel.set);
+		if (ret) {
+			lj_error_errno(ret, "cannot pin to CPUs %s",
+				       lj_cpulist_format(&o->cpusel.set, list, sizeof(list)));
+			return LJ_EXIT_RUNTIME;
+		}
+	}
+	note_applied(a, "cpus", lj_cpulist_format(&o->cpusel.set, list, sizeof(list)));
+	if (o->dma_latency_us >= 0) {
+		ret = lj_pmqos_dma_latency_hold(o->dma_latency_us);
+		if (ret < 0) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "/dev/cpu_dma_latency: %s", lj_strerror(ret));
+			ret = fall_back(a, "--dma-latency", why);
+			if (ret)
+				return ret;
+		} else {
+			o->dma_fd = ret;
+			snprintf(list, sizeof(list), "%d", o->dma_latency_us);
+			note_applied(a, "dma_latency_us", list);
+		}
+	}
+	return 0;
+}
+
+int lj_setupopt_apply(struct lj_setupopt *o, const struct lj_topo *t,
+		      struct lj_setup **stack, json_object *record)
+{
+	struct apply a = { .o = o };
+	int ret;
+
+	*stack = NULL;
+	o->dma_fd = -1;
+	if (o->rt_runtime_us >= 0 && !o->cgroup)
+		return lj_usage_error("--rt-runtime needs --cgroup NAME (or off for the root group)");
+	ret = resolve_cpus(o, t);
+	if (ret)
+		return ret;
+	ret = check_stale(o);
+	if (ret)
+		return ret;
+	ret = lj_setup_new(&a.s, o->journal);
+	if (ret) {
+		lj_error_errno(ret, "cannot start the setup stack");
+		return LJ_EXIT_RUNTIME;
+	}
+	lj_setup_catch_signals();
+	if (record) {
+		a.applied = json_object_new_array();
+		a.fallbacks = json_object_new_array();
+	}
+	ret = apply_all(&a, t);
+	if (record) {
+		json_object_object_add(record, "applied", a.applied);
+		json_object_object_add(record, "fallbacks", a.fallbacks);
+		json_object_object_add(record, "cpus_spec", json_object_new_string(o->cpusel.spec));
+		if (o->cpusel.note[0])
+			json_object_object_add(record, "cpus_note", json_object_new_string(o->cpusel.note));
+		json_object_object_add(record, "changes", lj_setup_json(a.s));
+		json_object_object_add(record, "journal", json_object_new_string(lj_setup_journal(a.s)));
+		json_object_object_add(record, "strict", json_object_new_boolean(o->strict));
+	}
+	if (ret) {
+		lj_setupopt_restore(o, a.s);
+		return ret;
+	}
+	*stack = a.s;
+	return 0;
+}
+
+int lj_setupopt_leave_group(const struct lj_setupopt *o, pid_t tid)
+{
+	struct lj_cgroup_mounts m;
+	struct lj_cgroup root;
+	int ret;
+
+	if (!o->cgroup || !strcmp(o->cgroup, "off"))
+		return 0;
+	ret = lj_cgroup_discover(&m);
+	if (!ret)
+		ret = lj_cgroup_root(&m, &root);
+	if (!ret)
+		ret = lj_cgroup_attach(&root, tid);
+	return ret;
+}
+
+void lj_setupopt_restore(struct lj_setupopt *o, struct lj_setup *stack)
+{
+	int ret;
+
+	if (o && o->dma_fd >= 0) {
+		lj_pmqos_dma_latency_release(o->dma_fd);
+		o->dma_fd = -1;
+	}
+	if (!stack)
+		return;
+	ret = lj_setup_undo(stack, say_info, NULL);
+	if (ret)
+		lj_warn("setup not fully restored (journal %s kept): run 'lj-env --restore'",
+			lj_setup_journal(stack));
+	lj_setup_free(stack);
+}

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# env-crash.t - crash safety: SIGKILL lj-env during setup and during the command, --restore, compare snapshots.
+. "$(dirname "$0")/lib.sh"
+
+export LJ_JOURNAL_DIR=$TMP/j
+[ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
+is_root || skip_all "the full setup needs root"
+CS=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuset(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+CPU=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+[ -n "$CS" ] && [ -n "$CPU" ] || skip_all "no v1 cpuset and cpu hierarchies"
+[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+G=ljcrash$$
+# Tests that change system-wide RT settings (RT throttling, group RT
+# runtime) take this lock so they do not see each other's changes.
+exec 9>"${TMPDIR:-/tmp}/ljkit-system-tests.lock"
+flock 9
+
+# Every file the full setup touches, and the groups that exist.
+snap() {
+	{
+		cat /proc/sys/kernel/sched_rt_runtime_us "$CPU/cpu.rt_runtime_us" "$CS/cpuset.cpus"
+		grep -H . /sys/devices/system/cpu/cpu*/cpuidle/state*/disable
+		ls -d "$CS/$G" "$CPU/$G"	# only our group: parallel tests may create theirs
+	} 2>&1
+}
+FULL="--cgroup $G --cgroup-depth 2 --cpus 1 --rt-throttle off --idle-state 0 --rt-runtime 50000 --dma-latency 0 --preempt full"
+CMD=(sh -c 'echo $$ >>"$0"; exec sleep 5' "$TMP/pids")
+before=$(snap)
+
+reap_commands() {	# the orphaned commands of killed runs
+	[ -s "$TMP/pids" ] && kill $(cat "$TMP/pids") 2>/dev/null
+	: >"$TMP/pids"
+}
+
+for delay in 0.001 0.004 0.01 0.03 0.4; do
+	lj-env -q $FULL -- "${CMD[@]}" &
+	pid=$!
+	sleep $delay
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	run_rc lj-env --restore
+	is "$rc" 0 "SIGKILL after ${delay}s: --restore succeeds"
+	is "$(snap)" "$before" "SIGKILL after ${delay}s: every touched file is as before"
+	if [ "$delay" = 0.4 ]; then
+		grep -q "moved 1 task still in .*/$G/l2 to its parent" "$TMP/out"
+		ok $? "restore moved the orphaned command out of the group and said so"
+	fi
+	reap_commands
+done
+
+# a tool that finds a stale journal
+lj-env -q $FULL -- "${CMD[@]}" &
+pid=$!
+sleep 0.4
+kill -KILL $pid
+wait $pid 2>/dev/null
+run_rc lj-env --cpus 0 -- true
+grep -q "stale setup journal.*lj-env --restore" "$TMP/err"; ok $? "a stale journal is reported, with the remedy"
+ok "$([ "$(snap)" != "$before" ] && echo 0 || echo 1)" "...and not restored without being asked"
+run_rc lj-env -q --restore-stale --cpus 0 -- true
+is "$rc" 0 "--restore-stale restores first, then runs"
+is "$(snap)" "$before" "...leaving everything as before"
+reap_commands
+
+# SIGINT: the normal unwind, no --restore needed
+lj-env -q $FULL -- sleep 5 &
+pid=$!
+sleep 0.4
+during=$(snap)
+kill -INT $pid
+wait $pid
+rc=$?
+is "$rc" 130 "SIGINT: the command dies of it, lj-env exits 130"
+ok "$([ "$during" != "$before" ] && echo 0 || echo 1)" "the setup was in force while the command ran"
+is "$(snap)" "$before" "SIGINT: every touched file is as before"
+is "$(ls "$LJ_JOURNAL_DIR" | grep -c '^journal\.')" 0 "no journal is left"
+
+# bad input with a full setup changes nothing
+for bad in "--cpus 5" "--idle-state 99x" "--sweep cpus=0,7 --cgroup $G"; do
+	run_rc lj-env $FULL $bad -- true
+	is "$rc" 2 "$bad in a full setup: exit 2"
+	is "$(snap)" "$before" "$bad: nothing changed"
+done
+
+done_testing

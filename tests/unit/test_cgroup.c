@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_cgroup - mountinfo parsing, v2 logic on a fake tree, real v1 groups with an RT thread. */
+#include "lj_cgroup.h"
+#include "lj_parse.h"
+#include "lj_setup.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char hybrid[] =
+	"25 1 0:23 / /sys rw,nosuid - sysfs sysfs rw\n"
+	"31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+	"32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+	"33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct\n"
+	"34 31 0:31 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset\n"
+	"40 31 0:37 / /sys/fs/cgroup/systemd rw,relatime - cgroup cgroup rw,name=systemd\n"
+	"41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n";
+
+static const char v2only[] =
+	"22 1 0:21 / / rw shared:1 - ext4 /dev/vda rw\n"
+	"30 22 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n";
+
+/* cpu co-mounted with cpuacct, optional tags, an escaped space in a mount point. */
+static const char v1comounted[] =
+	"32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,relatime shared:9 master:3 - cgroup cgroup rw,cpu,cpuacct\n"
+	"34 31 0:31 / /mnt/my\\040cpuset rw,relatime - cgroup none rw,cpuset\n";
+
+static void test_mountinfo(void)
+{
+	struct lj_cgroup_mounts m;
+
+	is_int(lj_cgroup_parse_mountinfo(hybrid, &m), 0, "hybrid mountinfo parses");
+	is_str(lj_cgroup_mode_name(m.mode), "hybrid", "v1 controllers plus cgroup2: hybrid");
+	is_str(m.v1_cpuset, "/sys/fs/cgroup/cpuset", "v1 cpuset mount found");
+	is_str(m.v1_cpu, "/sys/fs/cgroup/cpu", "v1 cpu mount found (not cpuacct)");
+	is_str(m.unified, "/sys/fs/cgroup/unified", "the unified mount found");
+
+	lj_cgroup_parse_mountinfo(v2only, &m);
+	is_str(lj_cgroup_mode_name(m.mode), "v2", "only cgroup2: v2");
+	is_str(m.v1_cpuset, "", "no v1 cpuset in a v2 system");
+	is_str(m.unified, "/sys/fs/cgroup", "v2 mount point");
+
+	lj_cgroup_parse_mountinfo(v1comounted, &m);
+	is_str(lj_cgroup_mode_name(m.mode), "v1", "only v1 hierarchies: v1");
+	is_str(m.v1_cpu, "/sys/fs/cgroup/cpu,cpuacct", "co-mounted cpu,cpuacct is the cpu hierarchy");
+	is_str(m.v1_cpuset, "/mnt/my cpuset", "\\040 in a mount point is a space");
+
+	lj_cgroup_parse_mountinfo("22 1 0:21 / / rw - ext4 /dev/vda rw\n", &m);
+	is_str(lj_cgroup_mode_name(m.mode), "none", "no cgroup mounts: none");
+	is_int(lj_cgroup_root(&m, &(struct lj_cgroup){ 0 }), -ENODEV, "no controller: root gives -ENODEV");
+	is_int(lj_cgroup_parse_mountinfo(NULL, &m), -EINVAL, "no text is -EINVAL");
+}
+
+static void mkfile(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static const char *slurp(const char *dir, const char *name)
+{
+	static char buf[256];
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lj_setup_read_file(path, buf, sizeof(buf)) < 0)
+		return "(missing)";
+	return buf;
+}
+
+/* The v2 rules on a fake tree: controllers handed down, nested levels, undo. */
+static void test_fake_v2(const char *tmp)
+{
+	struct lj_cgroup_mounts m = { .mode = LJ_CGROUP_V2, .v2_cpuset = true, .v2_cpu = true };
+	struct lj_cgroup cg;
+	struct lj_setup *s;
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	snprintf(m.unified, sizeof(m.unified), "%s/v2", tmp);
+	mkdir(m.unified, 0755);
+	mkfile(m.unified, "cgroup.controllers", "cpuset cpu io memory\n");
+	mkfile(m.unified, "cgroup.subtree_control", "cpu\n");
+
+	lj_setup_new(&s, NULL);
+	is_int(lj_cgroup_create(s, &m, "lj", 1, &cg), 0, "a v2 group is created");
+	snprintf(path, sizeof(path), "%s/lj", m.unified);
+	is_str(cg.cpuset, path, "the group is UNIFIED/NAME");
+	is_str(cg.cpu, cg.cpuset, "v2: cpuset and cpu share the directory");
+	ok(cg.v2_cpuset && cg.v2_cpu && !cg.rt_group, "v2 flags set, no v1 RT group scheduling");
+	/* "cpu" was handed down already: only cpuset is added (a plain file keeps the last write) */
+	is_str(slurp(m.unified, "cgroup.subtree_control"), "+cpuset", "the root hands down +cpuset");
+	{
+		json_object *j = lj_setup_json(s), *e0 = json_object_array_get_idx(j, 0), *old;
+
+		is_int(json_object_array_length(j), 2, "journal: the subtree_control undo and the group");
+		ok(json_object_object_get_ex(e0, "old", &old) && !strcmp(json_object_get_string(old), "-cpuset"),
+		   "the undo of +cpuset is -cpuset (not the old content)");
+		json_object_put(j);
+	}
+	is_int(lj_cgroup_set_rt_runtime(s, &cg, 1000), -ENOTSUP, "no rt_runtime in v2");
+	is_int(lj_setup_undo(s, NULL, NULL), 0, "undo succeeds");
+	ok(stat(path, &st) != 0, "the group is gone");
+	is_str(slurp(m.unified, "cgroup.subtree_control"), "-cpuset", "root: the added controller is taken back");
+	lj_setup_free(s);
+	lj_setup_new(&s, NULL);
+	mkfile(m.unified, "cgroup.subtree_control", "cpu\n");
+	mkdir(path, 0755);
+	is_int(lj_cgroup_create(s, &m, "lj", 1, &cg), 0, "an existing group is used");
+	is_int(lj_setup_depth(s), 1, "...and not recorded for removal");
+	lj_setup_free(s);
+	rmdir(path);
+
+	{
+		struct lj_cgroup fake = { 0 };
+
+		snprintf(fake.cpu, sizeof(fake.cpu), "%s", m.unified);
+		is_int(lj_cgroup_set_uclamp(NULL, &fake, 10, 50), -ENOTSUP, "no cpu.uclamp files: -ENOTSUP");
+		mkfile(m.unified, "cpu.uclamp.min", "0.00\n");
+		mkfile(m.unified, "cpu.uclamp.max", "max\n");
+		is_int(lj_cgroup_set_uclamp(NULL, &fake, 60, 50), -ERANGE, "uclamp min above max is refused");
+		is_int(lj_cgroup_set_uclamp(NULL, &fake, 12.5, 100), 0, "uclamp set");
+		ok(!strcmp(slurp(m.unified, "cpu.uclamp.min"), "12.50") &&
+		   !strcmp(slurp(m.unified, "cpu.uclamp.max"), "max"), "...as a percentage and max");
+	}
+	is_str(lj_cgroup_hint(-ENOSPC, "/x/tasks"), "the group's cpuset.cpus and cpuset.mems must be set before a task can join",
+	       "ENOSPC hint names cpus and mems");
+	ok(strstr(lj_cgroup_hint(-EINVAL, "/x/tasks"), "rt_runtime_us") != NULL, "EINVAL on attach hints at rt_runtime");
+	ok(strstr(lj_cgroup_hint(-EINVAL, "/x/cpuset.cpus"), "parent") != NULL, "EINVAL on cpuset.cpus hints at the parent");
+	is_int(lj_cgroup_create(NULL, &m, "../evil", 1, &cg), -EINVAL, "a name with .. is refused");
+}
+
+static volatile int thread_stop;
+
+static pid_t fifo_tid;
+
+static void *fifo_thread(void *arg)
+{
+	__atomic_store_n(&fifo_tid, gettid(), __ATOMIC_RELEASE);
+	while (!thread_stop)
+		usleep(1000);
+	return NULL;
+}
+
+static void test_real_v1(void)
+{
+	struct lj_cgroup_mounts m;
+	struct lj_cgroup cg;
+	struct lj_setup *s;
+	struct sched_param sp = { .sched_priority = 10 };
+	pthread_attr_t attr;
+	pthread_t th;
+	pid_t tid;
+	cpu_set_t one, got;
+	char name[64], parent[4200], val[64];
+	int64_t avail;
+	int ret;
+
+	if (geteuid()) {
+		skip(17, "real cgroups need root");
+		return;
+	}
+	if (lj_cgroup_discover(&m) || !m.v1_cpuset[0] || !m.v1_cpu[0]) {
+		skip(17, "no v1 cpuset and cpu hierarchies mounted");
+		return;
+	}
+	/* the CLI tests that switch RT throttling off take the same lock */
+	{
+		char lock[300];
+		int fd;
+
+		snprintf(lock, sizeof(lock), "%s/ljkit-system-tests.lock",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			flock(fd, LOCK_EX);	/* dropped at exit */
+	}
+	snprintf(name, sizeof(name), "ljtest-%d", (int)getpid());
+	lj_setup_new(&s, NULL);
+	is_int(lj_cgroup_create(s, &m, name, 2, &cg), 0, "a 2-level group in v1 cpuset and cpu");
+	snprintf(parent, sizeof(parent), "%s/%s/cpuset.mems", m.v1_cpuset, name);
+	ok(lj_setup_read_file(parent, val, sizeof(val)) > 0, "each level inherited cpuset.mems");
+	ok(lj_cgroup_get_cpus(&cg, &got) == 0 && CPU_COUNT(&got) > 0, "the leaf inherited cpuset.cpus");
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	is_int(lj_cgroup_set_cpus(s, &cg, &one), 0, "the leaf's CPUs set to 0");
+	lj_cgroup_get_cpus(&cg, &got);
+	ok(CPU_EQUAL(&got, &one), "cpuset.cpus reads back 0");
+
+	/* A SCHED_FIFO thread cannot join a group without RT runtime. */
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	ret = pthread_create(&th, &attr, fifo_thread, NULL);
+	if (ret) {
+		skip(12, "cannot create a SCHED_FIFO thread");
+		lj_setup_free(s);
+		return;
+	}
+	while (!(tid = __atomic_load_n(&fifo_tid, __ATOMIC_ACQUIRE)))
+		usleep(100);
+	ok(cg.rt_group, "RT group scheduling detected");
+	ret = lj_cgroup_attach(&cg, tid);
+	is_int(ret, -EINVAL, "a FIFO thread is refused while cpu.rt_runtime_us is 0");
+	ok(strstr(cg.errfile, "/tasks") != NULL, "the error names the tasks file");
+	avail = lj_cgroup_rt_available(&cg);
+	ok(avail > 0, "some RT budget is free under the parent");
+	is_int(lj_cgroup_set_rt_runtime(s, &cg, avail < 10000 ? avail : 10000), 0, "rt_runtime set on both levels");
+	is_int(lj_cgroup_attach(&cg, tid), 0, "now the FIFO thread joins");
+	ok(sched_getaffinity(tid, sizeof(got), &got) == 0 && CPU_EQUAL(&got, &one),
+	   "the thread runs on the group's CPU");
+	is_int(lj_cgroup_set_weight(s, &cg, 1), -ERANGE, "cpu.shares below 2 is refused");
+	is_int(lj_cgroup_set_weight(s, &cg, 2048), 0, "cpu.shares set");
+	snprintf(parent, sizeof(parent), "%s/cpu.shares", cg.cpu);
+	ok(lj_setup_read_file(parent, val, sizeof(val)) > 0 && !strcmp(val, "2048"), "cpu.shares reads back 2048");
+	is_int(lj_setup_undo(s, NULL, NULL), 0, "undo moves the thread out and removes the groups");
+	snprintf(parent, sizeof(parent), "%s/%s", m.v1_cpu, name);
+	ok(access(parent, F_OK) != 0, "the cpu group is gone");
+	thread_stop = 1;
+	pthread_join(th, NULL);
+	lj_setup_free(s);
+}
+
+int main(void)
+{
+	char tmp[256], jdir[300];
+
+	snprintf(tmp, sizeof(tmp), "%s/ljcg.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmp))
+		skip_all("cannot create a temporary directory");
+	snprintf(jdir, sizeof(jdir), "%s/j", tmp);
+	setenv("LJ_JOURNAL_DIR", jdir, 1);
+
+	plan(52);
+	test_mountinfo();
+	test_fake_v2(tmp);
+	test_real_v1();
+
+	{
+		char cmd[400];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+		if (system(cmd))
+			diag("could not remove %s", tmp);
+	}
+	return done();
+}

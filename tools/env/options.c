@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* options.c - lj-env's option table (its own plus the shared setup options) and checks. */
+#include "env.h"
+#include "lj_err.h"
+#include "lj_opt.h"
+#include "lj_parse.h"
+#include "lj_time.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	K_SHOW = LJ_OPT_LONG_BASE + 0x100,
+	K_RESTORE,
+	K_JSON,
+	K_SWEEP,
+	K_DWELL,
+};
+
+static const struct lj_opt env_opts[] = {
+	{ "show", K_SHOW, LJ_OPT_NOARG, NULL, "print the current setup state and system identity, change nothing" },
+	{ "restore", K_RESTORE, LJ_OPT_NOARG, NULL, "undo the setups of dead ljkit processes (their journals)" },
+	{ "json", K_JSON, LJ_OPT_OPTARG, "FILE", "JSON: --show prints it to stdout; a run writes a result to FILE" },
+	{ "sweep", K_SWEEP, LJ_OPT_ARG, "cpus=STEPS", "change the group's cpuset while COMMAND runs: cpus=1,2,2-3 or cpus=0,1/2-3" },
+	{ "dwell", K_DWELL, LJ_OPT_ARG, "DURATION", "time per --sweep step (default 20s)" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say what is changed and restored" },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no warnings" },
+	{ 0 }
+};
+
+static int handle(void *ctx, int key, const char *arg)
+{
+	struct env_config *cfg = ctx;
+	const char *why = NULL;
+
+	switch (key) {
+	case K_SHOW:
+		cfg->show = true;
+		return 0;
+	case K_RESTORE:
+		cfg->restore = true;
+		return 0;
+	case K_JSON:
+		cfg->json = arg && *arg ? arg : "-";
+		return 0;
+	case K_SWEEP:
+		if (env_sweep_parse(arg, &cfg->sweep, &why))
+			return lj_usage_error("invalid --sweep '%s': %s", arg, why);
+		cfg->sweep_text = arg;
+		return 0;
+	case K_DWELL:
+		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &cfg->sweep.dwell_ns, &why))
+			return lj_usage_error("invalid --dwell '%s': %s", arg, why);
+		if (cfg->sweep.dwell_ns < LJ_NSEC_PER_MSEC)
+			return lj_usage_error("invalid --dwell '%s': shorter than 1ms", arg);
+		return 0;
+	case 'v':
+		lj_err_set_verbosity(lj_err_verbosity() + 1);
+		return 0;
+	case 'q':
+		lj_err_set_verbosity(-1);
+		return 0;
+	}
+	return LJ_EXIT_USAGE;
+}
+
+/*
+ * "--json FILE" (the spelling every tool uses) becomes "--json=FILE" when
+ * FILE is clearly an argument: getopt cannot take an optional argument
+ * after a space, and a bare "--json" must still work for --show.
+ */
+static char **merge_json_arg(int *argc, char **argv, struct env_config *cfg)
+{
+	bool dashdash_later = false, show = false;
+	char **out;
+	int i, n = 0;
+
+	for (i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--show") || !strcmp(argv[i], "--restore"))
+			show = true;
+	}
+	out = calloc((size_t)*argc + 1, sizeof(*out));
+	if (!out)
+		return argv;
+	cfg->json_args = calloc((size_t)*argc, sizeof(*cfg->json_args));
+	for (i = 0; i < *argc; i++) {
+		if (i && !strcmp(argv[i], "--")) {
+			while (i < *argc)
+				out[n++] = argv[i++];
+			break;
+		}
+		if (i && !strcmp(argv[i], "--json") && i + 1 < *argc && argv[i + 1][0] != '-') {
+			dashdash_later = false;
+			for (int j = i + 2; j < *argc; j++)
+				if (!strcmp(argv[j], "--"))
+					dashdash_later = true;
+			if (dashdash_later || show) {
+				char *m = NULL;
+
+				if (cfg->json_args && asprintf(&m, "--json=%s", argv[i + 1]) >= 0)
+					cfg->json_args[cfg->njson_args++] = m;
+				out[n++] = m ? m : argv[i];
+				i++;
+				continue;
+			}
+		}
+		out[n++] = argv[i];
+	}
+	out[n] = NULL;
+	*argc = n;
+	return out;
+}
+
+int env_parse(struct env_config *cfg, int argc, char **argv)
+{
+	struct lj_opt_table tables[2];
+	struct lj_opt_spec spec = {
+		.usage = "[SETUP OPTIONS] -- COMMAND [ARGS]  |  --show [--json]  |  --restore",
+		.summary = "Apply a system setup around COMMAND and restore it after; show the state; restore after a crash.",
+		.tables = tables,
+		.ntables = 2,
+		.epilog = "Exit status: COMMAND's (128+N when killed by signal N), 2 bad input, 77 missing\n"
+			  "capability under --strict, 1 runtime error. Journals: $LJ_JOURNAL_DIR or /run/ljkit.",
+	};
+	int first = 0, ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	lj_setupopt_init(&cfg->setup);
+	cfg->sweep.dwell_ns = 20 * LJ_NSEC_PER_SEC;
+	cfg->argc = argc;
+	cfg->argv = argv;
+	tables[0] = (struct lj_opt_table){ "lj-env options", env_opts, handle, cfg };
+	tables[1] = lj_setupopt_table(&cfg->setup);
+	argv = merge_json_arg(&argc, argv, cfg);
+	if (argv != cfg->argv)
+		cfg->parse_argv = argv;
+	ret = lj_opt_parse(&spec, argc, argv, &first);
+	if (ret)
+		return ret;
+	cfg->cmd = first < argc ? &argv[first] : NULL;
+
+	if (cfg->show && cfg->restore)
+		return lj_usage_error("--show and --restore do not go together");
+	if ((cfg->show || cfg->restore) && cfg->cmd)
+		return lj_usage_error("--%s takes no command", cfg->show ? "show" : "restore");
+	if (!cfg->show && !cfg->restore && !cfg->cmd)
+		return lj_usage_error("no command given: lj-env [SETUP OPTIONS] -- COMMAND [ARGS] (see --help)");
+	if (cfg->restore && cfg->json)
+		return lj_usage_error("--restore writes no JSON");
+	if (cfg->sweep.nsteps) {
+		if (!cfg->cmd)
+			return lj_usage_error("--sweep needs a command to run");
+		if (!cfg->setup.cgroup || !strcmp(cfg->setup.cgroup, "off"))
+			return lj_usage_error("--sweep needs --cgroup NAME: it changes that group's cpuset");
+	}
+	return 0;
+}
+
+void env_free(struct env_config *cfg)
+{
+	for (int i = 0; i < cfg->njson_args; i++)
+		free(cfg->json_args[i]);
+	free(cfg->json_args);
+	free(cfg->parse_argv);
+	cfg->json_args = NULL;
+	cfg->njson_args = 0;
+	cfg->parse_argv = NULL;
+}

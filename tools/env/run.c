@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* run.c - apply the setup, run COMMAND in it (forwarding signals, sweeping the cpuset), restore. */
+#include "env.h"
+#include "lj_cgroup.h"
+#include "lj_err.h"
+#include "lj_parse.h"
+#include "lj_result.h"
+#include "lj_setup.h"
+#include "lj_time.h"
+#include "lj_topo.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct env_run {
+	struct env_config *cfg;
+	struct lj_setup *stack;
+	struct lj_cgroup cg;		/* the swept group */
+	json_object *record;		/* the result's "setup" */
+	json_object *sweep_log;		/* [{t_ns, cpus, error?}] */
+	int64_t t0;
+	int step;
+	pid_t child;
+};
+
+static void sweep_to(struct env_run *r, int step)
+{
+	const cpu_set_t *set = &r->cfg->sweep.steps[step];
+	int64_t t = lj_now_ns() - r->t0;
+	char list[256];
+	int ret;
+
+	lj_cpulist_format(set, list, sizeof(list));
+	ret = lj_cgroup_set_cpus(r->stack, &r->cg, set);
+	if (ret)
+		lj_error_errno(ret, "sweep: cannot set %s to %s", r->cg.errfile, list);
+	else
+		fprintf(stderr, "%s: sweep: +%.3fs cpus %s\n", lj_prog(), (double)t / 1e9, list);
+	if (r->sweep_log) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "t_ns", json_object_new_int64(t));
+		json_object_object_add(e, "cpus", json_object_new_string(list));
+		if (ret)
+			json_object_object_add(e, "error", json_object_new_string(lj_strerror(ret)));
+		json_object_array_add(r->sweep_log, e);
+	}
+	r->step = step;
+}
+
+static int sweep_prepare(struct env_run *r, const struct lj_topo *t)
+{
+	struct lj_cgroup_mounts m;
+	cpu_set_t allowed;
+	char why[512];
+	int ret;
+
+	if (t)
+		allowed = t->allowed;
+	else if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return LJ_EXIT_RUNTIME;
+	if (env_sweep_check(&r->cfg->sweep, &allowed, why, sizeof(why))) {
+		lj_error("invalid --sweep '%s': %s", r->cfg->sweep_text, why);
+		return LJ_EXIT_USAGE;
+	}
+	ret = lj_cgroup_discover(&m);
+	if (ret || !(m.v1_cpuset[0] || (m.unified[0] && m.v2_cpuset))) {
+		lj_error("cannot --sweep: no cpuset cgroup controller mounted");
+		return r->cfg->setup.strict ? LJ_EXIT_NOCAP : LJ_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int sweep_open(struct env_run *r)
+{
+	struct lj_cgroup_mounts m;
+	int ret = lj_cgroup_discover(&m);
+
+	if (!ret)
+		ret = lj_cgroup_open(&m, r->cfg->setup.cgroup, r->cfg->setup.cgroup_depth, &r->cg);
+	if (!ret && !r->cg.cpuset[0])
+		ret = -ENODEV;
+	if (ret) {
+		lj_error_errno(ret, "cannot --sweep: group %s has no cpuset", r->cfg->setup.cgroup);
+		return LJ_EXIT_NOCAP;
+	}
+	return 0;
+}
+
+static void exec_child(struct env_config *cfg, const sigset_t *mask)
+{
+	int err;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	execvp(cfg->cmd[0], cfg->cmd);
+	err = errno;
+	lj_error_errno(-err, "cannot run '%s'", cfg->cmd[0]);
+	_exit(err == ENOENT ? 127 : 126);
+}
+
+/*
+ * Wait for the child: forward SIGINT/SIGTERM/SIGHUP to it, and step the
+ * sweep at each dwell deadline. The signals are blocked and taken with
+ * sigtimedwait, so no handler races with the wait.
+ */
+static int supervise(struct env_run *r, const sigset_t *wait_set)
+{
+	const struct env_sweep *sw = &r->cfg->sweep;
+	int64_t next = sw->nsteps > 1 ? r->t0 + sw->dwell_ns : INT64_MAX;
+	int status;
+
+	for (;;) {
+		struct timespec ts;
+		siginfo_t si;
+		int64_t left;
+		int sig;
+		pid_t w;
+
+		w = waitpid(r->child, &status, WNOHANG);
+		if (w == r->child)
+			break;
+		if (w < 0 && errno != EINTR) {
+			lj_error_errno(-errno, "cannot wait for '%s'", r->cfg->cmd[0]);
+			return LJ_EXIT_RUNTIME;
+		}
+		left = next == INT64_MAX ? 3600 * LJ_NSEC_PER_SEC : next - lj_now_ns();
+		if (left <= 0) {
+			sweep_to(r, (r->step + 1) % sw->nsteps);
+			next += sw->dwell_ns;
+			continue;
+		}
+		ts = lj_ns_to_ts(left);
+		sig = sigtimedwait(wait_set, &si, &ts);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			kill(r->child, sig);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return LJ_EXIT_RUNTIME;
+}
+
+static void write_result(struct env_run *r, int code)
+{
+	struct env_config *cfg = r->cfg;
+	struct lj_result *res = lj_result_new("lj-env", cfg->argc, cfg->argv);
+	json_object *cmd, *setup, *params;
+	int ret;
+
+	if (!res) {
+		lj_error("cannot build the result: out of memory");
+		return;
+	}
+	setup = lj_result_setup(res);
+	json_object_object_foreach(r->record, key, val)
+		json_object_object_add(setup, key, json_object_get(val));
+	params = lj_result_params(res);
+	cmd = json_object_new_array();
+	for (char **a = cfg->cmd; *a; a++)
+		json_object_array_add(cmd, json_object_new_string(*a));
+	json_object_object_add(params, "command", cmd);
+	if (cfg->sweep.nsteps) {
+		json_object_object_add(params, "sweep", json_object_new_string(cfg->sweep_text));
+		json_object_object_add(params, "dwell_ns", json_object_new_int64(cfg->sweep.dwell_ns));
+		json_object_object_add(lj_result_side(res), "sweep", json_object_get(r->sweep_log));
+	}
+	lj_result_finish(res, code);
+	ret = lj_result_write(res, cfg->json);
+	if (ret)
+		lj_error_errno(ret, "cannot write %s", cfg->json);
+	lj_result_free(res);
+}
+
+int env_run(struct env_config *cfg)
+{
+	struct env_run r = { .cfg = cfg, .child = -1 };
+	sigset_t wait_set, old;
+	struct lj_topo topo;
+	bool have_topo;
+	int ret, code;
+
+	have_topo = !lj_topo_load(&topo);
+	if (cfg->sweep.nsteps) {
+		ret = sweep_prepare(&r, have_topo ? &topo : NULL);
+		if (ret)
+			goto out_topo;
+	}
+	if (cfg->json) {
+		r.record = json_object_new_object();
+		r.sweep_log = json_object_new_array();
+	}
+	ret = lj_setupopt_apply(&cfg->setup, have_topo ? &topo : NULL, &r.stack, r.record);
+	if (ret)
+		goto out_json;
+
+	r.t0 = lj_now_ns();
+	if (cfg->sweep.nsteps) {
+		ret = sweep_open(&r);
+		if (ret)
+			goto out_restore;
+		sweep_to(&r, 0);
+	}
+
+	sigemptyset(&wait_set);
+	sigaddset(&wait_set, SIGINT);
+	sigaddset(&wait_set, SIGTERM);
+	sigaddset(&wait_set, SIGHUP);
+	sigaddset(&wait_set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &wait_set, &old);
+	fflush(NULL);
+	r.child = fork();
+	if (r.child < 0) {
+		ret = LJ_EXIT_RUNTIME;
+		lj_error_errno(-errno, "cannot fork");
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		goto out_restore;
+	}
+	if (!r.child)
+		exec_child(cfg, &old);
+	code = supervise(&r, &wait_set);
+	ret = code;
+	lj_setupopt_restore(&cfg->setup, r.stack);
+	r.stack = NULL;
+	/* Signals that arrive from here on act normally. */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (cfg->json)
+		write_result(&r, code);
+	goto out_json;
+
+out_restore:
+	lj_setupopt_restore(&cfg->setup, r.stack);
+out_json:
+	json_object_put(r.record);
+	json_object_put(r.sweep_log);
+out_topo:
+	if (have_topo)
+		lj_topo_free(&topo);
+	return ret;
+}
