@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# signal-compat.t - lj-signal and rt-tests' signaltest print the same T: lines for the same options.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$LJ_BUILD/lj-signal" ] || skip_all "lj-signal not built in $LJ_BUILD"
+command -v signaltest >/dev/null || skip_all "signaltest (rt-tests) not installed"
+
+# Reduce output to its line shapes: values become N, field widths stay
+# visible through the padding; lj-signal's '#' comment lines are extras.
+shapes() {
+	grep -v '^#' "$1" | sed -E 's/[0-9]+/N/g; s/ +/ /g'
+}
+
+# signaltest stops every thread once thread 0 has its count; on a loaded
+# machine another thread may have none yet and print Max:-1000000. Such a
+# run says nothing about the format, so one retry is allowed.
+same() {
+	local try
+
+	for try in 1 2; do
+		signaltest "$@" >"$TMP/st.out" 2>/dev/null
+		lj-signal "$@" >"$TMP/lj.out" 2>/dev/null
+		shapes "$TMP/st.out" >"$TMP/st.shapes"
+		shapes "$TMP/lj.out" >"$TMP/lj.shapes"
+		[ -s "$TMP/st.shapes" ] && cmp -s "$TMP/st.shapes" "$TMP/lj.shapes" && break
+	done
+	if [ -s "$TMP/st.shapes" ] && cmp -s "$TMP/st.shapes" "$TMP/lj.shapes"; then
+		ok 0 "same lines as signaltest: $*"
+	else
+		ok 1 "same lines as signaltest: $*"
+		diff "$TMP/st.shapes" "$TMP/lj.shapes" | head -10 | sed 's/^/#   /'
+	fi
+}
+
+same -q -l 50
+same -q -l 50 -t 3
+same -q -l 50 -a 1
+same -q -l 50 -t 4 -a
+if is_root; then
+	same -q -l 50 -m -p 80
+else
+	skip 1 "SCHED_FIFO comparison needs root"
+fi
+
+# Exact field layout on an equal line: rebuild signaltest's printf from lj-signal's values.
+lj-signal -q -l 20 >"$TMP/lj.out" 2>/dev/null
+bad=0
+while read -r line; do
+	set -- $(echo "$line" | sed -E 's/[^0-9]+/ /g')
+	want=$(printf 'T:%2d (%5d) P:%2d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d' "$@")
+	[ "$line" = "$want" ] || { bad=1; diag "got:  $line" "want: $want"; }
+done < <(grep '^T:' "$TMP/lj.out")
+ok $bad "T: field widths are signaltest's (T:%2d (%5d) P:%2d C:%7lu Min:%7ld Act:%5ld Avg:%5ld Max:%8ld)"
+
+done_testing

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* hb.h - lj-hackbench's configuration, channels, workers and the phases main() wires. */
+#ifndef LJ_HB_H
+#define LJ_HB_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lj_opt.h"
+#include "lj_result.h"
+#include "lj_sched.h"
+#include "lj_setupopt.h"
+
+struct lj_hist;
+
+enum hb_transport {
+	HB_SOCKET,		/* AF_UNIX stream socketpair (hackbench's default) */
+	HB_PIPE,		/* pipe(2), -p */
+	HB_INET,		/* TCP over 127.0.0.1, -i */
+	HB_MQ,			/* POSIX message queue, --transport mq */
+};
+
+enum hb_mode { HB_PROCESS, HB_THREAD };
+
+/* A message carries its send time in its first bytes when it is this long. */
+#define HB_STAMP_BYTES 8
+#define HB_PIPE_ATOMIC 4096		/* PIPE_BUF: longer writes may interleave */
+#define HB_MQ_MAXMSG 10			/* per queue, the kernel's default msg_max */
+
+struct hb_config {
+	unsigned int groups;		/* -g */
+	unsigned int fds;		/* -f: senders and receivers per group */
+	unsigned int loops;		/* -l: messages per sender per receiver */
+	unsigned int datasize;		/* -s */
+	enum hb_mode mode;		/* -T / -P */
+	enum hb_transport transport;
+	const char *transport_opt;	/* the option that chose it, for conflicts */
+	bool fifo;			/* -F: main thread SCHED_FIFO 1, as hackbench */
+	bool load;			/* load mode: until --duration or a signal */
+	int64_t duration_ns;		/* --duration, 0: until a signal (load mode) */
+	enum lj_policy policy;		/* workers' policy */
+	int priority;
+	bool policy_given;
+	bool quiet;			/* no per-second lines in load mode */
+	bool percentiles;
+	bool no_latency;		/* --no-latency: hackbench's exact per-message work */
+	const char *json;
+	struct lj_setupopt setup;
+	const struct lj_opt_spec *spec;
+};
+
+/* One sender-to-receiver channel: a pipe, a socket pair or a queue. */
+struct hb_chan {
+	int rfd, wfd;			/* -1 once closed here; for mq both are the queue */
+};
+
+/*
+ * What each worker leaves for main, in memory shared across fork: live
+ * message counts (relaxed atomics, read every second in load mode) and,
+ * when a receiver ends, its latency histogram as dense bucket counts
+ * plus the exact figures the buckets cannot give back.
+ */
+struct hb_slot {
+	uint64_t msgs;			/* messages sent or received so far */
+	uint64_t bad;			/* receiver: messages whose stamp was not plausible */
+	uint64_t partial;		/* receiver: bytes left over at EOF */
+	int err;			/* -errno that ended the worker, 0 */
+	int sched_err;			/* -errno of applying --policy, 0 */
+	int exported;			/* receiver: histogram below is complete */
+	uint64_t count;
+	int64_t min_ns, max_ns;
+	double sum_ns, sumsq_ns;
+	uint64_t buckets[];		/* lj_hist_nbuckets() of them, receivers only */
+};
+
+struct hb_worker {
+	unsigned int group, index;
+	bool sender;
+	pid_t pid;
+	pthread_t pt;
+	bool started;
+	struct hb_run *run;
+};
+
+struct hb_run {
+	struct hb_config *cfg;
+	unsigned int nworkers, nrecv;
+	struct hb_worker *w;		/* receivers of group g, then its senders, per group */
+	struct hb_chan *chan;		/* one per receiver */
+	void *shm;			/* nworkers slots */
+	size_t slot_size, shm_size;
+	int ready[2], wake[2];
+	pid_t pgid;			/* process mode: the workers' process group */
+	pid_t parent;
+	bool stamps;			/* messages carry send times */
+	const char *no_stamp_why;
+	int64_t floor_ns;		/* stamps before this are not plausible */
+	int64_t start_ns, end_ns;
+	unsigned int started;
+	bool sched_fallback;
+	int sched_err;			/* the first worker's refusal of --policy */
+	int fifo_err;			/* -F refused for the main thread */
+	/* load mode: messages received per second */
+	uint64_t *per_sec;
+	size_t nsec, cap_sec;
+	/* results, filled by hb_run_collect */
+	struct lj_hist *lat;
+	uint64_t msgs, bad, partial;
+	double lat_sum, lat_sumsq;
+	int worker_err;
+	unsigned int failed_workers;
+};
+
+/* options.c */
+void hb_config_init(struct hb_config *cfg);
+int hb_parse(struct hb_config *cfg, int argc, char **argv);
+const char *hb_transport_name(enum hb_transport t);
+
+/* transport.c */
+int hb_chan_open(struct hb_run *run, unsigned int idx, struct hb_chan *ch);
+int hb_chan_send(const struct hb_run *run, const struct hb_chan *ch, const char *buf);
+ssize_t hb_chan_recv(const struct hb_run *run, const struct hb_chan *ch, char *buf);
+int hb_chan_end(const struct hb_run *run, struct hb_chan *ch);
+void hb_chan_close_read(const struct hb_run *run, struct hb_chan *ch);
+void hb_chan_close_write(const struct hb_run *run, struct hb_chan *ch);
+
+/* limits.c */
+int hb_check_limits(const struct hb_config *cfg);
+
+/* The channels of group @group: one per receiver, senders use them all. */
+static inline struct hb_chan *hb_group_chans(const struct hb_run *run, unsigned int group)
+{
+	return &run->chan[(size_t)group * run->cfg->fds];
+}
+
+/* workers.c: the sender or receiver loop of @w; returns 0 or -errno. */
+int hb_worker_main(struct hb_worker *w);
+
+/* run.c */
+int hb_run_init(struct hb_run *run, struct hb_config *cfg);
+int hb_run_start(struct hb_run *run);
+int hb_run_wait(struct hb_run *run);
+int hb_run_collect(struct hb_run *run);
+void hb_run_free(struct hb_run *run);
+struct hb_slot *hb_slot(const struct hb_run *run, unsigned int worker);
+
+/* report.c */
+void hb_report_header(const struct hb_config *cfg);
+void hb_report_second(const struct hb_run *run, size_t sec, uint64_t msgs);
+void hb_report_final(const struct hb_run *run);
+int hb_report_json(const struct hb_run *run, struct lj_result *res);
+
+#endif

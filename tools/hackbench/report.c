@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* report.c - lj-hackbench's output: hackbench's lines, per-second load lines, latency and JSON. */
+#include "hb.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "lj_err.h"
+#include "lj_hist.h"
+#include "lj_time.h"
+
+void hb_report_header(const struct hb_config *cfg)
+{
+	printf("Running in %s mode with %u groups using %u file descriptors each (== %u tasks)\n",
+	       cfg->mode == HB_THREAD ? "threaded" : "process", cfg->groups, 2 * cfg->fds,
+	       2 * cfg->groups * cfg->fds);
+	if (!cfg->load)
+		printf("Each sender will pass %u messages of %u bytes\n", cfg->loops, cfg->datasize);
+	else if (cfg->duration_ns)
+		printf("Each sender will pass messages of %u bytes for %.3f s\n", cfg->datasize,
+		       (double)cfg->duration_ns / LJ_NSEC_PER_SEC);
+	else
+		printf("Each sender will pass messages of %u bytes until SIGINT or SIGTERM\n",
+		       cfg->datasize);
+	fflush(stdout);		/* before fork, or children would flush it again */
+}
+
+void hb_report_second(const struct hb_run *run, size_t sec, uint64_t msgs)
+{
+	printf("Load: %zu s: %llu msgs/s %.2f MB/s\n", sec, (unsigned long long)msgs,
+	       (double)msgs * run->cfg->datasize / 1e6);
+	fflush(stdout);
+}
+
+static double elapsed_s(const struct hb_run *run)
+{
+	return (double)(run->end_ns - run->start_ns) / LJ_NSEC_PER_SEC;
+}
+
+void hb_report_final(const struct hb_run *run)
+{
+	const struct hb_config *cfg = run->cfg;
+	int64_t ns = run->end_ns - run->start_ns;
+
+	/* hackbench prints milliseconds truncated, not rounded. */
+	printf("Time: %lld.%03lld\n", (long long)(ns / LJ_NSEC_PER_SEC),
+	       (long long)(ns % LJ_NSEC_PER_SEC / LJ_NSEC_PER_MSEC));
+	if (cfg->load || cfg->percentiles)
+		printf("# Messages: %llu in %.3f s: %.0f msgs/s\n", (unsigned long long)run->msgs,
+		       elapsed_s(run), ns > 0 ? run->msgs / elapsed_s(run) : 0.0);
+	if (cfg->percentiles && run->stamps && lj_hist_count(run->lat)) {
+		const struct lj_hist *h = run->lat;
+
+		printf("# Latency (us): min:%.1f p50:%.1f p90:%.1f p99:%.1f p99.9:%.1f max:%.1f\n",
+		       lj_hist_min(h) / 1e3, lj_hist_quantile(h, 0.5) / 1e3,
+		       lj_hist_quantile(h, 0.9) / 1e3, lj_hist_quantile(h, 0.99) / 1e3,
+		       lj_hist_quantile(h, 0.999) / 1e3, lj_hist_max(h) / 1e3);
+	} else if (cfg->percentiles && !run->stamps) {
+		printf("# Latency: not measured: %s\n", run->no_stamp_why);
+	}
+	fflush(stdout);
+	if (run->bad)
+		lj_warn("%llu messages arrived with a send time that cannot be right (interleaved writes?)",
+			(unsigned long long)run->bad);
+	if (run->partial)
+		lj_warn("%llu bytes of a cut message at the end of a stream",
+			(unsigned long long)run->partial);
+}
+
+static void put(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+int hb_report_json(const struct hb_run *run, struct lj_result *res)
+{
+	const struct hb_config *cfg = run->cfg;
+	json_object *params = lj_result_params(res);
+	json_object *results = lj_result_results(res);
+	json_object *side = lj_result_side(res);
+	json_object *o = json_object_new_object();
+	double secs = elapsed_s(run);
+	double rate = secs > 0 ? run->msgs / secs : 0;
+
+	if (!o)
+		return -ENOMEM;
+	put(params, "mode", json_object_new_string(cfg->mode == HB_THREAD ? "threads" : "processes"));
+	put(params, "transport", json_object_new_string(hb_transport_name(cfg->transport)));
+	put(params, "groups", json_object_new_int64(cfg->groups));
+	put(params, "fds", json_object_new_int64(cfg->fds));
+	put(params, "tasks", json_object_new_int64(2LL * cfg->groups * cfg->fds));
+	put(params, "loops", json_object_new_int64(cfg->load ? 0 : cfg->loops));
+	put(params, "datasize", json_object_new_int64(cfg->datasize));
+	put(params, "load", json_object_new_boolean(cfg->load));
+	put(params, "duration_ns", json_object_new_int64(cfg->duration_ns));
+	put(params, "fifo", json_object_new_boolean(cfg->fifo));
+	put(params, "policy", json_object_new_string(lj_sched_policy_name(run->sched_fallback ?
+						       LJ_POLICY_OTHER : cfg->policy)));
+	put(params, "priority", json_object_new_int(run->sched_fallback ? 0 : cfg->priority));
+	put(params, "clock", json_object_new_string("CLOCK_MONOTONIC"));
+
+	put(o, "kind", json_object_new_string("messaging"));
+	put(o, "time_ns", json_object_new_int64(run->end_ns - run->start_ns));
+	put(o, "messages", json_object_new_int64((int64_t)run->msgs));
+	put(o, "expected_messages",
+	    cfg->load ? NULL : json_object_new_int64((int64_t)cfg->groups * cfg->fds * cfg->fds * cfg->loops));
+	put(o, "msgs_per_s", json_object_new_double(rate));
+	put(o, "bytes_per_s", json_object_new_double(rate * cfg->datasize));
+	put(o, "bad_stamps", json_object_new_int64((int64_t)run->bad));
+	if (run->stamps) {
+		json_object *lat = lj_result_hist_json(run->lat, true);
+		uint64_t n = lj_hist_count(run->lat);
+
+		/* The merge rebuilt buckets from midpoints: put back the exact mean and stddev. */
+		if (lat && n) {
+			double mean = run->lat_sum / n;
+			double var = run->lat_sumsq / n - mean * mean;
+
+			put(lat, "mean_ns", json_object_new_double(mean));
+			put(lat, "stddev_ns", json_object_new_double(var > 0 ? sqrt(var) : 0));
+		}
+		put(o, "latency", lat);
+	} else {
+		put(o, "latency", NULL);
+		put(o, "latency_unavailable", json_object_new_string(run->no_stamp_why));
+	}
+	if (cfg->load) {
+		json_object *a = json_object_new_array();
+
+		for (size_t i = 0; i < run->nsec; i++)
+			json_object_array_add(a, json_object_new_int64((int64_t)run->per_sec[i]));
+		put(o, "msgs_per_second", a);
+	}
+	json_object_array_add(results, o);
+
+	{
+		/* Workers' CPU time and context switches: reaped children, or this process's threads. */
+		struct rusage ru;
+		json_object *u = json_object_new_object();
+
+		if (!getrusage(cfg->mode == HB_PROCESS ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru)) {
+			put(u, "user_s", json_object_new_double(ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6));
+			put(u, "sys_s", json_object_new_double(ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6));
+			put(u, "voluntary_ctxt_switches", json_object_new_int64(ru.ru_nvcsw));
+			put(u, "involuntary_ctxt_switches", json_object_new_int64(ru.ru_nivcsw));
+		}
+		put(side, "rusage", u);
+	}
+	put(side, "failed_workers", json_object_new_int64(run->failed_workers));
+	put(side, "worker_error", run->worker_err ?
+	    json_object_new_string(lj_strerror(run->worker_err)) : NULL);
+	put(side, "partial_bytes", json_object_new_int64((int64_t)run->partial));
+
+	lj_result_summary(res, "time", secs, "s", LJ_BETTER_LOWER);
+	lj_result_summary(res, "msgs_per_s", rate, "1/s", LJ_BETTER_HIGHER);
+	if (run->stamps && lj_hist_count(run->lat)) {
+		lj_result_summary(res, "p50", (double)lj_hist_quantile(run->lat, 0.5), "ns", LJ_BETTER_LOWER);
+		lj_result_summary(res, "p99", (double)lj_hist_quantile(run->lat, 0.99), "ns", LJ_BETTER_LOWER);
+	}
+	return 0;
+}

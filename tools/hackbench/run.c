@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* run.c - lj-hackbench's run: shared memory, spawning workers (fork or threads), load mode, stop, reap, merge. */
+#include "hb.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lj_err.h"
+#include "lj_hist.h"
+#include "lj_stop.h"
+#include "lj_time.h"
+
+#define RLOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+
+/* Workers still alive this long after the stop request are killed. */
+#define HB_STOP_GRACE_NS (5 * LJ_NSEC_PER_SEC)
+
+struct hb_slot *hb_slot(const struct hb_run *run, unsigned int worker)
+{
+	return (struct hb_slot *)((char *)run->shm + (size_t)worker * run->slot_size);
+}
+
+static unsigned int per_group(const struct hb_run *run)
+{
+	return 2 * run->cfg->fds;
+}
+
+int hb_run_init(struct hb_run *run, struct hb_config *cfg)
+{
+	size_t nb = lj_hist_nbuckets();
+
+	memset(run, 0, sizeof(*run));
+	run->cfg = cfg;
+	run->ready[0] = run->ready[1] = run->wake[0] = run->wake[1] = -1;
+	run->nrecv = cfg->groups * cfg->fds;
+	run->nworkers = 2 * run->nrecv;
+	run->parent = getpid();
+	run->w = calloc(run->nworkers, sizeof(*run->w));
+	run->chan = calloc(run->nrecv, sizeof(*run->chan));
+	if (!run->w || !run->chan)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < run->nrecv; i++)
+		run->chan[i].rfd = run->chan[i].wfd = -1;
+	for (unsigned int i = 0; i < run->nworkers; i++) {
+		struct hb_worker *w = &run->w[i];
+
+		w->run = run;
+		w->group = i / per_group(run);
+		w->index = i % per_group(run);
+		w->sender = w->index >= cfg->fds;
+	}
+	/* Shared so forked workers can hand back counts and histograms. */
+	run->slot_size = (sizeof(struct hb_slot) + nb * sizeof(uint64_t) + 63) & ~(size_t)63;
+	run->shm_size = run->slot_size * run->nworkers;
+	run->shm = mmap(NULL, run->shm_size, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (run->shm == MAP_FAILED) {
+		run->shm = NULL;
+		return -errno;
+	}
+	if (pipe(run->ready) || pipe(run->wake))
+		return -errno;
+
+	run->stamps = true;
+	if (cfg->no_latency) {
+		run->stamps = false;
+		run->no_stamp_why = "--no-latency";
+	} else if (cfg->datasize < HB_STAMP_BYTES) {
+		run->stamps = false;
+		run->no_stamp_why = "messages shorter than 8 bytes cannot carry their send time";
+	} else if (cfg->transport != HB_MQ && cfg->datasize > HB_PIPE_ATOMIC) {
+		run->stamps = false;
+		run->no_stamp_why = "stream writes above 4096 bytes from several senders may interleave";
+	}
+	run->lat = lj_hist_new();
+	return run->lat ? 0 : -ENOMEM;
+}
+
+static void *worker_thread(void *arg)
+{
+	hb_worker_main(arg);
+	return NULL;
+}
+
+/* A forked worker keeps only its own channel ends (EOF needs every other copy closed). */
+static void child_close_others(struct hb_run *run, struct hb_worker *w)
+{
+	for (unsigned int i = 0; i < run->nrecv; i++) {
+		struct hb_chan *ch = &run->chan[i];
+		bool mine_r = !w->sender && i == w->group * run->cfg->fds + w->index;
+		bool mine_w = w->sender && i / run->cfg->fds == w->group;
+
+		if (run->cfg->transport == HB_MQ) {
+			if (!mine_r && !mine_w && ch->wfd >= 0)
+				close(ch->wfd);
+			continue;
+		}
+		if (!mine_r && ch->rfd >= 0)
+			close(ch->rfd);
+		if (!mine_w && ch->wfd >= 0)
+			close(ch->wfd);
+	}
+	close(run->ready[0]);
+	close(run->wake[1]);
+}
+
+static void child_start(struct hb_run *run, struct hb_worker *w)
+{
+	/* Die with the parent even after its SIGKILL; check for a parent already gone. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != run->parent)
+		_exit(1);
+	setpgid(0, run->pgid);
+	child_close_others(run, w);
+	_exit(hb_worker_main(w) ? 1 : 0);
+}
+
+static int spawn(struct hb_run *run, struct hb_worker *w)
+{
+	pthread_attr_t attr;
+	sigset_t block, old;
+	size_t stack;
+	int err;
+
+	if (run->cfg->mode == HB_PROCESS) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -errno;
+		if (!pid)
+			child_start(run, w);
+		if (!run->pgid)
+			run->pgid = pid;
+		setpgid(pid, run->pgid);	/* also here: either may run first */
+		w->pid = pid;
+		w->started = true;
+		return 0;
+	}
+#ifdef __SANITIZE_ADDRESS__
+	stack = 512 * 1024;
+#else
+	stack = 64 * 1024;	/* hackbench uses PTHREAD_STACK_MIN; buffers here are on the heap */
+#endif
+	if (stack < (size_t)PTHREAD_STACK_MIN)
+		stack = PTHREAD_STACK_MIN;
+	/* Stop signals go to main, whose sleep they interrupt; workers poll the flag. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, stack);
+	err = -pthread_create(&w->pt, &attr, worker_thread, w);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!err)
+		w->started = true;
+	return err;
+}
+
+static void request_stop(struct hb_run *run)
+{
+	lj_stop_request();
+	if (run->cfg->mode == HB_PROCESS && run->pgid > 0)
+		kill(-run->pgid, SIGTERM);
+}
+
+static const char *mq_hint(int err)
+{
+	switch (-err) {
+	case EMFILE:
+		return " (RLIMIT_MSGQUEUE bytes or the open file limit: see ulimit -q and -n)";
+	case ENOSPC:
+		return " (/proc/sys/fs/mqueue/queues_max: raise it with sysctl fs.mqueue.queues_max=N)";
+	case EINVAL:
+		return " (/proc/sys/fs/mqueue/msg_max or msgsize_max too small for --datasize)";
+	}
+	return "";
+}
+
+int hb_run_start(struct hb_run *run)
+{
+	const struct hb_config *cfg = run->cfg;
+	unsigned int pg = per_group(run);
+	char c = 0;
+	int err = 0;
+
+	run->floor_ns = lj_now_ns();
+	for (unsigned int g = 0; g < cfg->groups; g++) {
+		struct hb_chan *ch = hb_group_chans(run, g);
+
+		/* hackbench's order: each receiver with its channel, then the senders. */
+		for (unsigned int i = 0; i < cfg->fds; i++) {
+			err = hb_chan_open(run, g * cfg->fds + i, &ch[i]);
+			if (err) {
+				lj_error_errno(err, "cannot create %s channel %u of %u%s",
+					       hb_transport_name(cfg->transport), g * cfg->fds + i + 1,
+					       run->nrecv, cfg->transport == HB_MQ ? mq_hint(err) : "");
+				goto spawned;
+			}
+			err = spawn(run, &run->w[g * pg + i]);
+			if (err)
+				goto spawn_failed;
+			if (cfg->mode == HB_PROCESS)
+				hb_chan_close_read(run, &ch[i]);
+		}
+		for (unsigned int i = 0; i < cfg->fds; i++) {
+			err = spawn(run, &run->w[g * pg + cfg->fds + i]);
+			if (err)
+				goto spawn_failed;
+		}
+		/* The parent's copies of the write ends would keep receivers from seeing EOF. */
+		if (cfg->mode == HB_PROCESS && cfg->transport != HB_MQ)
+			for (unsigned int i = 0; i < cfg->fds; i++)
+				hb_chan_close_write(run, &ch[i]);
+	}
+	goto spawned;
+spawn_failed:
+	lj_error_errno(err, "cannot start a %s (%u tasks asked)",
+		       cfg->mode == HB_PROCESS ? "process" : "thread", run->nworkers);
+spawned:
+	for (unsigned int i = 0; i < run->nworkers; i++)
+		run->started += run->w[i].started;
+	if (err) {
+		if (cfg->mode == HB_PROCESS && cfg->transport != HB_MQ)
+			for (unsigned int i = 0; i < run->nrecv; i++)
+				hb_chan_close_write(run, &run->chan[i]);
+		request_stop(run);
+	}
+	if (cfg->fifo) {
+		struct lj_sched_param sp = { .policy = LJ_POLICY_FIFO, .priority = 1 };
+		int e = lj_sched_apply(0, &sp);
+
+		if (e && cfg->setup.strict) {
+			lj_error_errno(e, "cannot make the main thread SCHED_FIFO");
+			request_stop(run);
+			err = err ? err : e;
+		} else if (e) {
+			lj_warn_errno(e, "cannot make the main thread SCHED_FIFO, it stays SCHED_OTHER");
+			run->fifo_err = e;
+			run->sched_fallback = true;
+		}
+	}
+	/* Wait for everyone to be ready, then start the clock and release them. */
+	for (unsigned int i = 0; i < run->started; i++) {
+		ssize_t n = read(run->ready[0], &c, 1);
+
+		if (n < 0 && errno == EINTR) {
+			i--;
+			continue;
+		}
+		if (n != 1) {
+			err = n < 0 ? -errno : -EPIPE;
+			lj_error_errno(err, "waiting for workers to get ready");
+			request_stop(run);
+			break;
+		}
+	}
+	for (unsigned int i = 0; i < run->nworkers && !run->sched_err; i++)
+		run->sched_err = hb_slot(run, i)->sched_err;
+	if (run->sched_err && !err) {
+		if (cfg->setup.strict) {
+			lj_error_errno(run->sched_err, "cannot set the workers' %s policy",
+				       lj_sched_policy_name(cfg->policy));
+			err = run->sched_err;
+			request_stop(run);
+		} else {
+			lj_warn_errno(run->sched_err, "cannot set the workers' %s policy, they run SCHED_OTHER",
+				      lj_sched_policy_name(cfg->policy));
+			run->sched_fallback = true;
+		}
+	}
+	run->start_ns = lj_now_ns();
+	if (write(run->wake[1], &c, 1) != 1 && !err)
+		err = -errno;
+	return err;
+}
+
+/* Reap one forked worker; escalate to SIGKILL when the grace after a stop is over. */
+static void reap_pid(struct hb_run *run, struct hb_worker *w, int64_t *stop_at)
+{
+	int status;
+
+	for (;;) {
+		pid_t p = waitpid(w->pid, &status, 0);
+
+		if (p == w->pid) {
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				run->failed_workers++;
+			break;
+		}
+		if (p < 0 && errno != EINTR)
+			break;
+		if (lj_stop_requested()) {
+			int64_t now = lj_now_ns();
+
+			if (!*stop_at) {
+				*stop_at = now;
+				kill(-run->pgid, SIGTERM);
+			} else if (now - *stop_at > HB_STOP_GRACE_NS) {
+				kill(-run->pgid, SIGKILL);
+			}
+			alarm(1);	/* come back to check the grace period */
+		}
+	}
+	w->started = false;
+}
+
+static void reap(struct hb_run *run, bool senders)
+{
+	static int64_t stop_at;
+
+	for (unsigned int i = 0; i < run->nworkers; i++) {
+		struct hb_worker *w = &run->w[i];
+
+		if (!w->started || w->sender != senders)
+			continue;
+		if (run->cfg->mode == HB_PROCESS)
+			reap_pid(run, w, &stop_at);
+		else {
+			pthread_join(w->pt, NULL);
+			w->started = false;
+		}
+	}
+}
+
+static uint64_t received(const struct hb_run *run)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < run->nworkers; i++)
+		if (!run->w[i].sender)
+			sum += RLOAD(&hb_slot(run, i)->msgs);
+	return sum;
+}
+
+/* Load mode: one line per second until --duration or a signal. */
+static void load_loop(struct hb_run *run)
+{
+	const struct hb_config *cfg = run->cfg;
+	int64_t end = cfg->duration_ns ? run->start_ns + cfg->duration_ns : INT64_MAX;
+	int64_t next = run->start_ns + LJ_NSEC_PER_SEC;
+	uint64_t prev = 0;
+
+	while (!lj_stop_requested()) {
+		int64_t wake = next < end ? next : end;
+		struct timespec ts = lj_ns_to_ts(wake);
+		int64_t now;
+
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+			continue;	/* EINTR: a signal, re-check the flag */
+		now = lj_now_ns();
+		if (now >= next) {
+			uint64_t cur = received(run);
+
+			if (run->nsec == run->cap_sec) {
+				size_t cap = run->cap_sec ? 2 * run->cap_sec : 64;
+				uint64_t *p = realloc(run->per_sec, cap * sizeof(*p));
+
+				if (p) {
+					run->per_sec = p;
+					run->cap_sec = cap;
+				}
+			}
+			if (run->nsec < run->cap_sec)
+				run->per_sec[run->nsec++] = cur - prev;
+			if (!cfg->quiet)
+				hb_report_second(run, run->nsec, cur - prev);
+			prev = cur;
+			next += LJ_NSEC_PER_SEC;
+		}
+		if (now >= end)
+			break;
+	}
+	request_stop(run);
+}
+
+int hb_run_wait(struct hb_run *run)
+{
+	if (run->cfg->load)
+		load_loop(run);
+	reap(run, true);
+	/* Senders are done: end every channel so receivers drain and finish. */
+	for (unsigned int i = 0; i < run->nrecv; i++)
+		if (run->chan[i].wfd >= 0)
+			hb_chan_end(run, &run->chan[i]);
+	reap(run, false);
+	run->end_ns = lj_now_ns();
+	alarm(0);
+	return 0;
+}
+
+/* Merge the receivers' exported histograms and counts. */
+int hb_run_collect(struct hb_run *run)
+{
+	size_t nb = lj_hist_nbuckets();
+
+	for (unsigned int i = 0; i < run->nworkers; i++) {
+		struct hb_slot *s = hb_slot(run, i);
+
+		if (s->err && s->err != -EINTR && !run->worker_err)
+			run->worker_err = s->err;
+		if (run->w[i].sender)
+			continue;
+		run->msgs += s->msgs;
+		run->bad += s->bad;
+		run->partial += s->partial;
+		if (!__atomic_load_n(&s->exported, __ATOMIC_ACQUIRE) || !s->count)
+			continue;
+		/* The exact extremes go in as themselves, the rest as bucket midpoints. */
+		size_t bmin = lj_hist_bucket_of(s->min_ns), bmax = lj_hist_bucket_of(s->max_ns);
+
+		lj_hist_add_n(run->lat, s->min_ns, 1);
+		if (s->count > 1)
+			lj_hist_add_n(run->lat, s->max_ns, 1);
+		for (size_t b = 0; b < nb; b++) {
+			uint64_t c = s->buckets[b];
+			int64_t lo;
+
+			if (b == bmin && c)
+				c--;
+			if (b == bmax && c && s->count > 1)
+				c--;
+			if (!c)
+				continue;
+			lo = lj_hist_bucket_lower(b);
+			lj_hist_add_n(run->lat, lo + (lj_hist_bucket_upper(b) - lo) / 2, c);
+		}
+		run->lat_sum += s->sum_ns;
+		run->lat_sumsq += s->sumsq_ns;
+	}
+	return 0;
+}
+
+void hb_run_free(struct hb_run *run)
+{
+	if (!run->cfg)
+		return;		/* never initialised */
+	for (unsigned int i = 0; run->chan && i < run->nrecv; i++) {
+		hb_chan_close_read(run, &run->chan[i]);
+		hb_chan_close_write(run, &run->chan[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (run->ready[i] >= 0)
+			close(run->ready[i]);
+		if (run->wake[i] >= 0)
+			close(run->wake[i]);
+	}
+	if (run->shm)
+		munmap(run->shm, run->shm_size);
+	lj_hist_free(run->lat);
+	free(run->per_sec);
+	free(run->w);
+	free(run->chan);
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* workers.c - lj-hackbench's senders and receivers: the measuring loops and the histogram hand-back. */
+#include "hb.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lj_hist.h"
+#include "lj_stop.h"
+#include "lj_time.h"
+
+#define RSTORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
+/* Tell main this worker is set up, then wait for the start (hackbench's ready/wake pipes). */
+static void ready(struct hb_run *run)
+{
+	struct pollfd pfd = { .fd = run->wake[0], .events = POLLIN };
+	char c = '*';
+
+	while (write(run->ready[1], &c, 1) < 0 && errno == EINTR)
+		;
+	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+		;
+}
+
+/* Each worker sets its own policy and leaves a refusal in its slot (shared across fork). */
+static void apply_policy(const struct hb_run *run, struct hb_slot *slot)
+{
+	const struct hb_config *cfg = run->cfg;
+	struct lj_sched_param sp = { .policy = cfg->policy, .priority = cfg->priority };
+
+	if (cfg->policy_given || cfg->priority)
+		slot->sched_err = lj_sched_apply(0, &sp);
+}
+
+static int sender(struct hb_worker *w, struct hb_slot *slot)
+{
+	struct hb_run *run = w->run;
+	const struct hb_config *cfg = run->cfg;
+	struct hb_chan *ch = hb_group_chans(run, w->group);
+	char *buf = malloc(cfg->datasize);
+	uint64_t sent = 0;
+	int err = 0;
+
+	apply_policy(run, slot);
+	if (buf)
+		memset(buf, '-', cfg->datasize);
+	ready(run);
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned int i = 0; cfg->load || i < cfg->loops; i++) {
+		if (lj_stop_requested())
+			break;
+		for (unsigned int j = 0; j < cfg->fds; j++) {
+			if (run->stamps) {
+				int64_t now = lj_now_ns();
+
+				memcpy(buf, &now, sizeof(now));
+			}
+			err = hb_chan_send(run, &ch[j], buf);
+			if (err) {
+				if (err == -EINTR && lj_stop_requested())
+					err = 0;
+				goto out;
+			}
+			RSTORE(&slot->msgs, ++sent);
+		}
+	}
+out:
+	free(buf);
+	return err;
+}
+
+static void export_bucket(int64_t lower_ns, uint64_t count, void *arg)
+{
+	struct hb_slot *slot = arg;
+
+	slot->buckets[lj_hist_bucket_of(lower_ns)] += count;
+}
+
+/* Leave the receiver's histogram in its shared slot for main. */
+static void export_hist(struct hb_slot *slot, const struct lj_hist *h)
+{
+	double n = (double)lj_hist_count(h), sd = lj_hist_stddev(h), mean = lj_hist_mean(h);
+
+	lj_hist_foreach(h, export_bucket, slot);
+	slot->count = lj_hist_count(h);
+	slot->min_ns = lj_hist_min(h);
+	slot->max_ns = lj_hist_max(h);
+	slot->sum_ns = lj_hist_sum(h);
+	slot->sumsq_ns = n * (sd * sd + mean * mean);	/* population stddev */
+	__atomic_store_n(&slot->exported, 1, __ATOMIC_RELEASE);
+}
+
+static int receiver(struct hb_worker *w, struct hb_slot *slot)
+{
+	struct hb_run *run = w->run;
+	const struct hb_config *cfg = run->cfg;
+	struct hb_chan *ch = &hb_group_chans(run, w->group)[w->index];
+	uint64_t expected = cfg->load ? 0 : (uint64_t)cfg->fds * cfg->loops;
+	struct lj_hist *h = lj_hist_new();
+	char *buf = malloc(cfg->datasize);
+	uint64_t got = 0, bad = 0;
+	int err = 0;
+
+	apply_policy(run, slot);
+	ready(run);
+	if (!buf || !h) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		ssize_t n = hb_chan_recv(run, ch, buf);
+		int64_t now = lj_now_ns();
+
+		if (n <= 0) {
+			err = (int)n;
+			break;
+		}
+		if ((size_t)n < cfg->datasize) {
+			slot->partial += (uint64_t)n;
+			break;
+		}
+		if (run->stamps) {
+			int64_t sent;
+
+			memcpy(&sent, buf, sizeof(sent));
+			/* A stamp from before the run or from the future is not ours: count it. */
+			if (sent < run->floor_ns || sent > now)
+				slot->bad = ++bad;
+			else
+				lj_hist_add(h, now - sent);
+		}
+		RSTORE(&slot->msgs, ++got);
+		if (expected && got == expected)
+			break;
+	}
+	export_hist(slot, h);
+out:
+	lj_hist_free(h);
+	free(buf);
+	return err;
+}
+
+int hb_worker_main(struct hb_worker *w)
+{
+	struct hb_run *run = w->run;
+	struct hb_slot *slot = hb_slot(run, (unsigned int)(w - run->w));
+	int err = w->sender ? sender(w, slot) : receiver(w, slot);
+
+	slot->err = err;
+	return err;
+}
+
