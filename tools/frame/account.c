@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "lj_hist.h"
+
 void frm_account_init(struct frm_account *a, int64_t period_ns, int latency_frames)
 {
 	memset(a, 0, sizeof(*a));
@@ -11,6 +13,59 @@ void frm_account_init(struct frm_account *a, int64_t period_ns, int latency_fram
 	a->deadline_ns = period_ns * latency_frames;
 	a->smooth_ns = period_ns + FRM_SMOOTH_SLACK_NS;
 	a->last_on_time = FRM_NOT_PRESENTED;
+	a->last_display = FRM_NOT_PRESENTED;
+}
+
+int64_t frm_display_vsync(const struct frm_account *a, int64_t vsync_ns, int64_t present_ns)
+{
+	int64_t after = present_ns - vsync_ns, k;
+
+	if (a->period_ns <= 0)
+		return present_ns;
+	k = after > 0 ? (after + a->period_ns - 1) / a->period_ns : 1;
+	/* Vsync i is already being scanned out when frame i starts: never before i + 1. */
+	if (k < 1)
+		k = 1;
+	return vsync_ns + k * a->period_ns;
+}
+
+/* What the display showed: a new frame at vsync @shown, or a replaced one. */
+static void account_display(struct frm_account *a, int64_t shown)
+{
+	if (a->last_display != FRM_NOT_PRESENTED && shown <= a->last_display) {
+		/*
+		 * Two frames for one vsync: the compositor latches the one
+		 * completed last and the other is never seen. The display
+		 * intervals do not change. (The pipeline presents in frame
+		 * order, so a frame never lands before the last one shown.)
+		 */
+		a->replaced++;
+		return;
+	}
+	a->displayed++;
+	if (a->last_display != FRM_NOT_PRESENTED) {
+		a->intervals++;
+		if (shown - a->last_display <= a->smooth_ns)
+			a->smooth++;
+	}
+	a->last_display = shown;
+}
+
+/* When the pipeline delivered: the present interval's distance from a period. */
+static void account_present(struct frm_account *a, int64_t present_ns)
+{
+	if (a->last_on_time != FRM_NOT_PRESENTED) {
+		int64_t off = present_ns - a->last_on_time - a->period_ns;
+
+		if (off < 0)
+			off = -off;
+		a->present_intervals++;
+		if (off <= FRM_STEADY_SLACK_NS)
+			a->steady++;
+		if (a->jitter)
+			lj_hist_add(a->jitter, off);
+	}
+	a->last_on_time = present_ns;
 }
 
 bool frm_account_add(struct frm_account *a, int64_t vsync_ns, int64_t present_ns)
@@ -31,13 +86,8 @@ bool frm_account_add(struct frm_account *a, int64_t vsync_ns, int64_t present_ns
 		return false;
 	}
 	a->streak = 0;
-	/* Smoothness is judged between frames the display actually showed. */
-	if (a->last_on_time != FRM_NOT_PRESENTED) {
-		a->intervals++;
-		if (present_ns - a->last_on_time <= a->smooth_ns)
-			a->smooth++;
-	}
-	a->last_on_time = present_ns;
+	account_display(a, frm_display_vsync(a, vsync_ns, present_ns));
+	account_present(a, present_ns);
 	return true;
 }
 
@@ -47,8 +97,12 @@ void frm_account_sum(struct frm_account *a, const struct frm_account *b)
 	a->dropped += b->dropped;
 	a->presented += b->presented;
 	a->late += b->late;
+	a->displayed += b->displayed;
+	a->replaced += b->replaced;
 	a->intervals += b->intervals;
 	a->smooth += b->smooth;
+	a->present_intervals += b->present_intervals;
+	a->steady += b->steady;
 	if (b->longest_streak > a->longest_streak)
 		a->longest_streak = b->longest_streak;
 }
@@ -69,6 +123,12 @@ double frm_fps(const struct frm_account *a)
 double frm_percentage_smooth(const struct frm_account *a)
 {
 	return a->intervals ? 100.0 * (double)a->smooth / (double)a->intervals : 0.0;
+}
+
+double frm_percentage_steady(const struct frm_account *a)
+{
+	return a->present_intervals ?
+	       100.0 * (double)a->steady / (double)a->present_intervals : 0.0;
 }
 
 void frm_simulate(int nstages, int64_t period_ns, int latency_frames, uint64_t nframes,

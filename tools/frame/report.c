@@ -226,6 +226,29 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 	return o;
 }
 
+/*
+ * |interval - period| between the presents of consecutive on-time frames:
+ * completion jitter, which the display hides inside a period but which
+ * shows how steadily the pipeline delivered. The accounting core records
+ * it only into a histogram it is given, so the trial is replayed here.
+ */
+static json_object *present_jitter_json(const struct frm_config *cfg, const struct frm_trial *tr)
+{
+	struct lj_hist *h = lj_hist_new();
+	struct frm_account a;
+	json_object *o;
+
+	if (!h)
+		return NULL;
+	frm_account_init(&a, cfg->period_ns, cfg->latency_frames);
+	a.jitter = h;
+	for (uint64_t i = tr->warmup; i < tr->nrun; i++)
+		frm_account_add(&a, frm_trial_vsync(tr, i), tr->present[i]);
+	o = lj_result_hist_json(h, true);
+	lj_hist_free(h);
+	return o;
+}
+
 static void summary_account(struct lj_result *res, const struct frm_account *a)
 {
 	lj_result_summary(res, "frames", (double)a->frames, "frames", LJ_BETTER_NONE);
@@ -251,8 +274,14 @@ static void trial_json(struct lj_result *res, const struct frm_config *cfg,
 	add(ft, "dropped", i64((int64_t)a->dropped));
 	add(ft, "presented", i64((int64_t)a->presented));
 	add(ft, "late", i64((int64_t)a->late));
+	add(ft, "displayed", i64((int64_t)a->displayed));
+	add(ft, "replaced", i64((int64_t)a->replaced));
 	add(ft, "smooth_intervals", i64((int64_t)a->smooth));
 	add(ft, "intervals", i64((int64_t)a->intervals));
+	add(ft, "steady_intervals", i64((int64_t)a->steady));
+	add(ft, "present_intervals", i64((int64_t)a->present_intervals));
+	add(ft, "percentage_steady", dbl(frm_percentage_steady(a)));
+	add(ft, "present_jitter", present_jitter_json(cfg, tr));
 	json_object_array_add(results, ft);
 	summary_account(res, a);
 	lj_result_summary(res, "frame_p99", (double)q(tr->frame_time, 0.99), "ns", LJ_BETTER_LOWER);
