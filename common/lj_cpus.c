@@ -6,27 +6,8 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Phrases naming CPUs are built here; one per thread, like strerror. */
-static __thread char why_buf[192];
-
-static int failf(const char **why, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int failf(const char **why, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why_buf, sizeof(why_buf), fmt, ap);
-	va_end(ap);
-	if (why)
-		*why = why_buf;
-	return err;
-}
 
 /* Every CPU of @set must exist (be online) and be allowed. */
 static int check_usable(const struct lj_topo *t, const cpu_set_t *set, const char **why)
@@ -38,11 +19,11 @@ static int check_usable(const struct lj_topo *t, const cpu_set_t *set, const cha
 		if (!CPU_ISSET(cpu, set))
 			continue;
 		if (!CPU_ISSET(cpu, &t->online))
-			return failf(why, -EINVAL, "CPU %d does not exist (online: %s)", cpu,
-				     lj_cpulist_format(&t->online, list, sizeof(list)));
+			return lj_parse_failf(why, -EINVAL, "CPU %d does not exist (online: %s)",
+					      cpu, lj_cpulist_format(&t->online, list, sizeof(list)));
 		if (!CPU_ISSET(cpu, &t->allowed))
-			return failf(why, -EINVAL, "CPU %d is not allowed (allowed: %s)", cpu,
-				     lj_cpulist_format(&t->allowed, list, sizeof(list)));
+			return lj_parse_failf(why, -EINVAL, "CPU %d is not allowed (allowed: %s)",
+					      cpu, lj_cpulist_format(&t->allowed, list, sizeof(list)));
 	}
 	return 0;
 }
@@ -93,10 +74,10 @@ static int select_kind(const struct lj_topo *t, const char *sel, struct lj_cpu_s
 		if (ret)
 			return ret;
 	} else if (*rest) {
-		return failf(why, -EINVAL, "unknown selector '%s'", sel);
+		return lj_parse_failf(why, -EINVAL, "unknown selector '%s'", sel);
 	}
 	if (t->nkinds < 1)
-		return failf(why, -EINVAL, "no CPU kinds known");
+		return lj_parse_failf(why, -EINVAL, "no CPU kinds known");
 	k = big ? t->nkinds - 1 : 0;
 	kind = t->kinds[k].cpus;
 	if (t->nkinds == 1) {
@@ -112,16 +93,16 @@ static int select_kind(const struct lj_topo *t, const char *sel, struct lj_cpu_s
 	if (n >= 0) {
 		if (nth_core(t, &kind, n, &out->set, &ncores))
 			return ncores == 1 ?
-				failf(why, -ERANGE, "only 1 %s core: %s:0", word, word) :
-				failf(why, -ERANGE, "only %d %s cores: %s:0 to %s:%d",
-				      ncores, word, word, word, ncores - 1);
+				lj_parse_failf(why, -ERANGE, "only 1 %s core: %s:0", word, word) :
+				lj_parse_failf(why, -ERANGE, "only %d %s cores: %s:0 to %s:%d",
+					       ncores, word, word, word, ncores - 1);
 		return check_usable(t, &out->set, why);
 	}
 	CPU_AND(&out->set, &kind, &t->allowed);
 	if (!CPU_COUNT(&out->set))
-		return failf(why, -EINVAL, "no %s CPU is allowed (%s: %s, allowed: %s)", word, word,
-			     lj_cpulist_format(&kind, l1, sizeof(l1)),
-			     lj_cpulist_format(&t->allowed, l2, sizeof(l2)));
+		return lj_parse_failf(why, -EINVAL, "no %s CPU is allowed (%s: %s, allowed: %s)",
+				      word, word, lj_cpulist_format(&kind, l1, sizeof(l1)),
+				      lj_cpulist_format(&t->allowed, l2, sizeof(l2)));
 	CPU_XOR(&dropped, &kind, &out->set);
 	if (CPU_COUNT(&dropped))
 		snprintf(out->note, sizeof(out->note), "%s CPUs %s are not allowed: using %s", word,
@@ -137,11 +118,11 @@ int lj_cpus_select(const struct lj_topo *t, const char *selector,
 
 	memset(out, 0, sizeof(*out));
 	if (!selector || !*selector)
-		return failf(why, -EINVAL, "empty CPU selector");
+		return lj_parse_failf(why, -EINVAL, "empty CPU selector");
 	snprintf(out->spec, sizeof(out->spec), "%s", selector);
 	if (!strcmp(selector, "all")) {
 		out->set = t->affinity;
-		ret = CPU_COUNT(&out->set) ? 0 : failf(why, -EINVAL, "no CPU is allowed");
+		ret = CPU_COUNT(&out->set) ? 0 : lj_parse_failf(why, -EINVAL, "no CPU is allowed");
 	} else if (!strcmp(selector, "online")) {
 		out->set = t->online;
 		ret = check_usable(t, &out->set, why);
@@ -152,8 +133,8 @@ int lj_cpus_select(const struct lj_topo *t, const char *selector,
 		if (!ret)
 			ret = check_usable(t, &out->set, why);
 	} else {
-		ret = failf(why, -EINVAL,
-			    "unknown selector (all, online, big, little, big:N, little:N or a list like 0-3,6)");
+		ret = lj_parse_failf(why, -EINVAL,
+				     "unknown selector (all, online, big, little, big:N, little:N or a list like 0-3,6)");
 	}
 	if (ret)
 		CPU_ZERO(&out->set);

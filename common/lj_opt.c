@@ -2,6 +2,7 @@
 /* lj_opt - option tables that generate getopt_long's array, optstring and --help. */
 #include "lj_opt.h"
 #include "lj_err.h"
+#include "lj_parse.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -151,4 +152,98 @@ out:
 	free(longs);
 	free(shorts);
 	return ret;
+}
+
+int lj_opt_parse_no_operands(const struct lj_opt_spec *spec, int argc, char **argv)
+{
+	int first = argc;
+	int ret;
+
+	ret = lj_opt_parse(spec, argc, argv, &first);
+	if (ret)
+		return ret;
+	if (first < argc)
+		return lj_usage_error("unexpected argument '%s' (see --help)", argv[first]);
+	return 0;
+}
+
+/* ---- option values ---- */
+
+int lj_opt_invalid(const char *opt, const char *arg, const char *why)
+{
+	return lj_usage_error("invalid %s '%s': %s", opt, arg ? arg : "",
+			      why ? why : "invalid value");
+}
+
+int lj_opt_int(const char *opt, const char *arg, int min, int max, int *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_int(arg, min, max, out, &why))
+		return lj_opt_invalid(opt, arg, why);
+	return 0;
+}
+
+int lj_opt_i64(const char *opt, const char *arg, int64_t min, int64_t max, int64_t *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_i64(arg, min, max, out, &why))
+		return lj_opt_invalid(opt, arg, why);
+	return 0;
+}
+
+int lj_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_u64(arg, min, max, out, &why))
+		return lj_opt_invalid(opt, arg, why);
+	return 0;
+}
+
+int lj_opt_double(const char *opt, const char *arg, double min, double max, double *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_double(arg, min, max, out, &why))
+		return lj_opt_invalid(opt, arg, why);
+	return 0;
+}
+
+int lj_opt_duration(const char *opt, const char *arg, int64_t default_unit_ns, int64_t *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_duration_ns(arg, default_unit_ns, out, &why))
+		return lj_opt_invalid(opt, arg, why);
+	return 0;
+}
+
+int lj_opt_bool(const char *opt, const char *arg, bool *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_bool(arg, out, &why))
+		return lj_opt_invalid(opt, arg, why);
+	return 0;
+}
+
+int lj_opt_cpulist(const char *opt, const char *arg, cpu_set_t *out)
+{
+	const char *why = NULL;
+
+	if (lj_parse_cpulist(arg, out, 0, &why))
+		return lj_opt_invalid(opt, arg, why);
+	return 0;
+}
+
+int lj_opt_policy(const char *opt, const char *arg, enum lj_policy *out)
+{
+	enum lj_policy p;
+
+	if (lj_sched_policy_parse(arg, &p) || p == LJ_POLICY_DEADLINE)
+		return lj_opt_invalid(opt, arg, "not one of other, normal, batch, idle, fifo, rr");
+	*out = p;
+	return 0;
 }

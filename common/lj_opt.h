@@ -4,7 +4,12 @@
 #define LJ_OPT_H
 
 #include <getopt.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "lj_sched.h"
 
 /*
  * A tool declares its options once, as a table; several tables (the
@@ -62,6 +67,36 @@ struct lj_opt_spec {
 #define LJ_OPT_EXIT_HELP (-1)
 int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *first_arg);
 
+/* lj_opt_parse for a tool that takes no operands: a leftover argument is a usage error. */
+int lj_opt_parse_no_operands(const struct lj_opt_spec *spec, int argc, char **argv);
+
 void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out);
+
+/*
+ * Option values for handlers. Each parses @arg with the matching
+ * lj_parse_* function; on failure it prints the one message every tool
+ * gives,
+ *     lj-cyclic: invalid --interval '10q': unknown unit
+ * and returns LJ_EXIT_USAGE, so a handler can `return lj_opt_int(...)`.
+ * @opt is the option as the user knows it ("--interval"). *@out is only
+ * written on success. Return: 0 or LJ_EXIT_USAGE.
+ */
+int lj_opt_int(const char *opt, const char *arg, int min, int max, int *out);
+int lj_opt_i64(const char *opt, const char *arg, int64_t min, int64_t max, int64_t *out);
+int lj_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+int lj_opt_double(const char *opt, const char *arg, double min, double max, double *out);
+/* A duration in ns; a bare number is in @default_unit_ns (LJ_NSEC_PER_USEC for -i). */
+int lj_opt_duration(const char *opt, const char *arg, int64_t default_unit_ns, int64_t *out);
+int lj_opt_bool(const char *opt, const char *arg, bool *out);
+/* A CPU list ("0-3,6"); existence is the caller's check, once the topology is known. */
+int lj_opt_cpulist(const char *opt, const char *arg, cpu_set_t *out);
+/*
+ * A thread policy: other (normal), batch, idle, fifo or rr. Deadline is
+ * refused: no tool's threads carry a runtime/deadline/period triple.
+ */
+int lj_opt_policy(const char *opt, const char *arg, enum lj_policy *out);
+
+/* Print "prog: invalid OPT 'ARG': WHY" ("invalid value" when @why is NULL); return LJ_EXIT_USAGE. */
+int lj_opt_invalid(const char *opt, const char *arg, const char *why);
 
 #endif

@@ -21,7 +21,7 @@
  */
 
 /* Phrases with numbers in them live here; one per thread, like strerror. */
-static __thread char why_buf[96];
+static __thread char why_buf[192];
 
 static int fail(const char **why, const char *phrase, int err)
 {
@@ -30,10 +30,7 @@ static int fail(const char **why, const char *phrase, int err)
 	return err;
 }
 
-static int failf(const char **why, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int failf(const char **why, int err, const char *fmt, ...)
+int lj_parse_failf(const char **why, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -42,6 +39,7 @@ static int failf(const char **why, int err, const char *fmt, ...)
 	va_end(ap);
 	return fail(why, why_buf, err);
 }
+
 
 /*
  * Scan an unsigned decimal digit run at @s: value into *@v, end into *@end.
@@ -87,51 +85,63 @@ static int junk_after(const char *end, const char **why)
 	return fail(why, "trailing characters", -EINVAL);
 }
 
-int lj_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char **why)
+/*
+ * The part u64 and i64 share: text checks, an optional sign (a '-' only
+ * when @neg is not NULL), a digit run and nothing after it; *@v is the
+ * magnitude. Return: 0 (*@overflow tells whether it fit 64 bits, which the
+ * caller reports with its own range) or -errno with @why set.
+ */
+static int scan_integer(const char *s, bool *neg, uint64_t *v, bool *overflow, const char **why)
 {
 	const char *p, *end;
-	uint64_t v;
 	int ret;
 
 	ret = check_text(s, why);
 	if (ret)
 		return ret;
 	p = s;
-	if (*p == '-')
+	if (*p == '-' && !neg)
 		return fail(why, "negative value", -ERANGE);
-	if (*p == '+')
+	if (neg)
+		*neg = *p == '-';
+	if (*p == '-' || *p == '+')
 		p++;
-	ret = scan_u64(p, &v, &end);
+	*v = 0;
+	ret = scan_u64(p, v, &end);
 	if (ret == -EINVAL)
 		return fail(why, "not a number", -EINVAL);
 	if (*end)
 		return junk_after(end, why);
-	if (ret == -ERANGE || v < min || v > max)
-		return failf(why, -ERANGE, "out of range %" PRIu64 "..%" PRIu64, min, max);
+	*overflow = ret == -ERANGE;
+	return 0;
+}
+
+int lj_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char **why)
+{
+	bool overflow;
+	uint64_t v;
+	int ret;
+
+	ret = scan_integer(s, NULL, &v, &overflow, why);
+	if (ret)
+		return ret;
+	if (overflow || v < min || v > max)
+		return lj_parse_failf(why, -ERANGE, "out of range %" PRIu64 "..%" PRIu64, min, max);
 	*out = v;
 	return 0;
 }
 
 int lj_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out, const char **why)
 {
-	const char *p, *end;
-	bool neg = false;
+	bool neg, overflow;
 	uint64_t v;
 	int64_t x;
 	int ret;
 
-	ret = check_text(s, why);
+	ret = scan_integer(s, &neg, &v, &overflow, why);
 	if (ret)
 		return ret;
-	p = s;
-	if (*p == '-' || *p == '+')
-		neg = *p++ == '-';
-	ret = scan_u64(p, &v, &end);
-	if (ret == -EINVAL)
-		return fail(why, "not a number", -EINVAL);
-	if (*end)
-		return junk_after(end, why);
-	if (ret == -ERANGE || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
+	if (overflow || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
 		goto range;
 	/* -(INT64_MIN) does not exist: build the negative value from below. */
 	x = neg ? (v ? -(int64_t)(v - 1) - 1 : 0) : (int64_t)v;
@@ -140,7 +150,7 @@ int lj_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out, const ch
 	*out = x;
 	return 0;
 range:
-	return failf(why, -ERANGE, "out of range %" PRId64 "..%" PRId64, min, max);
+	return lj_parse_failf(why, -ERANGE, "out of range %" PRId64 "..%" PRId64, min, max);
 }
 
 int lj_parse_int(const char *s, int min, int max, int *out, const char **why)
@@ -181,7 +191,7 @@ int lj_parse_double(const char *s, double min, double max, double *out, const ch
 	if (*end)
 		return junk_after(end, why);
 	if (errno == ERANGE || !isfinite(v) || v < min || v > max)
-		return failf(why, -ERANGE, "out of range %g..%g", min, max);
+		return lj_parse_failf(why, -ERANGE, "out of range %g..%g", min, max);
 	*out = v;
 	return 0;
 }
@@ -346,8 +356,8 @@ static int scan_cpu(const char *p, int max_cpus, int *cpu, const char **end, con
 	if (ret == -ERANGE)
 		return fail(why, "CPU number too large", -ERANGE);
 	if (v >= (uint64_t)max_cpus)
-		return failf(why, -ERANGE, "CPU %" PRIu64 " beyond the limit of %d CPUs",
-			     v, max_cpus);
+		return lj_parse_failf(why, -ERANGE, "CPU %" PRIu64 " beyond the limit of %d CPUs",
+				      v, max_cpus);
 	*cpu = (int)v;
 	return 0;
 }
@@ -380,11 +390,11 @@ int lj_parse_cpulist(const char *s, cpu_set_t *out, int max_cpus, const char **w
 			if (ret)
 				return ret;
 			if (hi < lo)
-				return failf(why, -EINVAL, "reversed range %d-%d", lo, hi);
+				return lj_parse_failf(why, -EINVAL, "reversed range %d-%d", lo, hi);
 			p = end;
 		}
 		if (lo <= prev)
-			return failf(why, -EINVAL, "CPU %d out of ascending order", lo);
+			return lj_parse_failf(why, -EINVAL, "CPU %d out of ascending order", lo);
 		for (cpu = lo; cpu <= hi; cpu++)
 			CPU_SET(cpu, &set);
 		prev = hi;
@@ -461,7 +471,7 @@ static int parse_list(const char *s, int64_t *out, int *n, const char **why,
 		if (ret)
 			return ret;
 		if (count >= *n)
-			return failf(why, -ERANGE, "too many values (at most %d)", *n);
+			return lj_parse_failf(why, -ERANGE, "too many values (at most %d)", *n);
 		out[count++] = v;
 		if (!comma)
 			break;

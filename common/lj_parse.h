@@ -41,6 +41,16 @@ int lj_parse_bool(const char *s, bool *out, const char **why);
  */
 int lj_parse_cpulist(const char *s, cpu_set_t *out, int max_cpus, const char **why);
 
+/*
+ * For parsers elsewhere (lj_cpus' selectors) that name the problem with
+ * numbers in it: format the phrase into a thread-local buffer (valid
+ * until this thread's next call, like strerror), point *@why at it when
+ * @why is not NULL, and return @err. @fmt's arguments must not point into
+ * an earlier *@why.
+ */
+int lj_parse_failf(const char **why, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Format @set as a compact list ("0-3,6") into @buf; returns @buf. */
 char *lj_cpulist_format(const cpu_set_t *set, char *buf, size_t len);
 

@@ -3,6 +3,7 @@
 #include "lj_preempt.h"
 
 #include "lj_kconfig.h"
+#include "lj_setup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #define DEBUGFS_DIR	"/sys/kernel/debug"
 #define PREEMPT_FILE	DEBUGFS_DIR "/sched/preempt"
 #define REALTIME_FILE	"/sys/kernel/realtime"
+#define LOCKDOWN_FILE	"/sys/kernel/security/lockdown"
 
 static const char *const names[] = {
 	[LJ_PREEMPT_UNKNOWN] = "unknown",
@@ -172,22 +174,12 @@ int lj_preempt_from_kconfig(const struct lj_kconfig *k, enum lj_preempt_model *m
 	return 0;
 }
 
+/* lj_setup's small-file reader (the one every module uses), as 0 or -errno. */
 static int read_file(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = lj_setup_read_file(path, buf, len);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return (int)n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 int lj_preempt_current_debugfs(enum lj_preempt_model *out)
@@ -239,9 +231,32 @@ static int debugfs_problem(int err, char *buf, size_t len)
 	}
 }
 
+/* debugfs sched/preempt cannot be used (@err): say why, and what would give @name instead. */
+static int cannot_use(int err, const char *name, char *why, size_t len)
+{
+	char reason[160];
+	int ret = debugfs_problem(err, reason, sizeof(reason));
+
+	if (ret == -ENODEV)
+		snprintf(why, len, "%s (mount -t debugfs none " DEBUGFS_DIR
+			 "), or boot with preempt=%s", reason, name);
+	else if (ret == -ENOTSUP)
+		snprintf(why, len, "%s: the model is fixed at build time", reason);
+	else
+		snprintf(why, len, "%s; boot with preempt=%s instead", reason, name);
+	return ret;
+}
+
+static int not_dynamic_mode(enum lj_preempt_model m, char *why, size_t len)
+{
+	snprintf(why, len, "'%s' is not a dynamic preemption mode%s", lj_preempt_name(m),
+		 m == LJ_PREEMPT_RT ? " (PREEMPT_RT is chosen when the kernel is built)" : "");
+	return -EINVAL;
+}
+
 int lj_preempt_set(enum lj_preempt_model m, char *why, size_t len)
 {
-	char reason[160], dummy[1];
+	char dummy[1];
 	const char *name = lj_preempt_name(m);
 	ssize_t n;
 	int fd, ret;
@@ -250,24 +265,12 @@ int lj_preempt_set(enum lj_preempt_model m, char *why, size_t len)
 		why = dummy;
 		len = sizeof(dummy);
 	}
-	if (m < LJ_PREEMPT_NONE || m > LJ_PREEMPT_LAZY) {
-		snprintf(why, len, "'%s' is not a dynamic preemption mode%s", name,
-			 m == LJ_PREEMPT_RT ? " (PREEMPT_RT is chosen when the kernel is built)" : "");
-		return -EINVAL;
-	}
+	if (m < LJ_PREEMPT_NONE || m > LJ_PREEMPT_LAZY)
+		return not_dynamic_mode(m, why, len);
 	/* O_TRUNC: harmless on debugfs, and a fake file must not keep old bytes */
 	fd = open(PREEMPT_FILE, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		ret = debugfs_problem(-errno, reason, sizeof(reason));
-		if (ret == -ENODEV)
-			snprintf(why, len, "%s (mount -t debugfs none " DEBUGFS_DIR
-				 "), or boot with preempt=%s", reason, name);
-		else if (ret == -ENOTSUP)
-			snprintf(why, len, "%s: the model is fixed at build time", reason);
-		else
-			snprintf(why, len, "%s; boot with preempt=%s instead", reason, name);
-		return ret;
-	}
+	if (fd < 0)
+		return cannot_use(-errno, name, why, len);
 	n = write(fd, name, strlen(name));
 	ret = n < 0 ? -errno : 0;
 	if (close(fd) < 0 && !ret)
@@ -277,6 +280,80 @@ int lj_preempt_set(enum lj_preempt_model m, char *why, size_t len)
 	else if (ret)
 		snprintf(why, len, "writing '%s' to " PREEMPT_FILE ": %s", name, strerror(-ret));
 	return ret;
+}
+
+/*
+ * The lockdown level in force, from "none [integrity] confidentiality":
+ * "" when none or when the file is missing (no lockdown LSM).
+ */
+static void lockdown_level(char *out, size_t len)
+{
+	char buf[128];
+	const char *open_b, *close_b;
+
+	out[0] = '\0';
+	if (read_file(LOCKDOWN_FILE, buf, sizeof(buf)))
+		return;
+	open_b = strchr(buf, '[');
+	close_b = open_b ? strchr(open_b, ']') : NULL;
+	if (!close_b || (close_b - open_b - 1 == 4 && !strncmp(open_b + 1, "none", 4)))
+		return;
+	snprintf(out, len, "%.*s", (int)(close_b - open_b - 1), open_b + 1);
+}
+
+int lj_preempt_can_switch(enum lj_preempt_model m, char *why, size_t len)
+{
+	enum lj_preempt_model cur;
+	char dummy[1], level[32], buf[128];
+	const char *name = lj_preempt_name(m);
+	unsigned avail = 0;
+	int ret;
+
+	if (!why) {
+		why = dummy;
+		len = sizeof(dummy);
+	}
+	if (m < LJ_PREEMPT_NONE || m > LJ_PREEMPT_LAZY)
+		return not_dynamic_mode(m, why, len);
+	/* Lockdown (integrity and up) forbids debugfs whether or not it is mounted. */
+	lockdown_level(level, sizeof(level));
+	if (level[0]) {
+		snprintf(why, len, "kernel lockdown (%s) forbids debugfs sched/preempt; boot with preempt=%s instead",
+			 level, name);
+		return -EPERM;
+	}
+	if (access(PREEMPT_FILE, F_OK)) {
+		struct utsname u;
+		enum lj_preempt_model um;
+		bool dyn = true;
+
+		ret = -errno;
+		/* Unmounted debugfs hides sched/preempt: the version string tells dynamic kernels. */
+		if (ret == -ENOENT && !debugfs_mounted() && !uname(&u)) {
+			lj_preempt_parse_uname(u.version, &um, &dyn);
+			if (!dyn) {
+				snprintf(why, len, "the kernel is not PREEMPT_DYNAMIC (uname -v): the model is fixed at build time");
+				return -ENOTSUP;
+			}
+		}
+		return cannot_use(ret, name, why, len);
+	}
+	/* The old mode must be read back exactly, or it could not be restored. */
+	ret = read_file(PREEMPT_FILE, buf, sizeof(buf));
+	if (ret)
+		return cannot_use(ret, name, why, len);
+	if (lj_preempt_parse_debugfs(buf, &cur, &avail)) {
+		snprintf(why, len, PREEMPT_FILE " holds '%.40s', not a mode list: the current mode could not be restored",
+			 buf);
+		return -EPROTO;
+	}
+	if (!(avail & (1u << m))) {
+		snprintf(why, len, "the kernel does not offer preemption mode '%s' (it offers: %s)", name, buf);
+		return -EINVAL;
+	}
+	if (faccessat(AT_FDCWD, PREEMPT_FILE, W_OK, AT_EACCESS))
+		return cannot_use(-errno, name, why, len);
+	return 0;
 }
 
 /* The last "Dynamic Preempt:" record in the kernel log: the boot mode or the latest switch. */

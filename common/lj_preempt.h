@@ -59,6 +59,17 @@ int lj_preempt_current_debugfs(enum lj_preempt_model *out);
 int lj_preempt_set(enum lj_preempt_model m, char *why, size_t len);
 
 /*
+ * Could lj_preempt_set(@m) switch, and could the mode in force be read
+ * back to restore it afterwards? Writes nothing. Checks that @m is a
+ * dynamic mode, kernel lockdown (/sys/kernel/security/lockdown), that
+ * debugfs sched/preempt exists (debugfs mounted, PREEMPT_DYNAMIC kernel),
+ * is readable and parsable, offers @m, and is writable. Return: 0, or
+ * -errno with a one-line reason in @why, as lj_preempt_set, plus
+ * -EPROTO: the file's content is not understood (the old mode unknown).
+ */
+int lj_preempt_can_switch(enum lj_preempt_model m, char *why, size_t len);
+
+/*
  * Pure parsers, exposed for unit tests. Each returns 0 or -EINVAL
  * (-ENOENT from parse_kmsg/parse_cmdline: the line does not say).
  */

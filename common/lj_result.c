@@ -274,10 +274,86 @@ static int sync_parent(const char *path)
 	return ret;
 }
 
+/*
+ * Where a write to @path goes. rename() replaces a directory entry: over
+ * a device, a FIFO or /dev/stdout it would replace the node itself (run
+ * as root, "--json /dev/null" turned /dev/null into a regular file), so
+ * those are written in place (*in_place); a symlink to a regular file is
+ * followed (*real, to free), so the link stays a link. Return: 0 or
+ * -errno (-EISDIR for a directory).
+ */
+static int write_target(const char *path, char **real, bool *in_place)
+{
+	struct stat st;
+
+	*real = NULL;
+	*in_place = false;
+	if (stat(path, &st) < 0)
+		return 0;	/* a new file (or a dangling link): the write says why */
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode)) {
+		*in_place = true;
+		return 0;
+	}
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		*real = realpath(path, NULL);
+		if (!*real)
+			return -errno;
+	}
+	return 0;
+}
+
+/* The sibling temporary file of an atomic write: open, O_EXCL. */
+static int open_tmp(const char *path, char **tmp)
+{
+	int fd;
+
+	if (asprintf(tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST) {
+		/* left behind by a crashed process that had our pid */
+		unlink(*tmp);
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int lj_result_check_path(const char *path)
+{
+	char *real, *tmp;
+	bool in_place;
+	int fd, ret;
+
+	if (!path || !*path)
+		return -EINVAL;
+	if (!strcmp(path, "-"))
+		return 0;
+	ret = write_target(path, &real, &in_place);
+	if (ret)
+		return ret;
+	if (in_place)
+		return access(path, W_OK) < 0 ? -errno : 0;
+	/* Probe with the very file the write will create, then remove it. */
+	fd = open_tmp(real ? real : path, &tmp);
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+		fd = 0;
+	}
+	free(tmp);
+	free(real);
+	return fd;
+}
+
 int lj_json_write_atomic(json_object *obj, const char *path)
 {
 	const char *text;
-	char *tmp = NULL;
+	char *tmp = NULL, *real = NULL;
+	bool in_place;
 	int fd, ret;
 
 	if (!obj || !path || !*path)
@@ -293,20 +369,29 @@ int lj_json_write_atomic(json_object *obj, const char *path)
 			return errno ? -errno : -EIO;
 		return 0;
 	}
+	ret = write_target(path, &real, &in_place);
+	if (ret)
+		return ret;
+	if (in_place) {
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		ret = write_all(fd, text, strlen(text));
+		if (!ret)
+			ret = write_all(fd, "\n", 1);
+		if (close(fd) < 0 && !ret)
+			ret = -errno;
+		return ret;
+	}
+	if (real)
+		path = real;
 	/*
 	 * Write a sibling temporary file and rename it over @path: a reader
 	 * (or a crash) sees the old document or the new one, never half.
 	 */
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST) {
-		/* left behind by a crashed process that had our pid */
-		unlink(tmp);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	}
+	fd = open_tmp(path, &tmp);
 	if (fd < 0) {
-		ret = -errno;
+		ret = fd;
 		goto out;
 	}
 	ret = write_all(fd, text, strlen(text));
@@ -324,6 +409,7 @@ int lj_json_write_atomic(json_object *obj, const char *path)
 		ret = sync_parent(path);
 out:
 	free(tmp);
+	free(real);
 	return ret;
 }
 

@@ -8,12 +8,14 @@
 #include "lj_pmqos.h"
 #include "lj_preempt.h"
 #include "lj_setup.h"
+#include "lj_time.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RT_RUNTIME_SYSCTL "/proc/sys/kernel/sched_rt_runtime_us"
@@ -352,27 +354,40 @@ static int apply_preempt(struct apply *a)
 		lj_error("invalid --preempt '%s'", a->o->preempt);
 		return LJ_EXIT_USAGE;
 	}
-	/* The old mode must be known exactly to be restored: only debugfs says it. */
 	ret = lj_preempt_current_debugfs(&cur);
 	if (ret) {
 		struct lj_preempt_info info;
 
-		/* Nothing to switch if another source says the mode is in force already. */
+		/*
+		 * Nothing to switch if another source says the mode is in
+		 * force already. The dynamic mode, not the model: a
+		 * PREEMPT_RT kernel has model rt and mode full or lazy.
+		 */
 		lj_preempt_detect(&info);
-		if (info.model == want) {
+		if (info.mode == want) {
 			snprintf(why, sizeof(why), "%s (already, per %s)", lj_preempt_name(want), info.source);
 			note_applied(a, "preempt", why);
 			return 0;
 		}
-		/* Let lj_preempt_set say why not (lockdown, not dynamic) and which boot parameter. */
-		ret = lj_preempt_set(want, why, sizeof(why));
-		if (!ret) {
-			/* It switched although the old mode is unknown: cannot undo, so refuse. */
-			snprintf(why, sizeof(why), "the current mode cannot be read to restore it");
-			ret = -ENOTSUP;
-		}
-		return fall_back(a, "--preempt", why[0] ? why : lj_strerror(ret));
+	} else if (cur == want) {
+		note_applied(a, "preempt", lj_preempt_name(want));
+		return 0;
 	}
+	/*
+	 * Never switch without the old mode recorded: check first, writing
+	 * nothing (lockdown, not dynamic, unreadable or unparsable file),
+	 * then read the mode to record it.
+	 */
+	ret = lj_preempt_can_switch(want, why, sizeof(why));
+	if (!ret && (ret = lj_preempt_current_debugfs(&cur)))
+		snprintf(why, sizeof(why), "the current mode cannot be read to restore it: %s",
+			 lj_strerror(ret));
+	if (ret == -EINVAL) {
+		lj_error("invalid --preempt '%s': %s", a->o->preempt, why);
+		return LJ_EXIT_USAGE;
+	}
+	if (ret)
+		return fall_back(a, "--preempt", why[0] ? why : lj_strerror(ret));
 	if (cur == want) {
 		note_applied(a, "preempt", lj_preempt_name(want));
 		return 0;
@@ -454,8 +469,17 @@ static int apply_cgroup(struct apply *a)
 
 			if (us >= 0) {
 				ret = lj_cgroup_set_rt_runtime(a->s, &cg, us);
-				/* Another group took budget between reading and writing: ask again. */
+				/*
+				 * EINVAL: another group took budget between reading
+				 * and writing, or a group removed just now (by a tool
+				 * that did not zero its budget first) still holds its
+				 * share until the kernel frees it. Ask again after a
+				 * pause that doubles (10 ms, 2.5 s in all).
+				 */
 				for (int tries = 0; ret == -EINVAL && o->rt_runtime_us < 0 && tries < 8; tries++) {
+					struct timespec pause = lj_ns_to_ts((10LL << tries) * LJ_NSEC_PER_MSEC);
+
+					nanosleep(&pause, NULL);
 					us = lj_cgroup_rt_available(&cg) / 2;
 					if (us < 0)
 						break;
@@ -610,6 +634,22 @@ int lj_setupopt_leave_group(const struct lj_setupopt *o, pid_t tid)
 		ret = lj_cgroup_root(&m, &root);
 	if (!ret)
 		ret = lj_cgroup_attach(&root, tid);
+	return ret;
+}
+
+int lj_setupopt_join_group(const struct lj_setupopt *o, pid_t tid)
+{
+	struct lj_cgroup_mounts m;
+	struct lj_cgroup cg;
+	int ret;
+
+	if (!o->cgroup || !strcmp(o->cgroup, "off"))
+		return 0;
+	ret = lj_cgroup_discover(&m);
+	if (!ret)
+		ret = lj_cgroup_open(&m, o->cgroup, o->cgroup_depth, &cg);
+	if (!ret)
+		ret = lj_cgroup_attach(&cg, tid);
 	return ret;
 }
 

@@ -77,6 +77,13 @@ int lj_setupopt_apply(struct lj_setupopt *o, const struct lj_topo *t,
  */
 int lj_setupopt_leave_group(const struct lj_setupopt *o, pid_t tid);
 
+/*
+ * Move thread @tid (0 = the caller) back into the --cgroup group after
+ * lj_setupopt_leave_group, so that threads it creates start in the group.
+ * No-op without a group. Return: 0 or -errno.
+ */
+int lj_setupopt_join_group(const struct lj_setupopt *o, pid_t tid);
+
 /* Undo everything lj_setupopt_apply did (reverse order) and free the stack. */
 void lj_setupopt_restore(struct lj_setupopt *o, struct lj_setup *stack);
 

@@ -7,6 +7,7 @@
 #include "lj_kconfig.h"
 #include "lj_parse.h"
 #include "lj_preempt.h"
+#include "lj_setup.h"
 #include "lj_topo.h"
 
 #include <cpuidle.h>
@@ -47,21 +48,16 @@ static void put(json_object *o, const char *key, json_object *v)
 	json_object_object_add(o, key, v);
 }
 
-/* Read a small text file without its trailing newline. Return: 0 or -errno. */
+/*
+ * Read a small text file without its trailing newlines and blanks
+ * (sysfs and proc files may end in either). Return: 0 or -errno.
+ */
 static int read_text(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = lj_setup_read_file(path, buf, len);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
+	if (n < 0)
 		return (int)n;
-	}
-	close(fd);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		n--;
 	buf[n] = '\0';

@@ -53,6 +53,24 @@ run_rc() {
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# drop_to_nobody CMD...: run CMD as uid/gid 65534 with no groups, to see
+# a tool's fallbacks without privilege. can_drop_to_nobody: does that work
+# here (setpriv installed, and we may change uid)?
+drop_to_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+can_drop_to_nobody() { command -v setpriv >/dev/null && drop_to_nobody true 2>/dev/null; }
+
+# result_validates FILE: one test, the whole document against the
+# ljkit-result/1 schema (lj-compare --validate); skipped when lj-compare
+# is not built.
+result_validates() {
+	if [ -x "$LJ_BUILD/lj-compare" ]; then
+		run_rc lj-compare --validate "$1"
+		is "$rc" 0 "the result validates as ljkit-result/1 (lj-compare --validate)"
+	else
+		skip 1 "lj-compare not built: schema validation"
+	fi
+}
+
 done_testing() {
 	echo "1..$_tap_n"
 	[ "$_tap_fail" -eq 0 ]

@@ -110,10 +110,10 @@ is "$(grep -cE "$TLINE" "$TMP/int.out")" 2 "SIGINT still reports every thread"
 if is_root; then
 	run_rc lj-signal -q -l 20 -m -p 80
 	is "$(grep -cE '^T: ?[0-9]+ \( *[0-9]+\) P:80 ' "$TMP/out")" 2 "-p 80 as root: P:80 on every line"
-	if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
-		run_rc setpriv --reuid=65534 --regid=65534 --clear-groups "$LJ_BUILD/lj-signal" -q -l 20 -p 80
+	if can_drop_to_nobody; then
+		run_rc drop_to_nobody "$LJ_BUILD/lj-signal" -q -l 20 -p 80
 		ok $((rc != 0 || $(grep -c warning "$TMP/err") != 1)) "unprivileged -p 80 falls back with one warning"
-		run_rc setpriv --reuid=65534 --regid=65534 --clear-groups "$LJ_BUILD/lj-signal" -q -l 20 -p 80 --strict
+		run_rc drop_to_nobody "$LJ_BUILD/lj-signal" -q -l 20 -p 80 --strict
 		is "$rc" 77 "unprivileged -p 80 --strict exits 77"
 	else
 		skip 2 "setpriv cannot drop to nobody here"
@@ -122,12 +122,6 @@ else
 	skip 3 "SCHED_FIFO run needs root"
 fi
 
-# The whole document against the schema, when lj-compare is built.
-if [ -x "$LJ_BUILD/lj-compare" ]; then
-	run_rc lj-compare --validate "$TMP/s.json"
-	is "$rc" 0 "the result validates as ljkit-result/1 (lj-compare --validate)"
-else
-	skip 1 "lj-compare not built: schema validation"
-fi
+result_validates "$TMP/s.json"
 
 done_testing

@@ -137,18 +137,14 @@ static void test_nodriver(const char *dir)
 
 int main(void)
 {
-	char tmp[256], fake[300], jdir[300], cmd[400];
+	struct fake_sysfs_tmp tmp;
 	const char *why;
 
-	snprintf(tmp, sizeof(tmp), "%s/ljcf.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmp))
+	if (fake_sysfs_tmp_make(&tmp, "ljcf"))
 		skip_all("cannot create a temporary directory");
-	snprintf(fake, sizeof(fake), "%s/cpu", tmp);
-	snprintf(jdir, sizeof(jdir), "%s/j", tmp);
-	setenv("LJ_JOURNAL_DIR", jdir, 1);
 	why = fake_sysfs_enter();
 	if (why) {
-		rmdir(tmp);
+		rmdir(tmp.dir);
 		skip_all(why);
 	}
 	CPU_ZERO(&all);
@@ -158,14 +154,11 @@ int main(void)
 	CPU_SET(1, &cpu1);
 
 	plan(29);
-	test_percpu(fake);
-	test_shared(fake);
-	test_biglittle(fake);
-	test_nodriver(fake);
+	test_percpu(tmp.cpu);
+	test_shared(tmp.cpu);
+	test_biglittle(tmp.cpu);
+	test_nodriver(tmp.cpu);
 
-	umount2(FAKE_CPU_DIR, MNT_DETACH);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd))
-		diag("could not remove %s", tmp);
+	fake_sysfs_tmp_remove(&tmp);
 	return done();
 }

@@ -2,7 +2,12 @@
 /* test_opt - option tables: parsing, errors, help generation. */
 #include "lj_err.h"
 #include "lj_opt.h"
+#include "lj_time.h"
 #include "tap.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 struct cfg {
 	int loops;
@@ -48,6 +53,135 @@ static int run(struct cfg *c, int argc, char **argv, int *first)
 	return lj_opt_parse(&spec, argc, argv, first);
 }
 
+/*
+ * The value helpers print their message to stderr: send fd 2 to a file for
+ * the call, then read back what was written.
+ */
+static char captured[512];
+static int saved_fd = -1;
+static FILE *cap;
+
+static void capture_start(void)
+{
+	fflush(stderr);
+	cap = tmpfile();
+	saved_fd = dup(2);
+	if (cap && saved_fd >= 0)
+		dup2(fileno(cap), 2);
+}
+
+static const char *capture_end(void)
+{
+	size_t n = 0;
+
+	fflush(stderr);
+	if (saved_fd >= 0) {
+		dup2(saved_fd, 2);
+		close(saved_fd);
+		saved_fd = -1;
+	}
+	captured[0] = '\0';
+	if (cap) {
+		rewind(cap);
+		n = fread(captured, 1, sizeof(captured) - 1, cap);
+		fclose(cap);
+		cap = NULL;
+	}
+	captured[n] = '\0';
+	return captured;
+}
+
+static void test_no_operands(void)
+{
+	struct cfg c = { 0 };
+	struct lj_opt_table tab = { "options", opts, handle, &c };
+	struct lj_opt_spec spec = { "[OPTIONS]", "test", &tab, 1, NULL };
+	char *good[] = { "t", "-l", "3", NULL };
+	char *extra[] = { "t", "-l", "3", "stray", NULL };
+
+	is_int(lj_opt_parse_no_operands(&spec, 3, good), 0, "no operands: options alone parse");
+	is_int(c.loops, 3, "no operands: the handler saw the value");
+	capture_start();
+	is_int(lj_opt_parse_no_operands(&spec, 4, extra), LJ_EXIT_USAGE, "no operands: a leftover word is a usage error");
+	is_str(capture_end(), "test_opt: unexpected argument 'stray' (see --help)\n", "...naming the word");
+}
+
+static void test_values(void)
+{
+	cpu_set_t set;
+	enum lj_policy pol = LJ_POLICY_OTHER;
+	int64_t i64 = 7;
+	uint64_t u64 = 7;
+	double d = 7;
+	bool b = false;
+	int i = 7;
+
+	is_int(lj_opt_int("--threads", "12", 1, 64, &i), 0, "lj_opt_int accepts a value in range");
+	is_int(i, 12, "lj_opt_int stores the value");
+
+	capture_start();
+	i = 7;
+	is_int(lj_opt_int("--priority", "100", 0, 99, &i), LJ_EXIT_USAGE, "lj_opt_int: out of range is a usage error");
+	is_str(capture_end(), "test_opt: invalid --priority '100': out of range 0..99\n",
+	       "lj_opt_int names the option, the text and the reason");
+	is_int(i, 7, "lj_opt_int leaves *out alone on failure");
+
+	capture_start();
+	is_int(lj_opt_i64("--histogram", "5x", 1, 100, &i64), LJ_EXIT_USAGE, "lj_opt_i64 rejects trailing junk");
+	is_str(capture_end(), "test_opt: invalid --histogram '5x': trailing characters\n",
+	       "lj_opt_i64 message");
+	is_int(lj_opt_i64("--histogram", "-5", -10, 100, &i64), 0, "lj_opt_i64 takes a negative value in range");
+	is_int(i64, -5, "lj_opt_i64 stores the value");
+
+	capture_start();
+	is_int(lj_opt_u64("--loops", "-1", 0, UINT64_MAX, &u64), LJ_EXIT_USAGE, "lj_opt_u64 rejects a negative value");
+	is_str(capture_end(), "test_opt: invalid --loops '-1': negative value\n", "lj_opt_u64 message");
+	ok(lj_opt_u64("--loops", "18446744073709551615", 0, UINT64_MAX, &u64) == 0 && u64 == UINT64_MAX,
+	   "lj_opt_u64 takes UINT64_MAX");
+
+	ok(lj_opt_double("--fps", "59.94", 1, 1000, &d) == 0 && d == 59.94, "lj_opt_double parses");
+	capture_start();
+	is_int(lj_opt_double("--fps", "nan", 1, 1000, &d), LJ_EXIT_USAGE, "lj_opt_double rejects nan");
+	is_str(capture_end(), "test_opt: invalid --fps 'nan': not a number\n", "lj_opt_double message");
+
+	ok(lj_opt_duration("--interval", "250", LJ_NSEC_PER_USEC, &i64) == 0 && i64 == 250000,
+	   "lj_opt_duration: a bare number is in the default unit");
+	ok(lj_opt_duration("--interval", "1.5ms", LJ_NSEC_PER_USEC, &i64) == 0 && i64 == 1500000,
+	   "lj_opt_duration: an explicit unit wins");
+	capture_start();
+	is_int(lj_opt_duration("--interval", "10q", LJ_NSEC_PER_USEC, &i64), LJ_EXIT_USAGE,
+	       "lj_opt_duration rejects an unknown unit");
+	ok(!strncmp(capture_end(), "test_opt: invalid --interval '10q': unknown unit", 47),
+	   "lj_opt_duration message is DESIGN.md's example");
+
+	ok(lj_opt_bool("--rt-throttle", "off", &b) == 0 && !b, "lj_opt_bool parses off");
+	capture_start();
+	is_int(lj_opt_bool("--rt-throttle", "maybe", &b), LJ_EXIT_USAGE, "lj_opt_bool rejects other words");
+	ok(!strncmp(capture_end(), "test_opt: invalid --rt-throttle 'maybe': ", 41), "lj_opt_bool message");
+
+	ok(lj_opt_cpulist("--affinity", "0-1,3", &set) == 0 && CPU_COUNT(&set) == 3 && CPU_ISSET(3, &set),
+	   "lj_opt_cpulist parses a list");
+	capture_start();
+	is_int(lj_opt_cpulist("--affinity", "3-1", &set), LJ_EXIT_USAGE, "lj_opt_cpulist rejects a reversed range");
+	ok(!strncmp(capture_end(), "test_opt: invalid --affinity '3-1': ", 36), "lj_opt_cpulist message");
+
+	ok(lj_opt_policy("--policy", "fifo", &pol) == 0 && pol == LJ_POLICY_FIFO, "lj_opt_policy parses fifo");
+	ok(lj_opt_policy("--policy", "normal", &pol) == 0 && pol == LJ_POLICY_OTHER, "lj_opt_policy: normal is other");
+	capture_start();
+	is_int(lj_opt_policy("--policy", "deadline", &pol), LJ_EXIT_USAGE, "lj_opt_policy refuses deadline");
+	is_str(capture_end(), "test_opt: invalid --policy 'deadline': not one of other, normal, batch, idle, fifo, rr\n",
+	       "lj_opt_policy message lists the choices");
+	is_int(pol, LJ_POLICY_OTHER, "lj_opt_policy leaves *out alone on failure");
+	capture_start();
+	is_int(lj_opt_policy("--policy", "fast", &pol), LJ_EXIT_USAGE, "lj_opt_policy rejects an unknown name");
+	capture_end();
+
+	capture_start();
+	is_int(lj_opt_invalid("--catch-up", "later", NULL), LJ_EXIT_USAGE, "lj_opt_invalid returns LJ_EXIT_USAGE");
+	is_str(capture_end(), "test_opt: invalid --catch-up 'later': invalid value\n",
+	       "lj_opt_invalid without a reason says invalid value");
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -60,7 +194,7 @@ int main(void)
 	char *a6[] = { "t", "--nope", NULL };
 
 	lj_err_init("test_opt");
-	plan(10);
+	plan(47);
 	is_int(run(&c, 7, a1, &first), 0, "valid options parse");
 	is_int(c.loops, 5, "-l value reaches the handler");
 	is_str(c.json, "out.json", "long-only option value");
@@ -71,5 +205,7 @@ int main(void)
 	is_int(run(&c, 2, a4, &first), LJ_EXIT_USAGE, "handler rejection propagates");
 	ok(run(&c, 5, a5, &first) == 0 && first == 2 && c.loops == 0, "-- stops option parsing");
 	is_int(run(&c, 2, a6, &first), LJ_EXIT_USAGE, "unknown long option is a usage error");
+	test_no_operands();
+	test_values();
 	return done();
 }

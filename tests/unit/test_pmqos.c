@@ -70,15 +70,11 @@ static void test_idle(const char *dir)
 
 int main(void)
 {
-	char tmp[256], fake[300], jdir[300], cmd[400];
+	struct fake_sysfs_tmp tmp;
 	const char *why;
 
-	snprintf(tmp, sizeof(tmp), "%s/ljpq.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmp))
+	if (fake_sysfs_tmp_make(&tmp, "ljpq"))
 		skip_all("cannot create a temporary directory");
-	snprintf(fake, sizeof(fake), "%s/cpu", tmp);
-	snprintf(jdir, sizeof(jdir), "%s/j", tmp);
-	setenv("LJ_JOURNAL_DIR", jdir, 1);
 
 	plan(13);
 	test_dma_latency();
@@ -86,11 +82,8 @@ int main(void)
 	if (why)
 		skip(11, why);
 	else
-		test_idle(fake);
+		test_idle(tmp.cpu);
 
-	umount2(FAKE_CPU_DIR, MNT_DETACH);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd))
-		diag("could not remove %s", tmp);
+	fake_sysfs_tmp_remove(&tmp);
 	return done();
 }

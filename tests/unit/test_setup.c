@@ -2,6 +2,7 @@
 /* test_setup - the setup stack: journal, undo, replay of stale journals, conflicts, signals. */
 #include "lj_setup.h"
 #include "tap.h"
+#include "../fixtures/fake_sysfs.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -14,31 +15,6 @@
 
 static char dir[256], jdir[300], target[300], other[300];
 
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static const char *get(const char *path)
-{
-	static char buf[4096];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static int count_journals(void)
 {
 	return lj_setup_list(jdir, NULL, NULL);
@@ -49,18 +25,18 @@ static void test_write_and_undo(void)
 	struct lj_setup *s;
 	char journal[512];
 
-	put(target, "schedutil\n");
+	fake_sysfs_put(target, "schedutil\n");
 	is_int(lj_setup_new(&s, NULL), 0, "a stack is created");
 	is_str(lj_setup_journal(s), "", "no journal before the first change");
 	is_int(lj_setup_write(s, target, "ps"), 0, "a write through the stack succeeds");
-	is_str(get(target), "ps\n", "the short value replaced the long one (O_TRUNC)");
+	is_str(fake_sysfs_get(target), "ps\n", "the short value replaced the long one (O_TRUNC)");
 	snprintf(journal, sizeof(journal), "%s/journal.%d", jdir, (int)getpid());
 	is_str(lj_setup_journal(s), journal, "the journal is DIR/journal.PID");
-	ok(strstr(get(journal), "file\t") && strstr(get(journal), "\tschedutil\n"),
+	ok(strstr(fake_sysfs_get(journal), "file\t") && strstr(fake_sysfs_get(journal), "\tschedutil\n"),
 	   "the journal holds the path and the old value");
 	is_int(lj_setup_depth(s), 1, "one entry on the stack");
 	is_int(lj_setup_undo(s, NULL, NULL), 0, "undo succeeds");
-	is_str(get(target), "schedutil\n", "undo restored the old content byte for byte");
+	is_str(fake_sysfs_get(target), "schedutil\n", "undo restored the old content byte for byte");
 	ok(access(journal, F_OK) != 0, "the journal is removed once everything is undone");
 	lj_setup_free(s);
 }
@@ -71,15 +47,15 @@ static void test_order_and_groups(void)
 	char group[400], inner[450];
 	json_object *j;
 
-	put(target, "a\n");
+	fake_sysfs_put(target, "a\n");
 	snprintf(group, sizeof(group), "%s/grp", dir);
 	snprintf(inner, sizeof(inner), "%s/file", group);
 	lj_setup_new(&s, NULL);
 	lj_setup_write(s, target, "b");
 	lj_setup_write(s, target, "c");
-	is_str(get(target), "c\n", "two writes: the last value holds");
+	is_str(fake_sysfs_get(target), "c\n", "two writes: the last value holds");
 	is_int(lj_setup_mkdir_cgroup(s, group), 0, "a group directory is created");
-	put(inner, "x\n");
+	fake_sysfs_put(inner, "x\n");
 	is_int(lj_setup_write(s, inner, "y"), 0, "a file inside a created group is written");
 	is_int(lj_setup_depth(s), 3, "...without an entry: removing the group undoes it");
 	is_int(lj_setup_mkdir_cgroup(s, group), -EEXIST, "an existing group gives -EEXIST");
@@ -88,7 +64,7 @@ static void test_order_and_groups(void)
 	json_object_put(j);
 	unlink(inner);	/* a real cgroup's files vanish with it; a plain directory needs help */
 	is_int(lj_setup_undo(s, NULL, NULL), 0, "undo in reverse order succeeds");
-	is_str(get(target), "a\n", "reverse order restores the first old value");
+	is_str(fake_sysfs_get(target), "a\n", "reverse order restores the first old value");
 	ok(access(group, F_OK) != 0, "the created group is removed");
 	lj_setup_free(s);
 }
@@ -97,20 +73,20 @@ static void test_forget_and_escape(void)
 {
 	struct lj_setup *s;
 
-	put(target, "tab\there\\n\n");
+	fake_sysfs_put(target, "tab\there\\n\n");
 	lj_setup_new(&s, NULL);
 	lj_setup_write(s, target, "new");
 	lj_setup_forget_last(s);
-	put(target, "kept\n");
+	fake_sysfs_put(target, "kept\n");
 	lj_setup_undo(s, NULL, NULL);
-	is_str(get(target), "kept\n", "a forgotten entry is not undone");
+	is_str(fake_sysfs_get(target), "kept\n", "a forgotten entry is not undone");
 	lj_setup_free(s);
 
-	put(target, "tab\there\\back\n");
+	fake_sysfs_put(target, "tab\there\\back\n");
 	lj_setup_new(&s, NULL);
 	lj_setup_write(s, target, "new");
 	lj_setup_free(s);	/* free undoes */
-	is_str(get(target), "tab\there\\back\n", "tabs and backslashes survive the journal");
+	is_str(fake_sysfs_get(target), "tab\there\\back\n", "tabs and backslashes survive the journal");
 	is_int(lj_setup_write_file("/nonexistent/x", "1"), -ENOENT, "write_file returns -errno");
 }
 
@@ -154,15 +130,15 @@ static void test_stale_replay(void)
 	int status, lines = 0;
 	pid_t pid;
 
-	put(target, "orig\n");
+	fake_sysfs_put(target, "orig\n");
 	pid = child_changes(target, "changed", -1, -1);
 	waitpid(pid, &status, 0);
-	is_str(get(target), "changed\n", "the dead child's change is still in place");
+	is_str(fake_sysfs_get(target), "changed\n", "the dead child's change is still in place");
 	is_int(lj_setup_find_stale(jdir, first, sizeof(first)), 1, "one stale journal is found");
 	ok(strstr(first, "journal."), "its path is reported");
 	is_int(lj_setup_restore_stale(jdir, NULL, say_count, &lines), 1, "restore replays one journal");
 	ok(lines >= 2, "restore says what it does");
-	is_str(get(target), "orig\n", "the old value is back");
+	is_str(fake_sysfs_get(target), "orig\n", "the old value is back");
 	is_int(count_journals(), 0, "the replayed journal is removed");
 	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 0, "a second restore finds nothing");
 }
@@ -177,8 +153,8 @@ static void test_journal_format(void)
 	if (!dead)
 		_exit(0);
 	waitpid(dead, &status, 0);
-	put(target, "new\n");
-	put(other, "keep\n");
+	fake_sysfs_put(target, "new\n");
+	fake_sysfs_put(other, "keep\n");
 	mkdir(jdir, 0755);
 	snprintf(jpath, sizeof(jpath), "%s/journal.%d", jdir, (int)dead);
 	snprintf(text, sizeof(text),
@@ -187,10 +163,10 @@ static void test_journal_format(void)
 		 "file\t%s\tundone-already\n"
 		 "undone\t1\n"
 		 "file\t%s", (int)dead, target, other, target);
-	put(jpath, text);
+	fake_sysfs_put(jpath, text);
 	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "a hand-written journal of a dead pid is replayed");
-	is_str(get(target), "old\tvalue\n", "an escaped tab is restored as a tab");
-	is_str(get(other), "keep\n", "an entry marked undone is skipped");
+	is_str(fake_sysfs_get(target), "old\tvalue\n", "an escaped tab is restored as a tab");
+	is_str(fake_sysfs_get(other), "keep\n", "an entry marked undone is skipped");
 	ok(access(jpath, F_OK) != 0, "the torn last line did not stop the replay");
 }
 
@@ -201,7 +177,7 @@ static void test_conflict(void)
 	char c;
 	pid_t pid;
 
-	put(other, "orig\n");
+	fake_sysfs_put(other, "orig\n");
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
 		skip(4, "socketpair failed");
 		return;
@@ -215,13 +191,13 @@ static void test_conflict(void)
 	lj_setup_new(&s, NULL);
 	is_int(lj_setup_write(s, other, "mine"), -EBUSY, "a setting held by a live process is refused");
 	ok(strstr(lj_setup_conflict(s), "being changed by") != NULL, "the conflict names the holder");
-	is_str(get(other), "held\n", "the refused write changed nothing");
+	is_str(fake_sysfs_get(other), "held\n", "the refused write changed nothing");
 	is_int(lj_setup_find_stale(jdir, NULL, 0), 0, "a live process's journal is not stale");
 	close(sv[0]);
 	waitpid(pid, &status, 0);
 	is_int(lj_setup_write(s, other, "mine"), 0, "after the holder restored, the write goes through");
 	lj_setup_free(s);
-	is_str(get(other), "orig\n", "both restored in turn");
+	is_str(fake_sysfs_get(other), "orig\n", "both restored in turn");
 }
 
 static void test_exit_and_signal(void)
@@ -229,7 +205,7 @@ static void test_exit_and_signal(void)
 	int status;
 	pid_t pid;
 
-	put(target, "orig\n");
+	fake_sysfs_put(target, "orig\n");
 	pid = fork();
 	if (!pid) {
 		struct lj_setup *s;
@@ -239,7 +215,7 @@ static void test_exit_and_signal(void)
 		exit(0);	/* atexit unwinds */
 	}
 	waitpid(pid, &status, 0);
-	is_str(get(target), "orig\n", "exit() unwinds a live stack");
+	is_str(fake_sysfs_get(target), "orig\n", "exit() unwinds a live stack");
 
 	pid = fork();
 	if (!pid) {
@@ -253,7 +229,7 @@ static void test_exit_and_signal(void)
 	}
 	waitpid(pid, &status, 0);
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "the process still dies of SIGTERM");
-	is_str(get(target), "orig\n", "SIGTERM unwinds first");
+	is_str(fake_sysfs_get(target), "orig\n", "SIGTERM unwinds first");
 	is_int(count_journals(), 0, "no journal left behind");
 
 	{
@@ -265,9 +241,9 @@ static void test_exit_and_signal(void)
 		if (!pid)
 			exit(0);	/* a forked worker exits normally */
 		waitpid(pid, &status, 0);
-		is_str(get(target), "mine\n", "a forked child's exit() does not undo its parent's setup");
+		is_str(fake_sysfs_get(target), "mine\n", "a forked child's exit() does not undo its parent's setup");
 		lj_setup_free(s);
-		is_str(get(target), "orig\n", "the parent undoes it");
+		is_str(fake_sysfs_get(target), "orig\n", "the parent undoes it");
 	}
 }
 

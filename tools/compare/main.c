@@ -53,21 +53,20 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		else if (!strcmp(arg, "lava"))
 			cfg->format = CMP_LAVA;
 		else
-			return lj_usage_error("invalid --format '%s': text, markdown, csv, json or lava", arg);
+			return lj_opt_invalid("--format", arg, "text, markdown, csv, json or lava");
 		return 0;
 	case K_ALPHA:
+		/* Not lj_opt_double: the accepted range is spelt out after the reason. */
 		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, &why))
 			return lj_usage_error("invalid --alpha '%s': %s (0 < alpha <= 0.5)", arg, why);
 		return 0;
 	case K_CV:
-		if (lj_parse_double(arg, 0, 1e6, &cfg->cv_warn, &why))
-			return lj_usage_error("invalid --cv-warn '%s': %s", arg, why);
-		return 0;
+		return lj_opt_double("--cv-warn", arg, 0, 1e6, &cfg->cv_warn);
 	case K_FAIL_ON: {
 		struct cmp_rule r;
 
 		if (cmp_rule_parse(arg, &r, &why))
-			return lj_usage_error("invalid --fail-on '%s': %s", arg, why);
+			return lj_opt_invalid("--fail-on", arg, why);
 		if (cfg->nrules == CMP_MAX_RULES)
 			return lj_usage_error("too many --fail-on rules (at most %d)", CMP_MAX_RULES);
 		cfg->rules[cfg->nrules++] = arg;

@@ -98,8 +98,10 @@ int cyc_hist_print(struct cyc_run *run)
 	if (path) {
 		f = fopen(path, "w");
 		if (!f) {
-			lj_error_errno(-errno, "cannot open histogram file %s", path);
-			return -errno;
+			int err = -errno;	/* before printing can change errno */
+
+			lj_error_errno(err, "cannot open histogram file %s", path);
+			return err;
 		}
 	}
 	print_to(run, f);

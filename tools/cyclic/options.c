@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "lj_err.h"
-#include "lj_parse.h"
 #include "lj_time.h"
 
 /* Long-only keys, far above LJ_OPT_LONG_BASE so they cannot meet the setup table's. */
@@ -61,33 +60,16 @@ static const struct lj_opt cyc_opts[] = {
 	{ 0 }
 };
 
-static int bad(const char *opt, const char *arg, const char *why)
-{
-	return lj_usage_error("invalid %s '%s': %s", opt, arg, why ? why : "invalid value");
-}
-
-/* A CPU list such as "0-3,6"; existence is checked once the topology is known. */
-static int parse_cpus(const char *opt, const char *arg, cpu_set_t *set)
-{
-	const char *why = NULL;
-
-	if (lj_parse_cpulist(arg, set, 0, &why))
-		return bad(opt, arg, why);
-	return 0;
-}
-
 static int handle(void *ctx, int key, const char *arg)
 {
 	struct cyc_config *c = ctx;
-	const char *why = NULL;
 	int64_t v;
-	uint64_t u;
-	int i;
+	int ret, i;
 
 	switch (key) {
 	case 'a':
 		if (arg) {
-			if (parse_cpus("--affinity", arg, &c->affinity_set))
+			if (lj_opt_cpulist("--affinity", arg, &c->affinity_set))
 				return LJ_EXIT_USAGE;
 			c->affinity = CYC_AFF_LIST;
 			c->affinity_text = arg;
@@ -99,14 +81,17 @@ static int handle(void *ctx, int key, const char *arg)
 		c->breaktrace_text = arg;
 		return 0;
 	case 'D':
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &v, &why) || v <= 0)
-			return bad("--duration", arg, why ? why : "must be positive");
+		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &v))
+			return LJ_EXIT_USAGE;
+		if (v <= 0)
+			return lj_opt_invalid("--duration", arg, "must be positive");
 		c->duration_ns = v;
 		return 0;
 	case 'd':
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &v, &why) || v < 0 ||
-		    v > 3600 * LJ_NSEC_PER_SEC)
-			return bad("--distance", arg, why ? why : "out of range");
+		if (lj_opt_duration("--distance", arg, LJ_NSEC_PER_USEC, &v))
+			return LJ_EXIT_USAGE;
+		if (v > 3600 * LJ_NSEC_PER_SEC)
+			return lj_opt_invalid("--distance", arg, "out of range");
 		c->distance_ns = v;
 		c->distance_given = true;
 		return 0;
@@ -114,9 +99,12 @@ static int handle(void *ctx, int key, const char *arg)
 		c->histofall = true;
 		/* fall through */
 	case 'h':
-		if (lj_parse_i64(arg, INT64_MIN, INT64_MAX, &v, &why) || v < 1)
-			return bad(key == 'h' ? "--histogram" : "--histofall", arg,
-				   why ? why : "must be at least 1");
+		if (lj_opt_i64(key == 'h' ? "--histogram" : "--histofall", arg, INT64_MIN,
+			       INT64_MAX, &v))
+			return LJ_EXIT_USAGE;
+		if (v < 1)
+			return lj_opt_invalid(key == 'h' ? "--histogram" : "--histofall", arg,
+					      "must be at least 1");
 		if (v > CYC_HIST_MAX) {
 			lj_warn("histogram limited to %lld buckets", CYC_HIST_MAX);
 			v = CYC_HIST_MAX;
@@ -127,16 +115,14 @@ static int handle(void *ctx, int key, const char *arg)
 		c->histfile = arg;
 		return 0;
 	case 'i':
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &v, &why) || v < LJ_NSEC_PER_USEC ||
-		    v > 3600 * LJ_NSEC_PER_SEC)
-			return bad("--interval", arg, why ? why : "must be 1 us to 1 h");
+		if (lj_opt_duration("--interval", arg, LJ_NSEC_PER_USEC, &v))
+			return LJ_EXIT_USAGE;
+		if (v < LJ_NSEC_PER_USEC || v > 3600 * LJ_NSEC_PER_SEC)
+			return lj_opt_invalid("--interval", arg, "must be 1 us to 1 h");
 		c->interval_ns = v;
 		return 0;
 	case 'l':
-		if (lj_parse_u64(arg, 0, UINT64_MAX, &u, &why))
-			return bad("--loops", arg, why);
-		c->loops = u;
-		return 0;
+		return lj_opt_u64("--loops", arg, 0, UINT64_MAX, &c->loops);
 	case 'm':
 		c->mlock = true;
 		return 0;
@@ -147,14 +133,15 @@ static int handle(void *ctx, int key, const char *arg)
 		c->wait = CYC_WAIT_ABSOLUTE;
 		return 0;
 	case 'p':
-		if (lj_parse_int(arg, 0, 99, &i, &why))
-			return bad("--priority", arg, why);
-		c->priority = i;
+		ret = lj_opt_int("--priority", arg, 0, 99, &c->priority);
+		if (ret)
+			return ret;
 		c->priority_given = true;
 		return 0;
 	case K_POLICY:
-		if (lj_sched_policy_parse(arg, &c->policy) || c->policy == LJ_POLICY_DEADLINE)
-			return bad("--policy", arg, "not one of other, normal, batch, idle, fifo, rr");
+		ret = lj_opt_policy("--policy", arg, &c->policy);
+		if (ret)
+			return ret;
 		c->policy_given = true;
 		return 0;
 	case K_PRIOSPREAD:
@@ -174,10 +161,7 @@ static int handle(void *ctx, int key, const char *arg)
 			c->threads = -1;
 			return 0;
 		}
-		if (lj_parse_int(arg, 1, CPU_SETSIZE, &i, &why))
-			return bad("--threads", arg, why);
-		c->threads = i;
-		return 0;
+		return lj_opt_int("--threads", arg, 1, CPU_SETSIZE, &c->threads);
 	case 'u':
 		setvbuf(stdout, NULL, _IONBF, 0);
 		return 0;
@@ -185,7 +169,7 @@ static int handle(void *ctx, int key, const char *arg)
 		c->wait = CYC_WAIT_TIMER;
 		return 0;
 	case K_MAINAFFINITY:
-		if (parse_cpus("--mainaffinity", arg, &c->mainaffinity))
+		if (lj_opt_cpulist("--mainaffinity", arg, &c->mainaffinity))
 			return LJ_EXIT_USAGE;
 		c->mainaffinity_given = true;
 		return 0;
@@ -196,18 +180,15 @@ static int handle(void *ctx, int key, const char *arg)
 		c->laptop = true;
 		return 0;
 	case K_LATENCY:
-		if (lj_parse_int(arg, 0, INT32_MAX, &i, &why))
-			return bad("--latency", arg, why);
-		c->latency_us = i;
-		return 0;
+		ret = lj_opt_int("--latency", arg, 0, INT32_MAX, &i);
+		if (!ret)
+			c->latency_us = i;
+		return ret;
 	case K_SPIKE:
 		c->spike_text = arg;
 		return 0;
 	case K_SPIKE_NODES:
-		if (lj_parse_int(arg, 1, 1 << 20, &i, &why))
-			return bad("--spike-nodes", arg, why);
-		c->spike_nodes = i;
-		return 0;
+		return lj_opt_int("--spike-nodes", arg, 1, 1 << 20, &c->spike_nodes);
 	case K_TRACEMARK:
 		c->tracemark = true;
 		return 0;
@@ -217,7 +198,7 @@ static int handle(void *ctx, int key, const char *arg)
 		else if (!strcmp(arg, "burst"))
 			c->catchup = CYC_CATCHUP_BURST;
 		else
-			return bad("--catch-up", arg, "not skip or burst");
+			return lj_opt_invalid("--catch-up", arg, "not skip or burst");
 		return 0;
 	case K_PERCENTILES:
 		c->percentiles = true;
@@ -313,27 +294,21 @@ int cyc_options_parse(struct cyc_config *cfg, int argc, char **argv)
 		"Measure timer wake-up latency: a drop-in for rt-tests' cyclictest.",
 		tabs, 2, cyc_epilog,
 	};
-	int first = argc;
-	int ret;
 
-	ret = lj_opt_parse(&spec, argc, argv, &first);
-	if (ret)
-		return ret;
-	if (first < argc)
-		return lj_usage_error("unexpected argument '%s' (see --help)", argv[first]);
-	return 0;
+	return lj_opt_parse_no_operands(&spec, argc, argv);
 }
 
 static int threshold_ns(const struct cyc_config *cfg, const char *opt, const char *text,
 			int64_t *out)
 {
-	const char *why = NULL;
 	int64_t unit = cfg->nsecs ? 1 : LJ_NSEC_PER_USEC;
 
 	if (!text)
 		return 0;
-	if (lj_parse_duration_ns(text, unit, out, &why) || *out <= 0)
-		return bad(opt, text, why ? why : "must be positive");
+	if (lj_opt_duration(opt, text, unit, out))
+		return LJ_EXIT_USAGE;
+	if (*out <= 0)
+		return lj_opt_invalid(opt, text, "must be positive");
 	return 0;
 }
 

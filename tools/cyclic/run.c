@@ -29,7 +29,8 @@ static void wake_handler(int sig)
 /*
  * Signals reach the main thread only, through sigtimedwait in
  * cyc_run_wait: block them before any thread exists so every thread
- * inherits the mask (and no handler, no global flag is needed). The
+ * inherits the mask (and no handler, no global flag is needed: lj_stop's
+ * handler would only add a race between the flag and the wait). The
  * POSIX timers' signal is blocked too: -x threads take it with sigwaitinfo.
  */
 void cyc_signals_block(void)
@@ -40,6 +41,7 @@ void cyc_signals_block(void)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGALRM);	/* stops the run, as lj_stop does in the other tools */
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGRTMIN);
 	sigaddset(&set, CYC_SIG_WAKE);
@@ -374,6 +376,16 @@ static void move_reporter(struct cyc_run *run, json_object *rec)
 	char detail[64];
 	int ret;
 
+	/*
+	 * With --cgroup every thread is confined to the group's cpuset, the
+	 * measured CPUs: the reporter must leave the group (the measurement
+	 * threads, created in it already, stay) to run anywhere else.
+	 */
+	if (cfg->mainaffinity_given || run->reporter_cpu >= 0) {
+		ret = lj_setupopt_leave_group(&cfg->setup, 0);
+		if (ret)
+			lj_info("the reporter cannot leave the group: %s", lj_strerror(ret));
+	}
 	if (cfg->mainaffinity_given) {
 		ret = lj_cpus_pin(0, &cfg->mainaffinity);
 		if (ret)
@@ -482,6 +494,7 @@ int cyc_run_wait(struct cyc_run *run)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGALRM);
 	sigaddset(&set, SIGUSR1);
 	for (;;) {
 		int sig;

@@ -71,30 +71,16 @@ void frm_config_init(struct frm_config *cfg)
 	lj_setupopt_init(&cfg->setup);
 }
 
-static int bad(const char *opt, const char *arg, const char *why)
-{
-	return lj_usage_error("invalid --%s '%s': %s", opt, arg, why ? why : "bad value");
-}
-
-static int parse_int(const char *opt, const char *arg, int min, int max, int *out)
-{
-	const char *why = NULL;
-
-	if (lj_parse_int(arg, min, max, out, &why))
-		return bad(opt, arg, why);
-	return 0;
-}
-
+/* The name is kept: validate() resolves it with the priorities once all options are in. */
 static int parse_policy(const char *opt, const char *arg, const char **name)
 {
 	enum lj_policy p;
+	int ret;
 
-	if (lj_sched_policy_parse(arg, &p))
-		return bad(opt, arg, "unknown policy");
-	if (p == LJ_POLICY_DEADLINE)
-		return bad(opt, arg, "deadline is not supported for these threads");
-	*name = arg;
-	return 0;
+	ret = lj_opt_policy(opt, arg, &p);
+	if (!ret)
+		*name = arg;
+	return ret;
 }
 
 /* A rate as a fraction ("0.02") or a percentage ("2%"). */
@@ -107,17 +93,16 @@ static int parse_rate(const char *arg, double *out)
 		char buf[64];
 
 		if (len >= sizeof(buf))
-			return bad("max-drop-rate", arg, "too long");
+			return lj_opt_invalid("--max-drop-rate", arg, "too long");
 		memcpy(buf, arg, len - 1);
 		buf[len - 1] = '\0';
+		/* Parsed without the '%', reported with it: the user's text. */
 		if (lj_parse_double(buf, 0.0, 100.0, out, &why))
-			return bad("max-drop-rate", arg, why);
+			return lj_opt_invalid("--max-drop-rate", arg, why);
 		*out /= 100.0;
 		return 0;
 	}
-	if (lj_parse_double(arg, 0.0, 1.0, out, &why))
-		return bad("max-drop-rate", arg, why);
-	return 0;
+	return lj_opt_double("--max-drop-rate", arg, 0.0, 1.0, out);
 }
 
 static int handle(void *ctx, int key, const char *arg)
@@ -128,47 +113,45 @@ static int handle(void *ctx, int key, const char *arg)
 
 	switch (key) {
 	case K_FPS:
-		if (lj_parse_double(arg, 1.0, 10000.0, &cfg->fps, &why))
-			return bad("fps", arg, why);
-		return 0;
+		return lj_opt_double("--fps", arg, 1.0, 10000.0, &cfg->fps);
 	case 'D':
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &cfg->duration_ns, &why))
-			return bad("duration", arg, why);
+		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns))
+			return LJ_EXIT_USAGE;
 		if (cfg->duration_ns <= 0)
-			return bad("duration", arg, "must be positive");
+			return lj_opt_invalid("--duration", arg, "must be positive");
 		cfg->duration_set = true;
 		return 0;
 	case K_STAGES:
-		return parse_int("stages", arg, 1, FRM_MAX_STAGES, &cfg->nstages);
+		return lj_opt_int("--stages", arg, 1, FRM_MAX_STAGES, &cfg->nstages);
 	case K_WORK:
 		n = FRM_MAX_STAGES;
 		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, &why))
-			return bad("work", arg, why);
+			return lj_opt_invalid("--work", arg, why);
 		cfg->nwork_units = n;
 		return 0;
 	case K_WORK_TIME:
 		n = FRM_MAX_STAGES;
 		if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, &why))
-			return bad("work-time", arg, why);
+			return lj_opt_invalid("--work-time", arg, why);
 		for (int i = 0; i < n; i++)
 			if (cfg->work_ns[i] < 0)
-				return bad("work-time", arg, "negative duration");
+				return lj_opt_invalid("--work-time", arg, "negative duration");
 		cfg->nwork_ns = n;
 		return 0;
 	case K_LATENCY:
-		return parse_int("latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
+		return lj_opt_int("--latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
 	case K_WARMUP:
-		return parse_int("warmup", arg, 0, 1000, &cfg->warmup);
+		return lj_opt_int("--warmup", arg, 0, 1000, &cfg->warmup);
 	case K_POLICY:
-		return parse_policy("policy", arg, &cfg->policy_name);
+		return parse_policy("--policy", arg, &cfg->policy_name);
 	case 'p':
-		return parse_int("prio", arg, 1, 99, &cfg->prio);
+		return lj_opt_int("--prio", arg, 1, 99, &cfg->prio);
 	case K_BACKGROUND:
-		return parse_int("background", arg, 0, FRM_MAX_BACKGROUND, &cfg->background);
+		return lj_opt_int("--background", arg, 0, FRM_MAX_BACKGROUND, &cfg->background);
 	case K_BG_POLICY:
-		return parse_policy("bg-policy", arg, &cfg->bg_policy_name);
+		return parse_policy("--bg-policy", arg, &cfg->bg_policy_name);
 	case K_BG_PRIO:
-		return parse_int("bg-prio", arg, 1, 99, &cfg->bg_prio);
+		return lj_opt_int("--bg-prio", arg, 1, 99, &cfg->bg_prio);
 	case K_BG_CPUS:
 		cfg->bg_cpus = arg;
 		return 0;
@@ -176,7 +159,7 @@ static int handle(void *ctx, int key, const char *arg)
 		cfg->bg_cgroup = arg;
 		return 0;
 	case K_BG_LOAD:
-		return parse_int("bg-load", arg, 1, 100, &cfg->bg_load);
+		return lj_opt_int("--bg-load", arg, 1, 100, &cfg->bg_load);
 	case K_RAMP:
 		cfg->ramp = true;
 		return 0;
@@ -184,25 +167,20 @@ static int handle(void *ctx, int key, const char *arg)
 		cfg->max_drop_set = true;
 		return parse_rate(arg, &cfg->max_drop_rate);
 	case K_RAMP_REPEAT:
-		return parse_int("ramp-repeat", arg, 1, 32, &cfg->ramp_repeat);
+		return lj_opt_int("--ramp-repeat", arg, 1, 32, &cfg->ramp_repeat);
 	case K_RAMP_PRECISION:
-		if (lj_parse_double(arg, 0.001, 0.5, &cfg->ramp_precision, &why))
-			return bad("ramp-precision", arg, why);
-		return 0;
+		return lj_opt_double("--ramp-precision", arg, 0.001, 0.5, &cfg->ramp_precision);
 	case K_TIMELINE:
 		cfg->timeline = arg;
 		return 0;
 	case K_TIMELINE_INTERVAL:
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_MSEC, &cfg->timeline_interval_ns, &why))
-			return bad("timeline-interval", arg, why);
-		return 0;
+		return lj_opt_duration("--timeline-interval", arg, LJ_NSEC_PER_MSEC,
+				       &cfg->timeline_interval_ns);
 	case K_JSON:
 		cfg->json = arg;
 		return 0;
 	case K_FAKE_WORK:
-		if (lj_parse_double(arg, 0.001, 1e9, &cfg->fake_ns_per_unit, &why))
-			return bad("fake-work", arg, why);
-		return 0;
+		return lj_opt_double("--fake-work", arg, 0.001, 1e9, &cfg->fake_ns_per_unit);
 	case 'q':
 		cfg->quiet = true;
 		return 0;
@@ -286,12 +264,10 @@ int frm_options_parse(struct frm_config *cfg, int argc, char **argv)
 		.ntables = 2,
 		.epilog = "Metrics are defined in docs/lj-frame.md.",
 	};
-	int first = argc, ret;
+	int ret;
 
-	ret = lj_opt_parse(&spec, argc, argv, &first);
+	ret = lj_opt_parse_no_operands(&spec, argc, argv);
 	if (ret)
 		return ret;
-	if (first < argc)
-		return lj_usage_error("unexpected argument '%s' (see --help)", argv[first]);
 	return validate(cfg);
 }

@@ -9,7 +9,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lj_cpus.h"
+#include "lj_err.h"
 #include "lj_hist.h"
+#include "lj_parse.h"
+#include "lj_setup.h"
 #include "lj_stop.h"
 #include "lj_time.h"
 
@@ -300,8 +304,51 @@ static int64_t fake_work(void *arg, uint64_t frame, int stage)
 	return (int64_t)((double)tr->units[stage] * tr->cfg->fake_ns_per_unit + 0.5);
 }
 
+/*
+ * While the stages run, this (main) thread only waits for them, but with
+ * --cgroup it still shares the group's CPUs, the measured ones. Leave the
+ * group for the CPUs outside --cpus when there are any. Return: true when
+ * it left, and waiter_return() must bring it back: the next ramp trial's
+ * stage threads are created from here and must start in the group.
+ */
+static bool waiter_leave(const struct frm_config *cfg)
+{
+	const cpu_set_t *measured = &cfg->setup.cpusel.set;
+	cpu_set_t online, outside;
+	char buf[256];
+
+	if (!cfg->setup.cgroup || !strcmp(cfg->setup.cgroup, "off"))
+		return false;
+	/* Not the affinity: the kernel keeps a thread's own affinity request across groups. */
+	if (lj_setup_read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
+	    lj_parse_cpulist(buf, &online, 0, NULL))
+		return false;
+	CPU_ZERO(&outside);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &online) && !CPU_ISSET(cpu, measured))
+			CPU_SET(cpu, &outside);
+	if (!CPU_COUNT(&outside) || lj_setupopt_leave_group(&cfg->setup, 0))
+		return false;
+	if (!lj_cpus_pin(0, &outside))
+		return true;
+	lj_setupopt_join_group(&cfg->setup, 0);
+	return false;
+}
+
+static void waiter_return(const struct frm_config *cfg)
+{
+	int ret = lj_setupopt_join_group(&cfg->setup, 0);
+
+	if (!ret)
+		ret = lj_cpus_pin(0, &cfg->setup.cpusel.set);	/* drop the request for the other CPUs */
+	if (ret)
+		lj_warn_errno(ret, "cannot return to group %s and its CPUs: later trials start outside",
+			      cfg->setup.cgroup);
+}
+
 static int run_threads(struct frm_trial *tr)
 {
+	bool left;
 	const struct frm_config *cfg = tr->cfg;
 	pthread_attr_t attr;
 	int created = 0, err = 0;
@@ -320,11 +367,15 @@ static int run_threads(struct frm_trial *tr)
 		atomic_store(&tr->abort, 1);
 	while (atomic_load(&tr->nready) < (uint32_t)created)
 		nanosleep(&ms, NULL);
+	/* Before t0: moving between groups may take milliseconds. */
+	left = created && waiter_leave(cfg);
 	tr->t0 = lj_now_ns() + lead;
 	atomic_store(&tr->go, 1);
 	futex(&tr->go, FUTEX_WAKE_PRIVATE, INT32_MAX);
 	for (int s = 0; s < created; s++)
 		pthread_join(tr->stage[s].th, NULL);
+	if (left)
+		waiter_return(cfg);
 	tr->wall_ns = lj_now_ns() - frm_trial_vsync(tr, tr->warmup);
 	return err;
 }

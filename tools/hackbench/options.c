@@ -83,6 +83,7 @@ static int count(const char *opt, const char *arg, unsigned int max, unsigned in
 	const char *why = NULL;
 	uint64_t v;
 
+	/* Not lj_opt_u64: hackbench's hint is appended to the reason. */
 	if (lj_parse_u64(arg, 1, max, &v, &why))
 		return lj_usage_error("invalid %s '%s': %s (an integer > 0)", opt, arg, why);
 	*out = (unsigned int)v;
@@ -102,9 +103,8 @@ static int set_transport(struct hb_config *cfg, enum hb_transport t, const char 
 static int hb_handle(void *ctx, int key, const char *arg)
 {
 	struct hb_config *cfg = ctx;
-	const char *why = NULL;
 	int64_t v;
-	int i;
+	int ret, i;
 
 	switch (key) {
 	case 'f':
@@ -136,12 +136,12 @@ static int hb_handle(void *ctx, int key, const char *arg)
 		for (i = HB_SOCKET; i <= HB_MQ; i++)
 			if (!strcmp(arg, hb_transport_name(i)))
 				return set_transport(cfg, i, "--transport");
-		return lj_usage_error("invalid --transport '%s': not socket, pipe, inet or mq", arg);
+		return lj_opt_invalid("--transport", arg, "not socket, pipe, inet or mq");
 	case K_DURATION:
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &v, &why))
-			return lj_usage_error("invalid --duration '%s': %s", arg, why);
+		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &v))
+			return LJ_EXIT_USAGE;
 		if (v <= 0)
-			return lj_usage_error("invalid --duration '%s': must be > 0 (--load runs until a signal)", arg);
+			return lj_opt_invalid("--duration", arg, "must be > 0 (--load runs until a signal)");
 		cfg->duration_ns = v;
 		cfg->load = true;
 		return 0;
@@ -152,15 +152,13 @@ static int hb_handle(void *ctx, int key, const char *arg)
 		cfg->quiet = true;
 		return 0;
 	case K_POLICY:
-		if (lj_sched_policy_parse(arg, &cfg->policy) || cfg->policy == LJ_POLICY_DEADLINE)
-			return lj_usage_error("invalid --policy '%s': not other, batch, idle, fifo or rr", arg);
+		ret = lj_opt_policy("--policy", arg, &cfg->policy);
+		if (ret)
+			return ret;
 		cfg->policy_given = true;
 		return 0;
 	case K_PRIORITY:
-		if (lj_parse_int(arg, 1, 99, &i, &why))
-			return lj_usage_error("invalid --priority '%s': %s", arg, why);
-		cfg->priority = i;
-		return 0;
+		return lj_opt_int("--priority", arg, 1, 99, &cfg->priority);
 	case K_PERCENTILES:
 		cfg->percentiles = true;
 		return 0;
@@ -178,7 +176,7 @@ int hb_parse(struct hb_config *cfg, int argc, char **argv)
 {
 	static struct lj_opt_table tables[2];
 	static struct lj_opt_spec spec;
-	int first = 0, ret;
+	int ret;
 
 	tables[0] = (struct lj_opt_table){ "hackbench options", hb_opts, hb_handle, cfg };
 	tables[1] = lj_setupopt_table(&cfg->setup);
@@ -190,11 +188,9 @@ int hb_parse(struct hb_config *cfg, int argc, char **argv)
 		"Time: is CLOCK_MONOTONIC from the start signal until every worker is reaped.",
 	};
 	cfg->spec = &spec;
-	ret = lj_opt_parse(&spec, argc, argv, &first);
+	ret = lj_opt_parse_no_operands(&spec, argc, argv);
 	if (ret)
 		return ret;
-	if (first < argc)
-		return lj_usage_error("unexpected argument '%s' (see --help)", argv[first]);
 	if (cfg->policy_given && (cfg->policy == LJ_POLICY_FIFO || cfg->policy == LJ_POLICY_RR) &&
 	    !cfg->priority)
 		return lj_usage_error("--policy %s needs --priority 1..99", lj_sched_policy_name(cfg->policy));

@@ -7,20 +7,7 @@
 #include <sys/mman.h>
 
 #include "lj_err.h"
-#include "lj_stop.h"
-
-/* Record a capability the run had to do without, in the result's setup block. */
-static void record_fallback(struct lj_result *res, const char *what, int err)
-{
-	json_object *fb, *o;
-
-	if (!res || !json_object_object_get_ex(lj_result_setup(res), "fallbacks", &fb))
-		return;
-	o = json_object_new_object();
-	json_object_object_add(o, "what", json_object_new_string(what));
-	json_object_object_add(o, "why", json_object_new_string(lj_strerror(err)));
-	json_object_array_add(fb, o);
-}
+#include "lj_tool.h"
 
 static bool under_sanitizer(void)
 {
@@ -31,7 +18,7 @@ static bool under_sanitizer(void)
 #endif
 }
 
-static int lock_memory(struct sig_ring *r, struct lj_result *res)
+static int lock_memory(struct sig_ring *r, struct lj_tool *tool)
 {
 	int err;
 
@@ -47,7 +34,7 @@ static int lock_memory(struct sig_ring *r, struct lj_result *res)
 		return LJ_EXIT_NOCAP;
 	}
 	lj_warn_errno(err, "mlockall failed, running with memory unlocked");
-	record_fallback(res, "mlockall", err);
+	lj_tool_fallback(tool, "mlockall", err);
 	return 0;
 }
 
@@ -55,10 +42,7 @@ int main(int argc, char **argv)
 {
 	struct sig_config cfg;
 	struct sig_ring ring = { 0 };
-	struct lj_topo topo;
-	struct lj_setup *stack = NULL;
-	struct lj_result *res = NULL;
-	bool topo_loaded = false;
+	struct lj_tool tool = { 0 };
 	int ret, err;
 
 	lj_err_init(argv[0]);
@@ -66,63 +50,39 @@ int main(int argc, char **argv)
 	ret = sig_parse(&cfg, argc, argv);
 	if (ret)
 		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
-	ret = lj_stop_install();
-	if (ret) {
-		lj_error_errno(ret, "cannot install signal handlers");
-		return LJ_EXIT_RUNTIME;
-	}
-	if (lj_topo_load(&topo))
-		return LJ_EXIT_RUNTIME;		/* lj_topo_load said why */
-	topo_loaded = true;
-	if (cfg.json) {
-		res = lj_result_new("lj-signal", argc, argv);
-		if (!res) {
-			lj_error("cannot create the result document: out of memory");
-			ret = LJ_EXIT_RUNTIME;
-			goto out;
-		}
-	}
-	ret = lj_setupopt_apply(&cfg.setup, &topo, &stack, res ? lj_result_setup(res) : NULL);
+	ret = lj_tool_start(&tool, "lj-signal", &cfg.setup, cfg.json, argc, argv);
 	if (ret)
 		goto out;
-	ret = sig_ring_init(&ring, &cfg, &topo);
+	ret = sig_ring_init(&ring, &cfg, &tool.topo);
 	if (ret < 0) {
 		lj_error_errno(ret, "cannot set up the ring");
 		ret = LJ_EXIT_RUNTIME;
 	}
 	if (!ret)
-		ret = lock_memory(&ring, res);
+		ret = lock_memory(&ring, &tool);
 	if (ret)
 		goto teardown;
 
 	/* Once threads run, the ring is always waited for and reported. */
 	err = sig_ring_start(&ring);
 	if (ring.sched_fallback)
-		record_fallback(res, "policy", ring.first_sched_err);
+		lj_tool_fallback(&tool, "policy", ring.first_sched_err);
 	ret = sig_ring_wait(&ring);
 	if (err) {
 		ret = lj_exit_code(err);
 		goto teardown;		/* the ring never ran: nothing to report */
 	}
 	sig_report_final(&ring);
-	if (res) {
-		if (sig_report_json(&ring, res))
+	if (tool.res) {
+		if (sig_report_json(&ring, tool.res))
 			ret = LJ_EXIT_RUNTIME;
-		lj_result_finish(res, ret);
-		err = lj_result_write(res, cfg.json);
-		if (err) {
-			lj_error_errno(err, "cannot write %s", cfg.json);
-			ret = LJ_EXIT_RUNTIME;
-		}
+		ret = lj_tool_write_result(&tool, ret);
 	}
 teardown:
 	if (ring.mlocked)
 		munlockall();
 	sig_ring_free(&ring);
-	lj_setupopt_restore(&cfg.setup, stack);
 out:
-	lj_result_free(res);
-	if (topo_loaded)
-		lj_topo_free(&topo);
+	lj_tool_end(&tool);
 	return ret;
 }

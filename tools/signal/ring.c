@@ -95,7 +95,14 @@ static void *ring_thread(void *arg)
 	struct rusage ru;
 	uint64_t counted = 0;
 	int64_t last_send = 0;
-	bool first = true;
+	/*
+	 * Receipts before the first counted one: lap 1 warms caches and
+	 * faults pages in. Thread 0's first receipt is the start kick, not
+	 * the end of a lap, so it skips two; otherwise its hop and the round
+	 * trip would cover laps 1..N and the other hops laps 2..N+1, and the
+	 * round trip would not be the sum of the same laps' hops.
+	 */
+	int uncounted = t->index == 0 ? 2 : 1;
 
 	t->tid = gettid();
 	if (t->cpu >= 0)
@@ -121,9 +128,8 @@ static void *ring_thread(void *arg)
 		if (LOAD(&r->stopping))
 			break;
 		sent = LOAD(&t->in_sent_ns);
-		if (first) {
-			/* The first lap warms caches and faults pages in: not counted. */
-			first = false;
+		if (uncounted) {
+			uncounted--;
 		} else {
 			hop = now - sent;
 			if (t->index == 0) {
@@ -137,7 +143,8 @@ static void *ring_thread(void *arg)
 			/* Like signaltest, every thread counts its own -l cycles. */
 			finished = cfg->loops && ++counted >= cfg->loops;
 		}
-		if (t->index == 0 && !finished)
+		/* Pace at the kick, as before, but not again after the warm-up lap. */
+		if (t->index == 0 && !finished && (counted || uncounted))
 			pace(t, counted);
 		now = lj_now_ns();
 		STORE(&next->in_sent_ns, now);

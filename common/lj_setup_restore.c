@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_setup_restore - undoing one change, and replaying the stale journals of dead processes. */
+#include "lj_setup_priv.h"
+#include "lj_preempt.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- undo ---- */
+
+void lj_setup_say(void (*say)(const char *, void *), void *arg, const char *fmt, ...)
+{
+	char buf[PATH_MAX * 2 + 128];
+	va_list ap;
+
+	if (!say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	say(buf, arg);
+}
+
+/*
+ * Move every task still in group @dir to its parent: a group can only be
+ * removed empty, and a task left behind (the tool itself, an orphan of a
+ * killed command) must keep running somewhere sane. v1 groups list threads
+ * in "tasks"; v2 groups have cgroup.threads (threaded) or cgroup.procs.
+ */
+static int move_tasks_to_parent(const char *dir, int *moved)
+{
+	static const char *const lists[] = { "tasks", "cgroup.threads", "cgroup.procs" };
+	char src[PATH_MAX + 32], dst[PATH_MAX + 32], parent[PATH_MAX], buf[65536], *p, *slash;
+	int ret = 0;
+
+	*moved = 0;
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return -EINVAL;
+	*slash = '\0';
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		snprintf(src, sizeof(src), "%s/%s", dir, lists[i]);
+		if (lj_setup_read_file(src, buf, sizeof(buf)) < 0)
+			continue;
+		snprintf(dst, sizeof(dst), "%s/%s", parent, lists[i]);
+		for (p = buf; *p; ) {
+			char *end = strchr(p, '\n');
+			int r;
+
+			if (end)
+				*end = '\0';
+			if (*p) {
+				r = lj_setup_write_file(dst, p);
+				/* ESRCH: the task exited meanwhile. */
+				if (!r)
+					(*moved)++;
+				else if (r != -ESRCH && !ret)
+					ret = r;
+			}
+			if (!end)
+				break;
+			p = end + 1;
+		}
+		break;	/* the first list that exists is the one of this hierarchy */
+	}
+	return ret;
+}
+
+/*
+ * A v1 cpu group keeps its cpu.rt_runtime_us after rmdir until the kernel
+ * frees it, asynchronously, when the last reference to it goes (tasks
+ * just reaped still hold one). Until then its budget still counts against
+ * the parent's, invisible to anyone listing the parent's groups, and the
+ * next group asking for the "free" budget gets EINVAL. So hand the budget
+ * back before removing the group. It fails with EBUSY while RT tasks
+ * remain: they are moved out first. No file (not a cpu group): nothing.
+ */
+static void release_rt_budget(const char *dir)
+{
+	char path[PATH_MAX + 32], val[32];
+	int moved;
+
+	snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", dir);
+	if (lj_setup_read_file(path, val, sizeof(val)) <= 0 || !strcmp(val, "0"))
+		return;
+	if (lj_setup_write_file(path, "0") == -EBUSY) {
+		move_tasks_to_parent(dir, &moved);
+		lj_setup_write_file(path, "0");
+	}
+}
+
+static int remove_group(const char *dir, void (*say)(const char *, void *), void *arg)
+{
+	int moved = 0, ret = 0;
+
+	release_rt_budget(dir);
+	for (int tries = 0; tries < 50; tries++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		ret = -errno;
+		if (ret != -EBUSY)
+			break;
+		move_tasks_to_parent(dir, &moved);
+		if (moved)
+			lj_setup_say(say, arg, "moved %d task%s still in %s to its parent",
+				 moved, moved == 1 ? "" : "s", dir);
+		/* An exiting task leaves the group a moment after it is reaped. */
+		{
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return ret;
+}
+
+int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg)
+{
+	int ret = 0;
+
+	switch (e->kind) {
+	case LJ_SETUP_FILE:
+		ret = lj_setup_write_file(e->path, e->old ? e->old : "");
+		/* A group removed before its file (nested) or a CPU gone: nothing to restore. */
+		if (ret == -ENOENT)
+			ret = 0;
+		if (ret)
+			lj_setup_say(say, arg, "cannot restore %s to '%s': %s", e->path,
+				 e->old ? e->old : "", strerror(-ret));
+		else
+			lj_setup_say(say, arg, "restored %s to '%s'", e->path, e->old ? e->old : "");
+		break;
+	case LJ_SETUP_CGROUP:
+		ret = remove_group(e->path, say, arg);
+		if (ret)
+			lj_setup_say(say, arg, "cannot remove group %s: %s", e->path, strerror(-ret));
+		else
+			lj_setup_say(say, arg, "removed group %s", e->path);
+		break;
+	case LJ_SETUP_PREEMPT: {
+		enum lj_preempt_model m;
+		char why[256] = "";
+
+		ret = lj_preempt_parse(e->old ? e->old : "", &m);
+		if (!ret)
+			ret = lj_preempt_set(m, why, sizeof(why));
+		if (ret)
+			lj_setup_say(say, arg, "cannot restore preemption mode %s: %s", e->old,
+				 why[0] ? why : strerror(-ret));
+		else
+			lj_setup_say(say, arg, "restored preemption mode %s", e->old);
+		break;
+	}
+	}
+	return ret;
+}
+
+/* ---- stale journals ---- */
+
+int lj_setup_list(const char *dir,
+		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),
+		  void *arg)
+{
+	struct dirent *d;
+	int count = 0;
+	DIR *dp;
+
+	if (!dir)
+		dir = lj_setup_journal_dir();
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? 0 : -errno;
+	while ((d = readdir(dp))) {
+		char jpath[PATH_MAX];
+		struct lj_setup_jfile j;
+		int pending = 0;
+
+		if (!lj_setup_is_journal_name(d->d_name))
+			continue;
+		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
+		if (lj_setup_journal_read(jpath, &j))
+			continue;
+		for (int i = 0; i < j.n; i++)
+			pending += !j.e[i].undone;
+		if (fn)
+			fn(jpath, j.pid, lj_setup_journal_alive(&j), pending, arg);
+		count++;
+		lj_setup_journal_free(&j);
+	}
+	closedir(dp);
+	return count;
+}
+
+struct stale_ctx {
+	int n;
+	char *first;
+	size_t len;
+};
+
+static void count_stale(const char *path, pid_t pid, bool alive, int pending, void *arg)
+{
+	struct stale_ctx *c = arg;
+
+	if (alive || pid == getpid())
+		return;
+	if (!c->n && c->first)
+		snprintf(c->first, c->len, "%s", path);
+	c->n++;
+}
+
+int lj_setup_find_stale(const char *dir, char *first, size_t len)
+{
+	struct stale_ctx c = { 0, first, len };
+	int ret;
+
+	if (first && len)
+		first[0] = '\0';
+	ret = lj_setup_list(dir, count_stale, &c);
+	return ret < 0 ? ret : c.n;
+}
+
+static int replay(const char *jpath, void (*say)(const char *, void *), void *arg)
+{
+	struct lj_setup_jfile j;
+	int ret, fd;
+
+	ret = lj_setup_journal_read(jpath, &j);
+	if (ret)
+		return ret;
+	if (lj_setup_journal_alive(&j) && j.pid != getpid()) {
+		lj_setup_journal_free(&j);
+		return -EBUSY;
+	}
+	lj_setup_say(say, arg, "replaying %s (%s, pid %d, %d change%s)", jpath,
+		 j.prog[0] ? j.prog : "?", (int)j.pid, j.n, j.n == 1 ? "" : "s");
+	fd = open(jpath, O_WRONLY | O_APPEND | O_CLOEXEC);
+	for (int i = j.n - 1; i >= 0; i--) {
+		char line[32];
+		int r;
+
+		if (j.e[i].undone)
+			continue;
+		r = lj_setup_undo_entry(&j.e[i], say, arg);
+		if (r) {
+			if (!ret)
+				ret = r;
+			continue;
+		}
+		if (fd >= 0) {
+			snprintf(line, sizeof(line), "undone\t%d\n", i);
+			if (write(fd, line, strlen(line)) > 0)
+				fsync(fd);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!ret)
+		unlink(jpath);
+	lj_setup_journal_free(&j);
+	return ret;
+}
+
+int lj_setup_restore_stale(const char *dir, const char *journal,
+			   void (*say)(const char *line, void *arg), void *arg)
+{
+	struct dirent *d;
+	int count = 0, ret = 0, lock;
+	DIR *dp;
+
+	if (journal) {
+		ret = replay(journal, say, arg);
+		return ret ? ret : 1;
+	}
+	if (!dir)
+		dir = lj_setup_journal_dir();
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? 0 : -errno;
+	/* Hold the lock so no process starts changing what is being restored. */
+	lock = lj_setup_lock_dir();
+	while ((d = readdir(dp))) {
+		char jpath[PATH_MAX];
+		struct lj_setup_jfile j;
+		bool stale;
+		int r;
+
+		if (!lj_setup_is_journal_name(d->d_name))
+			continue;
+		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
+		if (lj_setup_journal_read(jpath, &j))
+			continue;
+		stale = j.pid != getpid() && !lj_setup_journal_alive(&j);
+		lj_setup_journal_free(&j);
+		if (!stale)
+			continue;
+		r = replay(jpath, say, arg);
+		if (r && !ret)
+			ret = r;
+		else if (!r)
+			count++;
+	}
+	lj_setup_unlock_dir(lock);
+	closedir(dp);
+	return ret ? ret : count;
+}
+
