@@ -271,9 +271,41 @@ static int parse_setting_int(struct parser *p, const char *key, const char *val,
 	return 0;
 }
 
+/*
+ * "watch = sugov:*, ksoftirqd/0": a run setting, not an axis. The globs go
+ * to lj-env as argv (no shell), so only ',' (the separator) and white
+ * space around items are special; lj-env checks them again.
+ */
+static int parse_watch(struct parser *p, char *val)
+{
+	char *tok, *next;
+
+	for (tok = val; tok; tok = next) {
+		char *comma = strchr(tok, ',');
+		char *v;
+
+		next = comma ? comma + 1 : NULL;
+		if (comma)
+			*comma = '\0';
+		v = trim(tok);
+		if (!*v)
+			return fail(p, "watch: empty pattern in the list");
+		for (int i = 0; i < p->s->nwatch; i++)
+			if (!strcmp(p->s->watch[i], v))
+				return fail(p, "watch: pattern '%s' is listed twice", v);
+		if (p->s->nwatch == LJ_SCENARIO_MAX_WATCH)
+			return fail(p, "watch: too many patterns (at most %d)", LJ_SCENARIO_MAX_WATCH);
+		p->s->watch[p->s->nwatch] = strdup(v);
+		if (!p->s->watch[p->s->nwatch])
+			return -ENOMEM;
+		p->s->nwatch++;
+	}
+	return 0;
+}
+
 static int parse_matrix_key(struct parser *p, const char *key, char *val)
 {
-	static const char *const settings[] = { "repeat", "warmup", "order", "seed", NULL };
+	static const char *const settings[] = { "repeat", "warmup", "order", "seed", "watch", NULL };
 	const char *why = NULL;
 
 	for (int i = 0; settings[i]; i++) {
@@ -303,6 +335,8 @@ static int parse_matrix_key(struct parser *p, const char *key, char *val)
 		p->s->seed_set = true;
 		return 0;
 	}
+	if (!strcmp(key, "watch"))
+		return parse_watch(p, val);
 	return parse_axis(p, key, val);
 }
 
@@ -552,6 +586,8 @@ void lj_scenario_free(struct lj_scenario *s)
 		for (int v = 0; v < s->axes[i].nvalues; v++)
 			free(s->axes[i].values[v]);
 	}
+	for (int i = 0; i < s->nwatch; i++)
+		free(s->watch[i]);
 	free_sections(s->workloads, s->nworkloads);
 	free_sections(s->loads, s->nloads);
 	free(s->path);

@@ -15,6 +15,9 @@
  *   warmup = 1               discarded runs before them (0..100)
  *   order  = random          sequential (default) or random cell order
  *   seed   = 42              random order seed (default: from the clock)
+ *   watch  = sugov:*, rcu_*  task name globs: every run goes through
+ *                            lj-env --watch, whose ctxsw_* summary
+ *                            metrics join the run's result
  *   cgroup = off, on         setup axes: cgroup cpus governor preempt
  *                            dma_latency idle_state load
  *   interval = 1000, 500     any other key is a custom axis; a workload
@@ -32,6 +35,7 @@
 #define LJ_SCENARIO_MAX_AXES	16
 #define LJ_SCENARIO_MAX_VALUES	64
 #define LJ_SCENARIO_MAX_CELLS	100000
+#define LJ_SCENARIO_MAX_WATCH	32	/* = LJ_TASKWATCH_MAX_PATTERNS */
 
 enum lj_scenario_order {
 	LJ_SCENARIO_SEQUENTIAL,
@@ -61,6 +65,8 @@ struct lj_scenario {
 	enum lj_scenario_order order;
 	bool seed_set;
 	uint64_t seed;
+	char *watch[LJ_SCENARIO_MAX_WATCH];	/* "watch" run setting: task name globs */
+	int nwatch;
 	struct lj_scenario_axis axes[LJ_SCENARIO_MAX_AXES];
 	int naxes;
 	struct lj_scenario_section *workloads;

@@ -136,6 +136,33 @@ static void test_order(void)
 	lj_scenario_free(s);
 }
 
+/* "watch" is a run setting: no axis, no cells, a list of task name globs. */
+static void test_watch(void)
+{
+	struct lj_scenario *s = parse("[matrix]\nwatch = sugov:*, ksoftirqd/*,rcu_preempt\n"
+				      "governor = keep, schedutil\n[workload w]\ncommand = true\n");
+
+	if (!ok(s != NULL, "a scenario with watch parses")) {
+		diag("%s", err);
+		skip(4, "parse failed");
+		return;
+	}
+	is_int(s->nwatch, 3, "watch: three patterns");
+	is_str(s->watch[0], "sugov:*", "watch: first pattern, trimmed");
+	is_str(s->watch[2], "rcu_preempt", "watch: last pattern");
+	ok(s->naxes == 1 && lj_scenario_ncells(s) == 2, "watch is not an axis: the cells are governor's");
+	lj_scenario_free(s);
+	s = parse("[workload w]\ncommand = true\n");
+	is_int(s ? s->nwatch : -1, 0, "watch defaults to none");
+	lj_scenario_free(s);
+	bad("[matrix]\nwatch = a*,,b\n[workload w]\ncommand = x\n", "t.scn:2: watch: empty pattern",
+	    "watch: an empty pattern");
+	bad("[matrix]\nwatch = a*, a*\n[workload w]\ncommand = x\n", "t.scn:2: watch: pattern 'a*' is listed twice",
+	    "watch: a repeated pattern");
+	bad("[matrix]\nwatch = a*\nwatch = b*\n[workload w]\ncommand = x\n", "t.scn:3: 'watch' is set twice",
+	    "watch set twice");
+}
+
 static void test_bad_files(void)
 {
 	struct lj_scenario *s = NULL;
@@ -191,5 +218,6 @@ int main(void)
 	test_defaults();
 	test_order();
 	test_bad_files();
+	test_watch();
 	return done();
 }

@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 #include "lj_setupopt.h"
+#include "lj_taskwatch.h"
+
+struct lj_result;
 
 #define ENV_MAX_STEPS 64
 
@@ -24,6 +27,7 @@ struct env_config {
 	const char *json;		/* NULL, "-" (stdout) or a file */
 	struct env_sweep sweep;
 	const char *sweep_text;
+	struct lj_taskwatch watch;	/* --watch GLOB patterns and their snapshots */
 	int argc;			/* the original command line, for the result */
 	char **argv;
 	char **cmd;			/* COMMAND [ARGS], NULL-terminated */
@@ -39,6 +43,11 @@ void env_free(struct env_config *cfg);
 /* sweep.c */
 int env_sweep_parse(const char *text, struct env_sweep *out, const char **why);
 int env_sweep_check(const struct env_sweep *sw, const cpu_set_t *allowed, char *why, size_t len);
+
+/* watch.c: --watch; snapshot before COMMAND and after it; report on stderr and into @res (may be NULL). */
+int env_watch_add(struct env_config *cfg, const char *list);
+int env_watch_snapshot(struct env_config *cfg, bool after);
+void env_watch_report(struct env_config *cfg, struct lj_result *res);
 
 /* run.c: apply the setup, run the command, restore; returns the exit code. */
 int env_run(struct env_config *cfg);

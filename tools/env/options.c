@@ -15,6 +15,7 @@ enum {
 	K_JSON,
 	K_SWEEP,
 	K_DWELL,
+	K_WATCH,
 };
 
 static const struct lj_opt env_opts[] = {
@@ -23,6 +24,7 @@ static const struct lj_opt env_opts[] = {
 	{ "json", K_JSON, LJ_OPT_OPTARG, "FILE", "JSON: --show prints it to stdout; a run writes a result to FILE" },
 	{ "sweep", K_SWEEP, LJ_OPT_ARG, "cpus=STEPS", "change the group's cpuset while COMMAND runs: cpus=1,2,2-3 or cpus=0,1/2-3" },
 	{ "dwell", K_DWELL, LJ_OPT_ARG, "DURATION", "time per --sweep step (default 20s)" },
+	{ "watch", K_WATCH, LJ_OPT_ARG, "GLOB", "count context switches of tasks named GLOB ('sugov:*', a comma list; repeatable) and of the system while COMMAND runs" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say what is changed and restored" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no warnings" },
 	{ 0 }
@@ -54,6 +56,8 @@ static int handle(void *ctx, int key, const char *arg)
 		if (cfg->sweep.dwell_ns < LJ_NSEC_PER_MSEC)
 			return lj_usage_error("invalid --dwell '%s': shorter than 1ms", arg);
 		return 0;
+	case K_WATCH:
+		return env_watch_add(cfg, arg);
 	case 'v':
 		lj_err_set_verbosity(lj_err_verbosity() + 1);
 		return 0;
@@ -84,6 +88,8 @@ static char **merge_json_arg(int *argc, char **argv, struct env_config *cfg)
 	out = calloc((size_t)*argc + 1, sizeof(*out));
 	if (!out)
 		return argv;
+	/* Owned from here on, whatever the parse says: env_free() frees both. */
+	cfg->parse_argv = out;
 	cfg->json_args = calloc((size_t)*argc, sizeof(*cfg->json_args));
 	for (i = 0; i < *argc; i++) {
 		if (i && !strcmp(argv[i], "--")) {
@@ -134,8 +140,6 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 	tables[0] = (struct lj_opt_table){ "lj-env options", env_opts, handle, cfg };
 	tables[1] = lj_setupopt_table(&cfg->setup);
 	argv = merge_json_arg(&argc, argv, cfg);
-	if (argv != cfg->argv)
-		cfg->parse_argv = argv;
 	ret = lj_opt_parse(&spec, argc, argv, &first);
 	if (ret)
 		return ret;
@@ -147,6 +151,8 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 		return lj_usage_error("--%s takes no command", cfg->show ? "show" : "restore");
 	if (!cfg->show && !cfg->restore && !cfg->cmd)
 		return lj_usage_error("no command given: lj-env [SETUP OPTIONS] -- COMMAND [ARGS] (see --help)");
+	if ((cfg->show || cfg->restore) && cfg->watch.npatterns)
+		return lj_usage_error("--watch needs a command to run");
 	if (cfg->restore && cfg->json)
 		return lj_usage_error("--restore writes no JSON");
 	if (cfg->sweep.nsteps) {
@@ -160,6 +166,7 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 
 void env_free(struct env_config *cfg)
 {
+	lj_taskwatch_free(&cfg->watch);
 	for (int i = 0; i < cfg->njson_args; i++)
 		free(cfg->json_args[i]);
 	free(cfg->json_args);

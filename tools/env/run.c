@@ -173,6 +173,7 @@ static void write_result(struct env_run *r, int code)
 		json_object_object_add(params, "dwell_ns", json_object_new_int64(cfg->sweep.dwell_ns));
 		json_object_object_add(lj_result_side(res), "sweep", json_object_get(r->sweep_log));
 	}
+	env_watch_report(cfg, res);
 	lj_result_finish(res, code);
 	ret = lj_result_write(res, cfg->json);
 	if (ret)
@@ -188,6 +189,14 @@ int env_run(struct env_config *cfg)
 	bool have_topo;
 	int ret, code;
 
+	/* A result that cannot be written is known now, not after COMMAND ran. */
+	if (cfg->json) {
+		ret = lj_result_check_path(cfg->json);
+		if (ret) {
+			lj_error_errno(ret, "cannot write %s", cfg->json);
+			return LJ_EXIT_RUNTIME;
+		}
+	}
 	have_topo = !lj_topo_load(&topo);
 	if (cfg->sweep.nsteps) {
 		ret = sweep_prepare(&r, have_topo ? &topo : NULL);
@@ -210,6 +219,11 @@ int env_run(struct env_config *cfg)
 		sweep_to(&r, 0);
 	}
 
+	/* --watch: the window is COMMAND's run, the setup's apply and restore stay out of it */
+	if (env_watch_snapshot(cfg, false)) {
+		ret = LJ_EXIT_RUNTIME;
+		goto out_restore;
+	}
 	sigemptyset(&wait_set);
 	sigaddset(&wait_set, SIGINT);
 	sigaddset(&wait_set, SIGTERM);
@@ -228,12 +242,15 @@ int env_run(struct env_config *cfg)
 		exec_child(cfg, &old);
 	code = supervise(&r, &wait_set);
 	ret = code;
+	env_watch_snapshot(cfg, true);
 	lj_setupopt_restore(&cfg->setup, r.stack);
 	r.stack = NULL;
 	/* Signals that arrive from here on act normally. */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (cfg->json)
 		write_result(&r, code);
+	else
+		env_watch_report(cfg, NULL);
 	goto out_json;
 
 out_restore:

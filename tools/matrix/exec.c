@@ -194,8 +194,9 @@ static void last_log_line(const char *log, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!f)
 		return;
+	/* lj-env's --watch lines follow the workload's last words: not the reason */
 	while (fgets(line, sizeof(line), f))
-		if (line[0] != '\n')
+		if (line[0] != '\n' && strncmp(line, "lj-env: watch ", 14))
 			snprintf(buf, len, "%s", line);
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
@@ -228,8 +229,8 @@ int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *
 		struct mx_outcome *o)
 {
 	const struct lj_scenario_section *w = &r->scn->workloads[c->workload];
-	const char *setup[32];
-	char *argv[48], *cmd = NULL, *qjson = NULL, *full = NULL, *loadlog = NULL, id[1024];
+	const char *setup[MX_SETUP_ARGS_MAX];
+	char *argv[MX_SETUP_ARGS_MAX + 16], *cmd = NULL, *qjson = NULL, *full = NULL, *loadlog = NULL, id[1024];
 	int nsetup, n = 0, status = 0, ret = 0;
 	int64_t start, timeout = w->timeout_ns ? w->timeout_ns : r->cfg->timeout_ns;
 	struct child_env ce = { r->selfdir, w->name, id, run_no, warmup };
@@ -237,7 +238,7 @@ int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *
 
 	memset(o, 0, sizeof(*o));
 	lj_scenario_cell_id(r->scn, c, id, sizeof(id));
-	nsetup = mx_setup_args(r->scn, c, setup, 32);
+	nsetup = mx_setup_args(r->scn, c, setup, MX_SETUP_ARGS_MAX);
 	cmd = lj_scenario_command(r->scn, c);
 	qjson = shell_quote(json_path);
 	if (!cmd || !qjson || nsetup < 0 ||

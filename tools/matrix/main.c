@@ -3,7 +3,6 @@
 #include "matrix.h"
 #include "lj_err.h"
 #include "lj_opt.h"
-#include "lj_parse.h"
 #include "lj_time.h"
 
 #include <errno.h>
@@ -37,7 +36,7 @@ static const struct lj_opt mx_opts[] = {
 static int mx_handle(void *ctx, int key, const char *arg)
 {
 	struct mx_config *cfg = ctx;
-	const char *why = NULL;
+	int ret;
 
 	switch (key) {
 	case 'o':
@@ -46,9 +45,9 @@ static int mx_handle(void *ctx, int key, const char *arg)
 	case 't':
 		for (const char *c = arg; *c; c++)
 			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+", *c))
-				return lj_usage_error("invalid --tag '%s': use letters, digits, - _ . +", arg);
+				return lj_opt_invalid("--tag", arg, "use letters, digits, - _ . +");
 		if (!*arg)
-			return lj_usage_error("invalid --tag '': empty");
+			return lj_opt_invalid("--tag", arg, "empty");
 		cfg->tag = arg;
 		return 0;
 	case 'n':
@@ -58,23 +57,20 @@ static int mx_handle(void *ctx, int key, const char *arg)
 		cfg->resume = arg;
 		return 0;
 	case K_REPEAT:
-		if (lj_parse_int(arg, 1, 1000, &cfg->repeat, &why))
-			return lj_usage_error("invalid --repeat '%s': %s", arg, why);
-		return 0;
+		return lj_opt_int("--repeat", arg, 1, 1000, &cfg->repeat);
 	case K_WARMUP:
-		if (lj_parse_int(arg, 0, 100, &cfg->warmup, &why))
-			return lj_usage_error("invalid --warmup '%s': %s", arg, why);
-		return 0;
+		return lj_opt_int("--warmup", arg, 0, 100, &cfg->warmup);
 	case K_SEED:
-		if (lj_parse_u64(arg, 0, UINT64_MAX, &cfg->seed, &why))
-			return lj_usage_error("invalid --seed '%s': %s", arg, why);
+		ret = lj_opt_u64("--seed", arg, 0, UINT64_MAX, &cfg->seed);
+		if (ret)
+			return ret;
 		cfg->seed_set = true;
 		return 0;
 	case K_TIMEOUT:
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &cfg->timeout_ns, &why) ||
-		    cfg->timeout_ns <= 0)
-			return lj_usage_error("invalid --timeout '%s': %s", arg, why ? why : "must be positive");
-		return 0;
+		ret = lj_opt_duration("--timeout", arg, LJ_NSEC_PER_SEC, &cfg->timeout_ns);
+		if (!ret && cfg->timeout_ns <= 0)
+			ret = lj_opt_invalid("--timeout", arg, "must be positive");
+		return ret;
 	case K_ENV:
 		cfg->env_path = arg;
 		return 0;

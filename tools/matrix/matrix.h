@@ -74,7 +74,8 @@ int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *
 		const char *setup_json, const char *log_path, int run_no, bool warmup,
 		struct mx_outcome *o);
 
-/* setupargs.c: the lj-env options of a cell. */
+/* setupargs.c: the lj-env options of a cell: setup axes and --watch patterns, in pairs. */
+#define MX_SETUP_ARGS_MAX	(2 * (8 + LJ_SCENARIO_MAX_WATCH))
 int mx_setup_args(const struct lj_scenario *s, const struct lj_scenario_cell *c,
 		  const char **argv, int max);
 

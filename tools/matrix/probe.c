@@ -110,7 +110,7 @@ static char *probe_governor(const char *g)
 static char *probe_preempt(struct mx_probe *p, const char *mode)
 {
 	enum lj_preempt_model want;
-	char *out = NULL;
+	char why[512], *out = NULL;
 
 	if (!p->preempt_done) {
 		lj_preempt_detect(&p->preempt);
@@ -118,31 +118,18 @@ static char *probe_preempt(struct mx_probe *p, const char *mode)
 	}
 	if (lj_preempt_parse(mode, &want))
 		return strdup("unknown preemption mode");
-	if (p->preempt.model == want)
+	/*
+	 * The dynamic mode in force, not the model: a PREEMPT_RT kernel has
+	 * model rt and mode full or lazy. "rt" itself is the model.
+	 */
+	if (want == LJ_PREEMPT_RT ? p->preempt.model == want : p->preempt.mode == want)
 		return NULL;	/* already in force: nothing to switch */
-	if (p->preempt.model == LJ_PREEMPT_UNKNOWN) {
-		if (asprintf(&out, "current mode unknown (%s)", p->preempt.detail) < 0)
-			return NULL;
-		return out;
-	}
-	if (!p->preempt.dynamic) {
-		if (asprintf(&out, "mode fixed at boot (%s)", lj_preempt_name(p->preempt.model)) < 0)
-			return NULL;
-		return out;
-	}
-	/* Dynamic, but the switch lives in debugfs, which lockdown or mounts may hide. */
-	{
-		int fd = open("/sys/kernel/debug/sched/preempt", O_WRONLY | O_CLOEXEC);
-
-		if (fd < 0) {
-			if (asprintf(&out, "mode not switchable: /sys/kernel/debug/sched/preempt: %s",
-				     strerror(errno)) < 0)
-				return NULL;
-			return out;
-		}
-		close(fd);
-	}
-	return NULL;
+	/* The same check lj-env makes before switching; it writes nothing. */
+	if (!lj_preempt_can_switch(want, why, sizeof(why)))
+		return NULL;
+	if (asprintf(&out, "cannot switch from %s: %s", lj_preempt_name(p->preempt.mode), why) < 0)
+		return NULL;
+	return out;
 }
 
 static char *probe_cpus(struct mx_probe *p, const char *sel)
@@ -377,9 +364,9 @@ const char *mx_probe_cell(struct mx_probe *p, struct mx_run *r, const struct lj_
 		}
 	}
 	{
-		const char *args[32];
+		const char *args[MX_SETUP_ARGS_MAX];
 
-		if (mx_setup_args(s, c, args, 32) > 0 && !r->env_bin)
+		if (mx_setup_args(s, c, args, MX_SETUP_ARGS_MAX) > 0 && !r->env_bin)
 			return "lj-env not found (needed for this cell's setup)";
 	}
 	return NULL;

@@ -75,6 +75,46 @@ static char *path_in(struct mx_run *r, const char *reldir, const char *prefix, i
 }
 
 /*
+ * watch = ...: lj-env counted the context switches around the run into
+ * its own result (@setup). Copy its ctxsw_* summary metrics and
+ * side.watch into the run's result (@doc, read from @json) and rewrite
+ * that atomically, so lj-compare compares them like any workload metric
+ * and the run's result stands alone. A metric the workload already
+ * reports under the same name is the workload's. Return: 0 or -errno.
+ */
+static int merge_watch(struct mx_run *r, const char *json, const char *setup, json_object *doc)
+{
+	json_object *env = NULL, *esum, *dsum, *eside, *dside, *watch;
+	const char *why = NULL;
+	int ret;
+
+	ret = lj_result_read(setup, &env, &why);
+	if (ret) {
+		lj_warn("%s: no watch counts: %s", setup + strlen(r->dir) + 1, why ? why : lj_strerror(ret));
+		return ret;
+	}
+	if (json_object_object_get_ex(env, "summary", &esum) &&
+	    json_object_object_get_ex(doc, "summary", &dsum)) {
+		json_object_object_foreach(esum, key, val) {
+			if (strncmp(key, "ctxsw", 5) || json_object_object_get_ex(dsum, key, NULL))
+				continue;
+			json_object_object_add(dsum, key, json_object_get(val));
+		}
+	}
+	if (json_object_object_get_ex(env, "side", &eside) &&
+	    json_object_object_get_ex(eside, "watch", &watch) &&
+	    json_object_object_get_ex(doc, "side", &dside) &&
+	    json_object_is_type(dside, json_type_object) &&
+	    !json_object_object_get_ex(dside, "watch", NULL))
+		json_object_object_add(dside, "watch", json_object_get(watch));
+	ret = lj_json_write_atomic(doc, json);
+	if (ret)
+		lj_error_errno(ret, "cannot write %s", json);
+	json_object_put(env);
+	return ret;
+}
+
+/*
  * Run the cell's warmup and its measured runs still missing. Returns 0
  * when the cell is finished (done or failed, recorded in @cell), -EINTR
  * when interrupted (the cell stays pending), -errno on a store error.
@@ -144,6 +184,9 @@ static int run_cell(struct mx_run *r, json_object *cell, size_t idx, size_t cell
 				 json + strlen(r->dir) + 1, why ? why : strerror(errno));
 		if (warm)
 			unlink(json);
+		else if (!ret && !o.reason[0] && r->scn->nwatch && merge_watch(r, json, setup, doc))
+			snprintf(o.reason, sizeof(o.reason), "no watch counts merged into %s",
+				 json + strlen(r->dir) + 1);
 		if (!ret && o.reason[0]) {
 			snprintf(reason, sizeof(reason), "%s %d: %s", warm ? "warmup" : "run",
 				 warm ? i : run_no, o.reason);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* setupargs - translate a cell's setup axes into lj-env options. */
+/* setupargs - translate a cell's setup axes and the scenario's watch into lj-env options. */
 #include "matrix.h"
 
 #include <errno.h>
@@ -38,6 +38,13 @@ int mx_setup_args(const struct lj_scenario *s, const struct lj_scenario_cell *c,
 		if (!strcmp(map[i].axis, "cgroup") && !strcmp(v, "on"))
 			v = "ljkit-matrix";
 		argv[n++] = v;
+	}
+	/* watch = ...: every run counts those tasks' context switches (run.c merges them) */
+	for (int i = 0; i < s->nwatch; i++) {
+		if (n + 2 > max)
+			return -E2BIG;
+		argv[n++] = "--watch";
+		argv[n++] = s->watch[i];
 	}
 	return n;
 }

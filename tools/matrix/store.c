@@ -205,8 +205,11 @@ int mx_store_open(struct mx_run *r)
 	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
 	m = json_object_from_file(path);
 	if (!m) {
-		lj_error("cannot resume %s: no readable manifest.json (%s)", r->dir,
-			 json_util_get_last_err() ? json_util_get_last_err() : "?");
+		const char *why = json_util_get_last_err();
+
+		/* json-c's message ends in a newline: keep the error one line. */
+		lj_error("cannot resume %s: no readable manifest.json (%.*s)", r->dir,
+			 why ? (int)strcspn(why, "\n") : 1, why ? why : "?");
 		return LJ_EXIT_USAGE;
 	}
 	if (!json_object_object_get_ex(m, "schema", &v) ||
