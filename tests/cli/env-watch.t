@@ -5,7 +5,7 @@
 
 export LJ_JOURNAL_DIR=$TMP/j LJ_RESULT_NO_SYSINFO=1
 [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
-ls -d /proc/[0-9]*/task/[0-9]*/comm >/dev/null 2>&1 || skip_all "no /proc/PID/task/TID/comm here"
+[ -r "/proc/$$/task/$$/comm" ] || skip_all "no /proc/PID/task/TID/comm here"
 
 # jget FILE EXPR: a perl expression over the decoded document $d
 jget() {

@@ -10,7 +10,10 @@ export LJ_SRC LJ_BUILD
 _tap_n=0
 _tap_fail=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ljtest.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# Only the test's own shell removes it: a forked child of a background
+# command killed before its exec must not take the directory with it.
+_tap_shell=$BASHPID
+trap '[ "$BASHPID" = "$_tap_shell" ] && rm -rf "$TMP"' EXIT
 
 plan() { echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
