@@ -81,6 +81,10 @@ check_hist_layout "$TMP/out" 40 2 1
 ok $? "-H adds the sum column and totals"
 run_rc lj-cyclic -q -l 100 -i 1000 -h 20 --histfile "$TMP/hist.txt"
 ok $(( rc != 0 || $(grep -c '^# Histogram$' "$TMP/out") != 0 || $(grep -c '^# Histogram$' "$TMP/hist.txt") != 1 )) "--histfile moves the histogram to the file"
+run_rc lj-cyclic -l 100 -i 1000 -h 20 --histfile /nonexistent/x
+is "$rc" 1 "an unwritable --histfile is a runtime error"
+ok $(( $(grep -c '^T:' "$TMP/out") != 0 )) "...found before measuring"
+grep -q '^lj-cyclic: cannot write /nonexistent/x: ' "$TMP/err"; ok $? "...and the message names the file"
 
 # --- extras: breaktrace, spikes, percentiles -----------------------------------
 

@@ -86,14 +86,66 @@ run_rc lj-frame -D 0.5 --work-time 200us --timeline "$TMP/t.csv" --timeline-inte
 is "$rc" 0 "timeline run exits 0"
 is "$(tail -n +2 "$TMP/t.csv" | wc -l)" 10 "10 rows for 0.5 s at 50 ms"
 
+# caught PID: wait until PID catches SIGINT (SigCgt bit 1). A background
+# job of a non-interactive shell starts with SIGINT ignored, so a SIGINT
+# sent before lj_stop_install would be lost, and on a loaded machine that
+# window can exceed a fixed sleep. 10 s at most: a bound for a stuck tool.
+caught() {
+	local i mask
+
+	for ((i = 0; i < 100; i++)); do
+		mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		[ -n "$mask" ] && (( 0x$mask & 2 )) && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # SIGINT ends the run early and still reports.
 lj-frame -D 20 --work-time 200us --json "$TMP/int.json" -q &
 pid=$!
+caught $pid || diag "lj-frame does not catch SIGINT yet"
 sleep 1
 kill -INT $pid
 wait $pid; rc=$?
 is "$rc" 0 "SIGINT: exit 0 after reporting"
 is "$(jq -r '.side.interrupted == true and .summary.frames.value < 1200' "$TMP/int.json")" true "SIGINT: partial run recorded as interrupted"
+
+# A frame's work does not outlive a stop: units run in chunks that watch
+# the stop flag and the run's end. The bounds (2 s after SIGINT; 5 s for
+# a 0.2 s run, which needs calibration too and may share the CPUs with
+# other tests) tell a stop from the 10 s a frame's work would take: they
+# are not timing claims.
+lj-frame -D 60 --work-time 10s --json "$TMP/long.json" -q &
+pid=$!
+caught $pid || diag "lj-frame does not catch SIGINT yet"
+sleep 1
+kill -INT $pid
+for ((i = 0; i < 20; i++)); do
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 $pid 2>/dev/null; ok $(( ! $? )) "SIGINT ends a run inside a 10 s frame's work within 2 s"
+kill -KILL $pid 2>/dev/null
+wait $pid; rc=$?
+is "$rc" 0 "...exits 0"
+is "$(jq -r '.side.interrupted' "$TMP/long.json" 2>/dev/null)" true "...and writes the result, marked interrupted"
+run_rc timeout 5 lj-frame -D 200ms --warmup 0 --work-time 10s --json "$TMP/long.json" -q
+is "$rc" 0 "-D 200ms ends a run of 10 s frames at its end, not the frame's"
+is "$(jq -r '(.summary.frames.value > 0) and (.summary.dropped.value == .summary.frames.value)' "$TMP/long.json")" \
+	true "...with every measured frame dropped"
+is "$(jq -c '[.results[] | select(.stage != null) | .abandoned]' "$TMP/long.json")" \
+	"[1,0]" "...the one frame started, cut short at the end, counted as abandoned by stage 0"
+
+# Fallbacks are recorded as {"what", "reason"}, as every tool does.
+if can_drop_to_nobody; then
+	drop_to_nobody "$LJ_BUILD/lj-frame" -D 0.2 --work-time 200us -p 10 -q --json - >"$TMP/fb.json" 2>"$TMP/err"
+	is "$(jq -r '.setup.fallbacks | length > 0 and
+		all(type == "object" and (.what | type) == "string" and (.reason | type) == "string")' "$TMP/fb.json")" \
+		true "without privilege, -p 10 falls back and setup.fallbacks holds {what, reason} objects"
+else
+	skip 1 "cannot run as nobody: fallback record"
+fi
 
 # Frequencies on a fake cpufreq tree (root: private mount namespace): the
 # timeline gets a column per CPU and the samples record changes only. The

@@ -24,6 +24,28 @@ static int write_json(struct cyc_run *run, struct lj_result *res, int code)
 	return code;
 }
 
+/*
+ * The files the run will write (--json, and --histfile when -h prints a
+ * histogram), checked before anything is measured: a bad path must not
+ * cost a long run. Return: 0 or an exit code after a message.
+ */
+static int check_paths(const struct cyc_config *cfg)
+{
+	const char *paths[] = { cfg->json, cfg->histogram ? cfg->histfile : NULL };
+	int err;
+
+	for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+		if (!paths[k])
+			continue;
+		err = lj_result_check_path(paths[k]);
+		if (err) {
+			lj_error_errno(err, "cannot write %s", paths[k]);
+			return LJ_EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cyc_config cfg;
@@ -47,6 +69,8 @@ int main(int argc, char **argv)
 	ret = cyc_options_parse(&cfg, nargs, args);
 	if (!ret)
 		ret = cyc_config_finish(&cfg);
+	if (!ret)
+		ret = check_paths(&cfg);
 	if (ret) {
 		cyc_argv_free(args, argv);
 		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;

@@ -27,13 +27,14 @@ struct frm_main {
 	bool ran_trial, ran_ramp;
 };
 
-/* Note a fallback in the result's setup record ("setup": {"fallbacks": [...]}). */
+/*
+ * Note a fallback in the result's setup.fallbacks as {"what", "reason"},
+ * the shape lj_setupopt and the other tools (lj_tool_fallback) record.
+ */
 static void record_fallback(struct frm_main *m, const char *what, int err)
 {
-	json_object *setup, *arr;
-	char buf[192];
+	json_object *setup, *arr, *o;
 
-	snprintf(buf, sizeof(buf), "%s: %s", what, lj_strerror(err));
 	if (!m->res)
 		return;
 	setup = lj_result_setup(m->res);
@@ -41,7 +42,10 @@ static void record_fallback(struct frm_main *m, const char *what, int err)
 		arr = json_object_new_array();
 		json_object_object_add(setup, "fallbacks", arr);
 	}
-	json_object_array_add(arr, json_object_new_string(buf));
+	o = json_object_new_object();
+	json_object_object_add(o, "what", json_object_new_string(what));
+	json_object_object_add(o, "reason", json_object_new_string(lj_strerror(err)));
+	json_object_array_add(arr, o);
 }
 
 /* A policy the stage or background threads cannot get: fatal under --strict, else OTHER. */
@@ -222,6 +226,24 @@ static void report_failure(struct frm_main *m, int ret)
 		lj_error("cannot write %s", m->cfg.json);
 }
 
+/* The files the run will write, checked before anything is measured. */
+static int check_paths(const struct frm_config *cfg)
+{
+	const char *paths[] = { cfg->json, cfg->timeline };
+	int err;
+
+	for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+		if (!paths[k])
+			continue;
+		err = lj_result_check_path(paths[k]);
+		if (err) {
+			lj_error_errno(err, "cannot write %s", paths[k]);
+			return LJ_EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct frm_main *m = calloc(1, sizeof(*m));
@@ -238,6 +260,23 @@ int main(int argc, char **argv)
 		free(m);
 		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
 	}
+	ret = check_paths(&m->cfg);
+	if (ret) {
+		free(m);
+		return ret;
+	}
+	/*
+	 * First thing after parsing: a SIGINT that came while the topology
+	 * loaded would otherwise be lost (a background job starts with it
+	 * ignored) or kill the run unreported. The setup, applied later,
+	 * then unwinds normally when a signal stops the run.
+	 */
+	ret = lj_stop_install();
+	if (ret) {
+		lj_error_errno(ret, "cannot install signal handlers");
+		free(m);
+		return LJ_EXIT_RUNTIME;
+	}
 	if (lj_topo_load(&m->topo)) {
 		free(m);
 		return LJ_EXIT_RUNTIME;
@@ -249,13 +288,6 @@ int main(int argc, char **argv)
 			ret = LJ_EXIT_RUNTIME;
 			goto out_topo;
 		}
-	}
-	/* Before the setup: a signal then asks the run to stop and the setup unwinds normally. */
-	ret = lj_stop_install();
-	if (ret) {
-		lj_error_errno(ret, "cannot install signal handlers");
-		ret = LJ_EXIT_RUNTIME;
-		goto out_res;
 	}
 	ret = lj_setupopt_apply(&m->cfg.setup, &m->topo, &m->stack,
 				m->res ? lj_result_setup(m->res) : NULL);
