@@ -9,6 +9,14 @@ int lj_tool_start(struct lj_tool *t, const char *name, struct lj_setupopt *setup
 {
 	int err, ret;
 
+	/* Before anything is measured: a bad --json path must not cost a run. */
+	if (json) {
+		err = lj_result_check_path(json);
+		if (err) {
+			lj_error_errno(err, "cannot write %s", json);
+			return LJ_EXIT_RUNTIME;
+		}
+	}
 	err = lj_stop_install();
 	if (err) {
 		lj_error_errno(err, "cannot install signal handlers");

@@ -26,9 +26,11 @@ struct lj_tool {
 };
 
 /*
- * Install the stop handlers (lj_stop), load the topology, create the
- * result document when @json is set (named @name, with @argv), and apply
- * @setup through the setup stack, recording it in the result.
+ * Check that a result can be written to @json (lj_result_check_path:
+ * found before anything is measured), install the stop handlers
+ * (lj_stop), load the topology, create the result document when @json is
+ * set (named @name, with @argv), and apply @setup through the setup
+ * stack, recording it in the result.
  * Return: 0, or an exit code after a message.
  */
 int lj_tool_start(struct lj_tool *t, const char *name, struct lj_setupopt *setup,
