@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_cgroup - cgroup discovery from mountinfo; create, configure, attach and remove groups. */
 #include "lj_cgroup.h"
+#include "lj_file.h"
 #include "lj_parse.h"
 #include "lj_setup.h"
 
@@ -132,7 +133,7 @@ static void read_v2_controllers(struct lj_cgroup_mounts *m)
 	if (!m->unified[0])
 		return;
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", m->unified);
-	if (lj_setup_read_file(path, buf, sizeof(buf)) < 0)
+	if (lj_file_read(path, buf, sizeof(buf)) < 0)
 		return;
 	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 		if (!strcmp(t, "cpuset"))
@@ -251,7 +252,7 @@ static int v2_enable(struct lj_setup *s, struct lj_cgroup *cg, const char *paren
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
-	ret = (int)lj_setup_read_file(path, buf, sizeof(buf));
+	ret = (int)lj_file_read(path, buf, sizeof(buf));
 	if (ret < 0)
 		return fail(cg, path, NULL, ret);
 	for (int c = 0; ctrls[c]; c++) {
@@ -268,7 +269,7 @@ static int v2_enable(struct lj_setup *s, struct lj_cgroup *cg, const char *paren
 		snprintf(undo, sizeof(undo), "-%s", ctrls[c]);
 		ret = lj_setup_push_file(s, path, undo);
 		if (!ret)
-			ret = lj_setup_write_file(path, add);
+			ret = lj_file_write(path, add);
 		if (ret)
 			return fail(cg, path, NULL, ret);
 	}
@@ -307,11 +308,11 @@ static int v1_cpuset_inherit(struct lj_cgroup *cg, const char *dir)
 	parent_of(dir, parent, sizeof(parent));
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/%s", parent, files[i]);
-		ret = (int)lj_setup_read_file(path, val, sizeof(val));
+		ret = (int)lj_file_read(path, val, sizeof(val));
 		if (ret < 0)
 			return fail(cg, path, NULL, ret);
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		ret = lj_setup_write_file(path, val);
+		ret = lj_file_write(path, val);
 		if (ret)
 			return fail(cg, path, NULL, ret);
 	}
@@ -429,7 +430,7 @@ static int write_ctl(struct lj_setup *s, struct lj_cgroup *cg, const char *dir,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	ret = s ? lj_setup_write(s, path, val) : lj_setup_write_file(path, val);
+	ret = s ? lj_setup_write(s, path, val) : lj_file_write(path, val);
 	return ret ? fail(cg, path, NULL, ret) : 0;
 }
 
@@ -458,11 +459,11 @@ int lj_cgroup_get_cpus(const struct lj_cgroup *cg, cpu_set_t *out)
 	if (!cg->cpuset[0])
 		return -ENODEV;
 	snprintf(path, sizeof(path), "%s/cpuset.cpus", cg->cpuset);
-	n = lj_setup_read_file(path, buf, sizeof(buf));
+	n = lj_file_read(path, buf, sizeof(buf));
 	if (n == 0 && cg->v2_cpuset) {
 		/* an empty v2 cpuset.cpus means "the parent's": read the effective set */
 		snprintf(path, sizeof(path), "%s/cpuset.cpus.effective", cg->cpuset);
-		n = lj_setup_read_file(path, buf, sizeof(buf));
+		n = lj_file_read(path, buf, sizeof(buf));
 	}
 	if (n < 0)
 		return (int)n;
@@ -509,7 +510,7 @@ int64_t lj_cgroup_rt_available(const struct lj_cgroup *cg)
 		parent_of(top, top, sizeof(top));
 	parent_of(top, parent, sizeof(parent));
 	snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", parent);
-	if (lj_setup_read_file(path, buf, sizeof(buf)) < 0)
+	if (lj_file_read(path, buf, sizeof(buf)) < 0)
 		return -ENOTSUP;
 	avail = strtoll(buf, NULL, 10);
 	if (avail < 0)		/* -1: unlimited */
@@ -526,7 +527,7 @@ int64_t lj_cgroup_rt_available(const struct lj_cgroup *cg)
 		if (!strcmp(sub, top))
 			continue;
 		snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", sub);
-		if (lj_setup_read_file(path, buf, sizeof(buf)) > 0)
+		if (lj_file_read(path, buf, sizeof(buf)) > 0)
 			avail -= strtoll(buf, NULL, 10);
 	}
 	closedir(dp);

@@ -66,6 +66,21 @@ void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out)
 		fprintf(out, "\n%s\n", spec->epilog);
 }
 
+/*
+ * The index of the argv element getopt took its last option from, for
+ * messages: getopt skips operands first when it permutes (they are moved
+ * later, behind the options, so nothing at or after @optind_before moves),
+ * and stays on a cluster ("-qx") until its last letter.
+ */
+static int option_element(int argc, char **argv, int optind_before)
+{
+	int i = optind_before > 0 ? optind_before : 1;
+
+	while (i < argc - 1 && (argv[i][0] != '-' || !argv[i][1]))
+		i++;
+	return i;
+}
+
 int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *first_arg)
 {
 	int n = count_opts(spec);
@@ -79,8 +94,12 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 		lj_error("out of memory parsing options");
 		return LJ_EXIT_RUNTIME;
 	}
-	/* '+' stops at the first non-option, so "lj-env -- cmd -x" works. */
-	shorts[ns++] = '+';
+	/*
+	 * '+' stops at the first non-option, so "lj-env cmd -x" leaves -x to
+	 * cmd; without it getopt permutes ("lj-matrix FILE --repeat 1").
+	 */
+	if (spec->stop_at_operand)
+		shorts[ns++] = '+';
 	shorts[ns++] = ':';
 	for (int t = 0; t < spec->ntables; t++) {
 		for (const struct lj_opt *o = spec->tables[t].opts; o->name || o->key; o++) {
@@ -106,7 +125,11 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 	if (!find_key(spec, '?'))
 		shorts[ns++] = '?';
 
-	optind = 1;
+	/*
+	 * 0, not 1: glibc then forgets the previous parse, including its
+	 * ordering mode ('+' or permute) and where it had moved operands.
+	 */
+	optind = 0;
 	opterr = 0;
 	for (;;) {
 		int prev = optind;
@@ -115,6 +138,7 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 
 		if (c == -1)
 			break;
+		prev = option_element(argc, argv, prev);
 		if (c == KEY_HELP || (c == '?' && prev < argc && argv[prev] &&
 				      !strcmp(argv[prev], "-?"))) {
 			lj_opt_print_help(spec, stdout);

@@ -56,12 +56,19 @@ struct lj_opt_spec {
 	const struct lj_opt_table *tables;
 	int ntables;
 	const char *epilog;		/* printed after the options, may be NULL */
+	/*
+	 * Options end at the first operand, as for a tool that runs a command
+	 * ("lj-env [OPTIONS] COMMAND -x": -x is COMMAND's). Otherwise options
+	 * may follow operands (GNU style); "--" ends options either way.
+	 */
+	bool stop_at_operand;
 };
 
 /*
  * Parse argv against @spec. --help (and -? where no table claims '?') are
  * built in. On return *first_arg is the index of the first non-option
- * argument. Returns 0 to go on, LJ_OPT_EXIT_HELP after printing --help
+ * argument; without @spec->stop_at_operand argv is permuted so that all
+ * operands follow the options. Returns 0 to go on, LJ_OPT_EXIT_HELP after printing --help
  * (the tool exits 0), or an exit code after a message.
  */
 #define LJ_OPT_EXIT_HELP (-1)

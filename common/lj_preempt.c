@@ -3,7 +3,7 @@
 #include "lj_preempt.h"
 
 #include "lj_kconfig.h"
-#include "lj_setup.h"
+#include "lj_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -177,7 +177,7 @@ int lj_preempt_from_kconfig(const struct lj_kconfig *k, enum lj_preempt_model *m
 /* lj_setup's small-file reader (the one every module uses), as 0 or -errno. */
 static int read_file(const char *path, char *buf, size_t len)
 {
-	ssize_t n = lj_setup_read_file(path, buf, len);
+	ssize_t n = lj_file_read(path, buf, len);
 
 	return n < 0 ? (int)n : 0;
 }

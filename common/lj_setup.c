@@ -6,6 +6,7 @@
  * undoing and crash replay in lj_setup_restore.c.
  */
 #include "lj_setup_priv.h"
+#include "lj_file.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -162,8 +163,8 @@ int lj_setup_write(struct lj_setup *s, const char *path, const char *value)
 	int lock, ret;
 
 	if (inside_created_group(s, path))
-		return lj_setup_write_file(path, value);
-	n = lj_setup_read_file(path, old, sizeof(old));
+		return lj_file_write(path, value);
+	n = lj_file_read(path, old, sizeof(old));
 	if (n < 0)
 		return (int)n;
 	lock = lj_setup_lock_dir();
@@ -174,7 +175,7 @@ int lj_setup_write(struct lj_setup *s, const char *path, const char *value)
 	lj_setup_unlock_dir(lock);
 	if (ret)
 		return ret;
-	ret = lj_setup_write_file(path, value);
+	ret = lj_file_write(path, value);
 	if (ret)
 		lj_setup_forget_last(s);
 	return ret;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+
 /*
  * A change is pushed onto the stack (and appended to the journal, fsync'd)
  * before it is made; lj_setup_undo() undoes the stack in reverse order.
@@ -128,11 +129,5 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
 int lj_setup_list(const char *dir,
 		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),
 		  void *arg);
-
-/* Read a small file into @buf without the trailing newline. Return: length or -errno. */
-ssize_t lj_setup_read_file(const char *path, char *buf, size_t len);
-
-/* Write @value to @path with O_TRUNC, no journal. Return: 0 or -errno. */
-int lj_setup_write_file(const char *path, const char *value);
 
 #endif

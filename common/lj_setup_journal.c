@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lj_setup_journal - the setup journal on disk: small file I/O, line format, parsing. */
+/* lj_setup_journal - the setup journal on disk: line format, parsing. */
 #include "lj_setup_priv.h"
+#include "lj_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,64 +21,6 @@ const char *lj_setup_journal_dir(void)
 	return d && *d ? d : LJ_SETUP_DEFAULT_DIR;
 }
 
-/* ---- small file helpers (used on undo paths too: no stdio there) ---- */
-
-ssize_t lj_setup_read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n, got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while ((size_t)got < len - 1) {
-		n = read(fd, buf + got, len - 1 - got);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (!n)
-			break;
-		got += n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	while (got > 0 && buf[got - 1] == '\n')
-		buf[--got] = '\0';
-	return got;
-}
-
-int lj_setup_write_file(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	char buf[8192];
-	ssize_t n;
-	int fd, ret = 0;
-
-	/*
-	 * One write of the value and a newline, as echo does: the kernel
-	 * takes either, and a fake sysfs file then reads back exactly as the
-	 * real one did (a restored file is byte-identical).
-	 */
-	if (len + 2 > sizeof(buf))
-		return -E2BIG;
-	memcpy(buf, value, len);
-	if (!len || value[len - 1] != '\n')
-		buf[len++] = '\n';
-	/* O_TRUNC: on a fake sysfs tree a shorter value must not leave old bytes. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* Field 22 of /proc/PID/stat: start time in clock ticks since boot. */
 unsigned long long lj_setup_pid_starttime(pid_t pid)
 {
@@ -86,7 +29,7 @@ unsigned long long lj_setup_pid_starttime(pid_t pid)
 	int field;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (lj_setup_read_file(path, buf, sizeof(buf)) < 0)
+	if (lj_file_read(path, buf, sizeof(buf)) < 0)
 		return 0;
 	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
 	if (!p)

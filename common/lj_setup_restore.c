@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_setup_restore - undoing one change, and replaying the stale journals of dead processes. */
 #include "lj_setup_priv.h"
+#include "lj_file.h"
 #include "lj_preempt.h"
 
 #include <dirent.h>
@@ -49,7 +50,7 @@ static int move_tasks_to_parent(const char *dir, int *moved)
 	*slash = '\0';
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		snprintf(src, sizeof(src), "%s/%s", dir, lists[i]);
-		if (lj_setup_read_file(src, buf, sizeof(buf)) < 0)
+		if (lj_file_read(src, buf, sizeof(buf)) < 0)
 			continue;
 		snprintf(dst, sizeof(dst), "%s/%s", parent, lists[i]);
 		for (p = buf; *p; ) {
@@ -59,7 +60,7 @@ static int move_tasks_to_parent(const char *dir, int *moved)
 			if (end)
 				*end = '\0';
 			if (*p) {
-				r = lj_setup_write_file(dst, p);
+				r = lj_file_write(dst, p);
 				/* ESRCH: the task exited meanwhile. */
 				if (!r)
 					(*moved)++;
@@ -90,11 +91,11 @@ static void release_rt_budget(const char *dir)
 	int moved;
 
 	snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", dir);
-	if (lj_setup_read_file(path, val, sizeof(val)) <= 0 || !strcmp(val, "0"))
+	if (lj_file_read(path, val, sizeof(val)) <= 0 || !strcmp(val, "0"))
 		return;
-	if (lj_setup_write_file(path, "0") == -EBUSY) {
+	if (lj_file_write(path, "0") == -EBUSY) {
 		move_tasks_to_parent(dir, &moved);
-		lj_setup_write_file(path, "0");
+		lj_file_write(path, "0");
 	}
 }
 
@@ -129,7 +130,7 @@ int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *
 
 	switch (e->kind) {
 	case LJ_SETUP_FILE:
-		ret = lj_setup_write_file(e->path, e->old ? e->old : "");
+		ret = lj_file_write(e->path, e->old ? e->old : "");
 		/* A group removed before its file (nested) or a CPU gone: nothing to restore. */
 		if (ret == -ENOENT)
 			ret = 0;

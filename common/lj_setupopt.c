@@ -4,6 +4,7 @@
 #include "lj_cgroup.h"
 #include "lj_cpufreq.h"
 #include "lj_err.h"
+#include "lj_file.h"
 #include "lj_parse.h"
 #include "lj_pmqos.h"
 #include "lj_preempt.h"
@@ -78,25 +79,24 @@ static bool valid_group_name(const char *s)
 static int handle(void *ctx, int key, const char *arg)
 {
 	struct lj_setupopt *o = ctx;
-	const char *why = NULL;
-	int64_t v64;
 	bool b;
-	int v;
+	int v, ret;
 
 	switch (key) {
 	case K_CGROUP:
 		if (strcmp(arg, "off") && !valid_group_name(arg))
-			return lj_usage_error("invalid --cgroup '%s': use off or a relative name of letters, digits, '-', '_', '.', '/'", arg);
+			return lj_opt_invalid("--cgroup", arg,
+					      "use off or a relative name of letters, digits, '-', '_', '.', '/'");
 		o->cgroup = arg;
 		return 0;
 	case K_CPUS:
 		if (!*arg)
-			return lj_usage_error("invalid --cpus '': empty selector");
+			return lj_opt_invalid("--cpus", arg, "empty selector");
 		o->cpus = arg;
 		return 0;
 	case K_GOVERNOR:
 		if (!*arg || strchr(arg, '/') || strchr(arg, ' ') || strlen(arg) >= 32)
-			return lj_usage_error("invalid --governor '%s'", arg);
+			return lj_opt_invalid("--governor", arg, "not a governor name");
 		o->governor = arg;
 		return 0;
 	case K_PREEMPT:
@@ -104,41 +104,32 @@ static int handle(void *ctx, int key, const char *arg)
 			enum lj_preempt_model m;
 
 			if (lj_preempt_parse(arg, &m) || m == LJ_PREEMPT_UNKNOWN || m == LJ_PREEMPT_RT)
-				return lj_usage_error("invalid --preempt '%s': use none, voluntary, full or lazy", arg);
+				return lj_opt_invalid("--preempt", arg, "use none, voluntary, full or lazy");
 		}
 		o->preempt = arg;
 		return 0;
 	case K_DMA:
-		if (lj_parse_int(arg, 0, INT32_MAX, &v, &why))
-			return lj_usage_error("invalid --dma-latency '%s': %s", arg, why);
-		o->dma_latency_us = v;
-		return 0;
+		ret = lj_opt_int("--dma-latency", arg, 0, INT32_MAX, &v);
+		if (!ret)
+			o->dma_latency_us = v;
+		return ret;
 	case K_IDLE:
-		if (lj_parse_int(arg, 0, 63, &v, &why))
-			return lj_usage_error("invalid --idle-state '%s': %s", arg, why);
-		o->idle_state = v;
-		return 0;
+		return lj_opt_int("--idle-state", arg, 0, 63, &o->idle_state);
 	case K_RT_RUNTIME:
-		if (lj_parse_i64(arg, 0, 1000000, &v64, &why))
-			return lj_usage_error("invalid --rt-runtime '%s': %s", arg, why);
-		o->rt_runtime_us = v64;
-		return 0;
+		return lj_opt_i64("--rt-runtime", arg, 0, 1000000, &o->rt_runtime_us);
 	case K_RT_THROTTLE:
-		if (lj_parse_bool(arg, &b, &why))
-			return lj_usage_error("invalid --rt-throttle '%s': %s", arg, why);
-		o->rt_throttle = b;
-		return 0;
+		ret = lj_opt_bool("--rt-throttle", arg, &b);
+		if (!ret)
+			o->rt_throttle = b;
+		return ret;
 	case K_DEPTH:
-		if (lj_parse_int(arg, 1, 16, &v, &why))
-			return lj_usage_error("invalid --cgroup-depth '%s': %s", arg, why);
-		o->cgroup_depth = v;
-		return 0;
+		return lj_opt_int("--cgroup-depth", arg, 1, 16, &o->cgroup_depth);
 	case K_STRICT:
 		o->strict = true;
 		return 0;
 	case K_JOURNAL:
 		if (!*arg)
-			return lj_usage_error("invalid --journal '': empty path");
+			return lj_opt_invalid("--journal", arg, "empty path");
 		o->journal = arg;
 		return 0;
 	case K_RESTORE_STALE:
@@ -275,7 +266,7 @@ static int apply_rt_throttle(struct apply *a)
 	int ret;
 
 	/* Throttling already as asked keeps its runtime; the write still claims the setting. */
-	if (lj_setup_read_file(RT_RUNTIME_SYSCTL, cur, sizeof(cur)) >= 0 &&
+	if (lj_file_read(RT_RUNTIME_SYSCTL, cur, sizeof(cur)) >= 0 &&
 	    (a->o->rt_throttle ? strcmp(cur, "-1") != 0 : !strcmp(cur, "-1")))
 		val = cur;
 	ret = lj_setup_write(a->s, RT_RUNTIME_SYSCTL, val);

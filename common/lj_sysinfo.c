@@ -4,10 +4,10 @@
 
 #include "lj_cgroup.h"
 #include "lj_cpufreq.h"
+#include "lj_file.h"
 #include "lj_kconfig.h"
 #include "lj_parse.h"
 #include "lj_preempt.h"
-#include "lj_setup.h"
 #include "lj_topo.h"
 
 #include <cpuidle.h>
@@ -54,7 +54,7 @@ static void put(json_object *o, const char *key, json_object *v)
  */
 static int read_text(const char *path, char *buf, size_t len)
 {
-	ssize_t n = lj_setup_read_file(path, buf, len);
+	ssize_t n = lj_file_read(path, buf, len);
 
 	if (n < 0)
 		return (int)n;

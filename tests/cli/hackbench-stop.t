@@ -19,10 +19,25 @@ stop() {
 	shift 2
 	setsid "$LJ_BUILD/lj-hackbench" $mode -g 2 -f 3 --quiet "$@" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
+	# setsid forks nothing here (a background job is not a group leader), so
+	# $pid becomes the leader of session $pid, but only once setsid() has
+	# run: before that, ps shows this script's session, full of other tests'
+	# processes. Watch only the new session.
+	for ((i = 0; i < 200; i++)); do
+		sid=$(ps -o sid= -p $pid 2>/dev/null | tr -d ' ')
+		[ "$sid" = "$pid" ] && break
+		sleep 0.05
+	done
+	if [ "$sid" != "$pid" ]; then
+		ok 1 "SIG$sig to the parent ($mode $*): lj-hackbench never led its own session (sid '$sid')"
+		kill -KILL $pid 2>/dev/null
+		{ wait $pid; } 2>/dev/null
+		rc=-1 left=-1
+		return
+	fi
 	# Wait until every worker runs (12 threads or 12 processes besides main):
 	# a signal before the handlers are installed would prove nothing.
 	for ((i = 0; i < 200; i++)); do
-		sid=$(ps -o sid= -p $pid 2>/dev/null | tr -d ' ')
 		if [ "$mode" = -T ]; then
 			[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 13 ] && break
 		else

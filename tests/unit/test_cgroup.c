@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_cgroup - mountinfo parsing, v2 logic on a fake tree, real v1 groups with an RT thread. */
+#include "lj_file.h"
 #include "lj_cgroup.h"
 #include "lj_parse.h"
 #include "lj_setup.h"
@@ -78,7 +79,7 @@ static const char *slurp(const char *dir, const char *name)
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (lj_setup_read_file(path, buf, sizeof(buf)) < 0)
+	if (lj_file_read(path, buf, sizeof(buf)) < 0)
 		return "(missing)";
 	return buf;
 }
@@ -194,7 +195,7 @@ static void test_real_v1(void)
 	lj_setup_new(&s, NULL);
 	is_int(lj_cgroup_create(s, &m, name, 2, &cg), 0, "a 2-level group in v1 cpuset and cpu");
 	snprintf(parent, sizeof(parent), "%s/%s/cpuset.mems", m.v1_cpuset, name);
-	ok(lj_setup_read_file(parent, val, sizeof(val)) > 0, "each level inherited cpuset.mems");
+	ok(lj_file_read(parent, val, sizeof(val)) > 0, "each level inherited cpuset.mems");
 	ok(lj_cgroup_get_cpus(&cg, &got) == 0 && CPU_COUNT(&got) > 0, "the leaf inherited cpuset.cpus");
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
@@ -228,7 +229,7 @@ static void test_real_v1(void)
 	is_int(lj_cgroup_set_weight(s, &cg, 1), -ERANGE, "cpu.shares below 2 is refused");
 	is_int(lj_cgroup_set_weight(s, &cg, 2048), 0, "cpu.shares set");
 	snprintf(parent, sizeof(parent), "%s/cpu.shares", cg.cpu);
-	ok(lj_setup_read_file(parent, val, sizeof(val)) > 0 && !strcmp(val, "2048"), "cpu.shares reads back 2048");
+	ok(lj_file_read(parent, val, sizeof(val)) > 0 && !strcmp(val, "2048"), "cpu.shares reads back 2048");
 	is_int(lj_setup_undo(s, NULL, NULL), 0, "undo moves the thread out and removes the groups");
 	snprintf(parent, sizeof(parent), "%s/%s", m.v1_cpu, name);
 	ok(access(parent, F_OK) != 0, "the cpu group is gone");

@@ -106,6 +106,55 @@ static void test_no_operands(void)
 	is_str(capture_end(), "test_opt: unexpected argument 'stray' (see --help)\n", "...naming the word");
 }
 
+static int run_spec(struct cfg *c, bool stop_at_operand, int argc, char **argv, int *first)
+{
+	struct lj_opt_table tab = { "options", opts, handle, c };
+	struct lj_opt_spec spec = { "[OPTIONS]", "test", &tab, 1, NULL, stop_at_operand };
+
+	*c = (struct cfg){ 0 };
+	return lj_opt_parse(&spec, argc, argv, first);
+}
+
+/* GNU style by default: options may follow operands; "--" still ends them. */
+static void test_operand_order(void)
+{
+	struct cfg c;
+	int first = -1;
+	char *after[] = { "t", "-v", "FILE", "--loops", "4", "MORE", "-v", NULL };
+	char *dashdash[] = { "t", "FILE", "--", "-l", "9", NULL };
+	char *cmd[] = { "t", "-v", "cmd", "-l", "9", NULL };
+	char *cmd2[] = { "t", "-v", "--", "cmd", "-l", "9", NULL };
+	char *bad[] = { "t", "FILE", "OTHER", "--nope", NULL };
+	char *badshort[] = { "t", "FILE", "-vq", NULL };
+	char *noarg[] = { "t", "FILE", "-l", NULL };
+
+	ok(run_spec(&c, false, 7, after, &first) == 0 && c.loops == 4 && c.verbose == 2,
+	   "options after operands are parsed");
+	ok(first == 5 && !strcmp(after[5], "FILE") && !strcmp(after[6], "MORE"),
+	   "...and the operands are moved behind them, in their order");
+	ok(run_spec(&c, false, 5, dashdash, &first) == 0 && c.loops == 0 && first == 2 &&
+	   !strcmp(dashdash[2], "FILE") && !strcmp(dashdash[3], "-l") && !strcmp(dashdash[4], "9"),
+	   "-- ends options: what follows is operands, after the earlier ones");
+	ok(run_spec(&c, true, 5, cmd, &first) == 0 && c.verbose == 1 && c.loops == 0 && first == 2,
+	   "stop_at_operand: options end at COMMAND, its -l is left to it");
+	ok(!strcmp(cmd[2], "cmd") && !strcmp(cmd[3], "-l"), "stop_at_operand: argv is not reordered");
+	ok(run_spec(&c, true, 6, cmd2, &first) == 0 && c.verbose == 1 && c.loops == 0 && first == 3,
+	   "stop_at_operand: -- before COMMAND works as well");
+	ok(run_spec(&c, false, 5, cmd, &first) == 0 && c.loops == 9,
+	   "without stop_at_operand the same line gives -l to the tool");
+
+	capture_start();
+	is_int(run_spec(&c, false, 4, bad, &first), LJ_EXIT_USAGE, "an unknown option after operands is a usage error");
+	is_str(capture_end(), "test_opt: unrecognized option '--nope' (see --help)\n",
+	       "...naming the option, not an operand");
+	capture_start();
+	is_int(run_spec(&c, false, 3, badshort, &first), LJ_EXIT_USAGE, "an unknown short option after an operand");
+	is_str(capture_end(), "test_opt: invalid option -- 'q' (see --help)\n", "...naming the letter");
+	capture_start();
+	is_int(run_spec(&c, false, 3, noarg, &first), LJ_EXIT_USAGE, "a missing argument after an operand");
+	is_str(capture_end(), "test_opt: option -l needs an argument\n", "...naming the option");
+}
+
 static void test_values(void)
 {
 	cpu_set_t set;
@@ -194,7 +243,7 @@ int main(void)
 	char *a6[] = { "t", "--nope", NULL };
 
 	lj_err_init("test_opt");
-	plan(47);
+	plan(60);
 	is_int(run(&c, 7, a1, &first), 0, "valid options parse");
 	is_int(c.loops, 5, "-l value reaches the handler");
 	is_str(c.json, "out.json", "long-only option value");
@@ -206,6 +255,7 @@ int main(void)
 	ok(run(&c, 5, a5, &first) == 0 && first == 2 && c.loops == 0, "-- stops option parsing");
 	is_int(run(&c, 2, a6, &first), LJ_EXIT_USAGE, "unknown long option is a usage error");
 	test_no_operands();
+	test_operand_order();
 	test_values();
 	return done();
 }

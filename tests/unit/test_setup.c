@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_setup - the setup stack: journal, undo, replay of stale journals, conflicts, signals. */
+#include "lj_file.h"
 #include "lj_setup.h"
 #include "tap.h"
 #include "../fixtures/fake_sysfs.h"
@@ -87,7 +88,7 @@ static void test_forget_and_escape(void)
 	lj_setup_write(s, target, "new");
 	lj_setup_free(s);	/* free undoes */
 	is_str(fake_sysfs_get(target), "tab\there\\back\n", "tabs and backslashes survive the journal");
-	is_int(lj_setup_write_file("/nonexistent/x", "1"), -ENOENT, "write_file returns -errno");
+	is_int(lj_file_write("/nonexistent/x", "1"), -ENOENT, "write_file returns -errno");
 }
 
 /* A child changes @path and dies without undoing (as after SIGKILL). */

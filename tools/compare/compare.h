@@ -71,11 +71,20 @@ struct cmp_data {
 	size_t hashcap;
 	json_object *docs;		/* array keeping manifests alive (systems are borrowed) */
 	size_t nskipped_files;
+	/* every summary metric name any loaded result has, --metrics or not */
+	char **names;
+	size_t nnames, capnames;
 };
 
 /* load.c */
 int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int npaths);
 void cmp_free(struct cmp_data *d);
+/*
+ * The first --metrics name that no loaded result has, or NULL when every
+ * one exists (or no --metrics was given).
+ */
+const char *cmp_missing_metric(const struct cmp_data *d, const struct cmp_config *cfg,
+			       char *buf, size_t len);
 /* Add one value (exposed for the unit test). */
 int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
 		  const char *metric, const char *unit, enum lj_better better, double v);

@@ -132,26 +132,90 @@ static bool metric_wanted(const struct cmp_config *cfg, const char *m)
 	return false;
 }
 
-/* The "summary" of one result document into set @set under (workload, cell). */
-static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, const char *workload,
-		   const char *cell, json_object *doc)
+/* Remember @name among the metric names seen, for --metrics' message. */
+static int note_name(struct cmp_data *d, const char *name)
 {
+	for (size_t i = 0; i < d->nnames; i++)
+		if (!strcmp(d->names[i], name))
+			return 0;
+	if (d->nnames == d->capnames) {
+		size_t cap = d->capnames ? d->capnames * 2 : 16;
+		char **nn = realloc(d->names, cap * sizeof(*nn));
+
+		if (!nn)
+			return -ENOMEM;
+		d->names = nn;
+		d->capnames = cap;
+	}
+	d->names[d->nnames] = strdup(name);
+	if (!d->names[d->nnames])
+		return -ENOMEM;
+	d->nnames++;
+	return 0;
+}
+
+const char *cmp_missing_metric(const struct cmp_data *d, const struct cmp_config *cfg,
+			       char *buf, size_t len)
+{
+	if (!cfg->metrics)
+		return NULL;
+	for (const char *p = cfg->metrics; *p;) {
+		size_t n = strcspn(p, ",");
+		bool found = false;
+
+		for (size_t i = 0; i < d->nnames && !found; i++)
+			found = strlen(d->names[i]) == n && !strncmp(d->names[i], p, n);
+		if (!found && n) {
+			snprintf(buf, len, "%.*s", (int)n, p);
+			return buf;
+		}
+		p += n + (p[n] == ',');
+	}
+	return NULL;
+}
+
+/*
+ * The "summary" of one result document (@path, for messages) into set @set
+ * under (workload, cell). A metric whose value is null is one the run could
+ * not measure (e.g. no frequency samples) and is skipped quietly; any other
+ * value that is not a number is a malformed result: one warning per file.
+ */
+static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, const char *path,
+		   const char *workload, const char *cell, json_object *doc)
+{
+	const char *bad = NULL, *why = NULL;
 	json_object *sum;
+	int nbad = 0;
 
 	if (!json_object_object_get_ex(doc, "summary", &sum) ||
 	    !json_object_is_type(sum, json_type_object))
 		return -EINVAL;
 	json_object_object_foreach(sum, name, m) {
-		json_object *v, *u, *b;
+		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;
-		const char *bs;
+		const char *bs, *wrong = NULL;
 		int ret;
 
-		if (!metric_wanted(cfg, name))
+		if (!json_object_is_type(m, json_type_object))
+			wrong = "not an object";
+		else if (!json_object_object_get_ex(m, "value", &v))
+			wrong = "no value";
+		else if (v && !json_object_is_type(v, json_type_double) &&
+			 !json_object_is_type(v, json_type_int))
+			wrong = json_object_is_type(v, json_type_string) ? "value is a string" :
+				json_object_is_type(v, json_type_boolean) ? "value is a boolean" :
+				"value is not a number";
+		if (wrong) {
+			if (!nbad++) {
+				bad = name;
+				why = wrong;
+			}
 			continue;
-		/* null: the run could not measure it (e.g. no frequency samples) */
-		if (!json_object_object_get_ex(m, "value", &v) || !v ||
-		    (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)))
+		}
+		ret = note_name(d, name);
+		if (ret)
+			return ret;
+		if (!v || !metric_wanted(cfg, name))
 			continue;
 		bs = json_object_object_get_ex(m, "better", &b) ? json_object_get_string(b) : "";
 		if (!strcmp(bs, "lower"))
@@ -164,6 +228,10 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		if (ret)
 			return ret;
 	}
+	if (nbad == 1)
+		lj_warn("%s: summary metric '%s' skipped: %s", path, bad, why);
+	else if (nbad)
+		lj_warn("%s: summary metric '%s' and %d more skipped: %s", path, bad, nbad - 1, why);
 	return 0;
 }
 
@@ -295,7 +363,7 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 				d->nskipped_files++;
 				continue;
 			}
-			ret = add_doc(d, cfg, s, json_object_get_string(w), cell, doc);
+			ret = add_doc(d, cfg, s, path, json_object_get_string(w), cell, doc);
 			json_object_put(doc);
 			if (ret == -ENOMEM)
 				return LJ_EXIT_RUNTIME;
@@ -361,7 +429,7 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 			keep(d, sys);
 		}
 	}
-	ret = add_doc(d, cfg, set, t, "", doc);
+	ret = add_doc(d, cfg, set, path, t, "", doc);
 	json_object_put(doc);
 	if (!ret)
 		d->sets[set].nfiles++;
@@ -468,4 +536,7 @@ void cmp_free(struct cmp_data *d)
 		free(d->sets[i].path);
 	}
 	json_object_put(d->docs);
+	for (size_t i = 0; i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
 }

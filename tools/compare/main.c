@@ -109,6 +109,20 @@ static int validate(char **files, int n)
 	return bad ? LJ_EXIT_USAGE : LJ_EXIT_OK;
 }
 
+/* --metrics named a metric no result has: say which, and which there are. */
+static void print_missing(const struct cmp_data *d, const char *missing)
+{
+	char list[1024] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < d->nnames && used < sizeof(list); i++)
+		used += snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", d->names[i]);
+	if (d->nnames)
+		lj_error("--metrics: no result has metric '%s' (they have: %s)", missing, list);
+	else
+		lj_error("--metrics: no result has metric '%s' (no result has a summary)", missing);
+}
+
 int main(int argc, char **argv)
 {
 	struct cmp_args a = { .cfg = { .alpha = 0.05, .cv_warn = 10 } };
@@ -123,6 +137,8 @@ int main(int argc, char **argv)
 	};
 	struct cmp_rule rules[CMP_MAX_RULES];
 	struct cmp_data d = { 0 };
+	const char *missing;
+	char name[128];
 	int first, ret, failing;
 
 	lj_err_init(argv[0]);
@@ -143,6 +159,12 @@ int main(int argc, char **argv)
 	ret = cmp_load(&d, &a.cfg, argv + first, argc - first);
 	if (ret)
 		goto out;
+	missing = cmp_missing_metric(&d, &a.cfg, name, sizeof(name));
+	if (missing) {
+		print_missing(&d, missing);
+		ret = LJ_EXIT_USAGE;
+		goto out;
+	}
 	if (!d.nrows) {
 		lj_error("no results with a summary found in the given sets");
 		ret = LJ_EXIT_USAGE;

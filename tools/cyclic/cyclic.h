@@ -188,7 +188,8 @@ void cyc_run_free(struct cyc_run *run);
 /* report.c */
 void cyc_report_live(struct cyc_run *run, FILE *out, bool first);
 void cyc_report_status(struct cyc_run *run, FILE *out);
-void cyc_report_final(struct cyc_run *run, FILE *out);
+/* Return: 0, or -errno when the --histfile could not be written (said why). */
+int cyc_report_final(struct cyc_run *run, FILE *out);
 void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
 		 const struct cyc_live *lv, struct lj_report_line *l);
 int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns);

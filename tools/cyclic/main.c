@@ -96,8 +96,8 @@ int main(int argc, char **argv)
 		/* Also for a run refused (77) or failed: the result says why. */
 		ret = write_json(&run, res, ret);
 		/* A run stopped by a signal or -b still reports what it measured. */
-		if (run.start_ns)
-			cyc_report_final(&run, run.text);
+		if (run.start_ns && cyc_report_final(&run, run.text) && !ret)
+			ret = LJ_EXIT_RUNTIME;	/* the --histfile write failed late (e.g. ENOSPC) */
 	}
 	cyc_run_free(&run);
 	lj_setupopt_restore(&cfg.setup, stack);

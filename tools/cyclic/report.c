@@ -179,16 +179,17 @@ static void print_percentiles(struct cyc_run *run, FILE *out)
  * -h, whose summary lines replace them), spikes, the histogram, -b's
  * break lines; then ljkit's opt-in extras.
  */
-void cyc_report_final(struct cyc_run *run, FILE *out)
+int cyc_report_final(struct cyc_run *run, FILE *out)
 {
 	const struct cyc_config *cfg = run->cfg;
+	int ret = 0;
 
 	if (cfg->quiet && !cfg->histogram)
 		print_threads(run, out);
 	if (cfg->spike_ns)
 		print_spikes(run, out);
 	if (cfg->histogram)
-		cyc_hist_print(run);
+		ret = cyc_hist_print(run);
 	if (cfg->breaktrace_ns) {
 		fprintf(out, "# Thread Ids:");
 		for (int i = 0; i < run->nthreads; i++)
@@ -202,4 +203,5 @@ void cyc_report_final(struct cyc_run *run, FILE *out)
 	if (cfg->percentiles)
 		print_percentiles(run, out);
 	fflush(out);
+	return ret;
 }

@@ -127,6 +127,8 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 		.summary = "Apply a system setup around COMMAND and restore it after; show the state; restore after a crash.",
 		.tables = tables,
 		.ntables = 2,
+		/* "lj-env [opts] COMMAND -x": -x belongs to COMMAND. */
+		.stop_at_operand = true,
 		.epilog = "Exit status: COMMAND's (128+N when killed by signal N), 2 bad input, 77 missing\n"
 			  "capability under --strict, 1 runtime error. Journals: $LJ_JOURNAL_DIR or /run/ljkit.",
 	};

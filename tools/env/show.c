@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* show.c - lj-env --show: the state the setup options act on, and the system identity. */
+#include "lj_file.h"
 #include "env.h"
 #include "lj_cgroup.h"
 #include "lj_cpufreq.h"
@@ -47,7 +48,7 @@ static json_object *state_cgroup(void)
 		json_object_object_add(o, "rt_group_sched", json_object_new_boolean(root.rt_group));
 		if (root.rt_group) {
 			snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", root.cpu);
-			if (lj_setup_read_file(path, buf, sizeof(buf)) >= 0)
+			if (lj_file_read(path, buf, sizeof(buf)) >= 0)
 				json_object_object_add(o, "root_rt_runtime_us",
 						       json_object_new_int64(strtoll(buf, NULL, 10)));
 		}
@@ -154,7 +155,7 @@ static json_object *collect_state(void)
 	if (sched_getaffinity(0, sizeof(online), &online))
 		CPU_ZERO(&online);
 	json_object_object_add(o, "cgroup", state_cgroup());
-	if (lj_setup_read_file(RT_RUNTIME_SYSCTL, buf, sizeof(buf)) >= 0)
+	if (lj_file_read(RT_RUNTIME_SYSCTL, buf, sizeof(buf)) >= 0)
 		json_object_object_add(o, "sched_rt_runtime_us", json_object_new_int64(strtoll(buf, NULL, 10)));
 	json_object_object_add(o, "cpufreq", state_cpufreq(&online));
 	json_object_object_add(o, "cpuidle", state_cpuidle(&online));

@@ -103,7 +103,7 @@ struct frm_stage {
 	struct lj_hist *lateness;	/* wake-up lateness: vsync or hand-off to running */
 	uint64_t frames;		/* frames worked on */
 	uint64_t skipped;		/* stage 0: frames past their deadline before starting */
-	uint64_t abandoned;		/* stage > 0: frames past their deadline on arrival */
+	uint64_t abandoned;		/* stage > 0: past their deadline on arrival; any stage: work cut short by a stop or the run's end */
 	uint64_t busy_starts;		/* started without sleeping (still busy or queued) */
 	uint64_t ring_full;
 	int64_t work_ns;		/* wall time inside work units */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* stages.c - lj-frame's stage threads: vsync source, futex hand-offs, one trial. */
+#include "lj_file.h"
 #include "frame.h"
 
 #include <errno.h>
@@ -364,7 +365,7 @@ static bool waiter_leave(const struct frm_config *cfg)
 	if (!cfg->setup.cgroup || !strcmp(cfg->setup.cgroup, "off"))
 		return false;
 	/* Not the affinity: the kernel keeps a thread's own affinity request across groups. */
-	if (lj_setup_read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
+	if (lj_file_read("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
 	    lj_parse_cpulist(buf, &online, 0, NULL))
 		return false;
 	CPU_ZERO(&outside);
