@@ -85,6 +85,12 @@ run_rc lj-cyclic -l 100 -i 1000 -h 20 --histfile /nonexistent/x
 is "$rc" 1 "an unwritable --histfile is a runtime error"
 ok $(( $(grep -c '^T:' "$TMP/out") != 0 )) "...found before measuring"
 grep -q '^lj-cyclic: cannot write /nonexistent/x: ' "$TMP/err"; ok $? "...and the message names the file"
+if [ -w /dev/full ]; then
+	run_rc lj-cyclic -q -l 100 -i 1000 -h 20 --histfile /dev/full
+	is "$rc" 1 "a --histfile write that fails after the run (ENOSPC) is a runtime error"
+else
+	skip 1 "no writable /dev/full"
+fi
 
 # --- extras: breaktrace, spikes, percentiles -----------------------------------
 
