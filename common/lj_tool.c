@@ -4,19 +4,30 @@
 #include "lj_err.h"
 #include "lj_stop.h"
 
+int lj_tool_check_outputs(const char *const *paths, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		int err;
+
+		if (!paths[k])
+			continue;
+		err = lj_result_check_path(paths[k]);
+		if (err) {
+			lj_error_errno(err, "cannot write %s", paths[k]);
+			return LJ_EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
 int lj_tool_start(struct lj_tool *t, const char *name, struct lj_setupopt *setup,
 		  const char *json, int argc, char **argv)
 {
 	int err, ret;
 
-	/* Before anything is measured: a bad --json path must not cost a run. */
-	if (json) {
-		err = lj_result_check_path(json);
-		if (err) {
-			lj_error_errno(err, "cannot write %s", json);
-			return LJ_EXIT_RUNTIME;
-		}
-	}
+	ret = lj_tool_check_outputs(&json, 1);
+	if (ret)
+		return ret;
 	err = lj_stop_install();
 	if (err) {
 		lj_error_errno(err, "cannot install signal handlers");

@@ -4,6 +4,7 @@
 #define LJ_TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "lj_result.h"
 #include "lj_setupopt.h"
@@ -24,6 +25,14 @@ struct lj_tool {
 	struct lj_setup *stack;
 	bool topo_loaded, applied;
 };
+
+/*
+ * Check that each non-NULL path of @paths can be written
+ * (lj_result_check_path), before anything is measured, so a bad --json,
+ * --histfile or --timeline does not cost a run.
+ * Return: 0, or LJ_EXIT_RUNTIME after "cannot write PATH: why".
+ */
+int lj_tool_check_outputs(const char *const *paths, size_t n);
 
 /*
  * Check that a result can be written to @json (lj_result_check_path:

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "lj_err.h"
+#include "lj_tool.h"
 #include "lj_topo.h"
 
 /* The result document, when --json asked for one. Return: 0 or an exit code. */
@@ -32,18 +33,8 @@ static int write_json(struct cyc_run *run, struct lj_result *res, int code)
 static int check_paths(const struct cyc_config *cfg)
 {
 	const char *paths[] = { cfg->json, cfg->histogram ? cfg->histfile : NULL };
-	int err;
 
-	for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
-		if (!paths[k])
-			continue;
-		err = lj_result_check_path(paths[k]);
-		if (err) {
-			lj_error_errno(err, "cannot write %s", paths[k]);
-			return LJ_EXIT_RUNTIME;
-		}
-	}
-	return 0;
+	return lj_tool_check_outputs(paths, sizeof(paths) / sizeof(paths[0]));
 }
 
 int main(int argc, char **argv)

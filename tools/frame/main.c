@@ -12,6 +12,7 @@
 #include "lj_result.h"
 #include "lj_stop.h"
 #include "lj_time.h"
+#include "lj_tool.h"
 
 struct frm_main {
 	struct frm_config cfg;
@@ -230,18 +231,8 @@ static void report_failure(struct frm_main *m, int ret)
 static int check_paths(const struct frm_config *cfg)
 {
 	const char *paths[] = { cfg->json, cfg->timeline };
-	int err;
 
-	for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
-		if (!paths[k])
-			continue;
-		err = lj_result_check_path(paths[k]);
-		if (err) {
-			lj_error_errno(err, "cannot write %s", paths[k]);
-			return LJ_EXIT_RUNTIME;
-		}
-	}
-	return 0;
+	return lj_tool_check_outputs(paths, sizeof(paths) / sizeof(paths[0]));
 }
 
 int main(int argc, char **argv)
