@@ -193,6 +193,12 @@ int lj_opt_parse_no_operands(const struct lj_opt_spec *spec, int argc, char **ar
 
 /* ---- option values ---- */
 
+int lj_opt_verbosity(int key)
+{
+	lj_err_set_verbosity(key == 'q' ? -1 : lj_err_verbosity() + 1);
+	return 0;
+}
+
 int lj_opt_invalid(const char *opt, const char *arg, const char *why)
 {
 	return lj_usage_error("invalid %s '%s': %s", opt, arg ? arg : "",

@@ -103,6 +103,13 @@ int lj_opt_cpulist(const char *opt, const char *arg, cpu_set_t *out);
  */
 int lj_opt_policy(const char *opt, const char *arg, enum lj_policy *out);
 
+/*
+ * The -v and -q of tools whose -q only silences diagnostics (lj-env,
+ * lj-matrix, lj-compare): 'v' says more each time, 'q' leaves errors
+ * only. Tools where -q means "no summary" keep their own. Return: 0.
+ */
+int lj_opt_verbosity(int key);
+
 /* Print "prog: invalid OPT 'ARG': WHY" ("invalid value" when @why is NULL); return LJ_EXIT_USAGE. */
 int lj_opt_invalid(const char *opt, const char *arg, const char *why);
 

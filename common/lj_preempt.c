@@ -108,50 +108,48 @@ int lj_preempt_parse_kmsg(const char *line, enum lj_preempt_model *out)
 	return parse_n(p, strcspn(p, " \t\r\n"), out);
 }
 
+/* next_word - the blank-separated word at *@pos; its length in *@n (0 at the end). */
+static const char *next_word(const char **pos, size_t *n)
+{
+	const char *w = *pos + strspn(*pos, " \t\n");
+
+	*n = strcspn(w, " \t\n");
+	*pos = w + *n;
+	return w;
+}
+
 int lj_preempt_parse_cmdline(const char *cmdline, enum lj_preempt_model *out)
 {
-	const char *p = cmdline;
+	const char *p = cmdline, *w;
 	int ret = -ENOENT;
+	size_t n;
 
-	while (*p) {
-		size_t n;
-
-		p += strspn(p, " \t\n");
-		n = strcspn(p, " \t\n");
-		if (!n)
-			break;
-		if (n == 2 && !strncmp(p, "--", 2))
+	for (w = next_word(&p, &n); n; w = next_word(&p, &n)) {
+		if (n == 2 && !strncmp(w, "--", 2))
 			break;		/* the rest belongs to init */
 		/* the kernel uses the last occurrence of a parameter */
-		if (n > 8 && !strncmp(p, "preempt=", 8))
-			ret = parse_n(p + 8, n - 8, out);
-		p += n;
+		if (n > 8 && !strncmp(w, "preempt=", 8))
+			ret = parse_n(w + 8, n - 8, out);
 	}
 	return ret;
 }
 
 void lj_preempt_parse_uname(const char *version, enum lj_preempt_model *model, bool *dynamic)
 {
-	const char *p = version;
+	const char *p = version, *w;
+	size_t n;
 
 	*model = LJ_PREEMPT_UNKNOWN;
 	*dynamic = false;
-	while (*p) {
-		size_t n;
-
-		p += strspn(p, " \t\n");
-		n = strcspn(p, " \t\n");
-		if (!n)
-			break;
-		if (n == 15 && !strncmp(p, "PREEMPT_DYNAMIC", n))
+	for (w = next_word(&p, &n); n; w = next_word(&p, &n)) {
+		if (n == 15 && !strncmp(w, "PREEMPT_DYNAMIC", n))
 			*dynamic = true;
-		else if (n == 10 && !strncmp(p, "PREEMPT_RT", n))
+		else if (n == 10 && !strncmp(w, "PREEMPT_RT", n))
 			*model = LJ_PREEMPT_RT;
-		else if (n == 12 && !strncmp(p, "PREEMPT_LAZY", n))
+		else if (n == 12 && !strncmp(w, "PREEMPT_LAZY", n))
 			*model = LJ_PREEMPT_LAZY;
-		else if (n == 7 && !strncmp(p, "PREEMPT", n))
+		else if (n == 7 && !strncmp(w, "PREEMPT", n))
 			*model = LJ_PREEMPT_FULL;
-		p += n;
 	}
 }
 

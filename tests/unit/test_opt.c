@@ -231,6 +231,18 @@ static void test_values(void)
 	       "lj_opt_invalid without a reason says invalid value");
 }
 
+static void test_verbosity(void)
+{
+	int before = lj_err_verbosity();
+
+	lj_opt_verbosity('v');
+	lj_opt_verbosity('v');
+	is_int(lj_err_verbosity(), before + 2, "lj_opt_verbosity: each -v says more");
+	is_int(lj_opt_verbosity('q'), 0, "lj_opt_verbosity returns 0");
+	is_int(lj_err_verbosity(), -1, "lj_opt_verbosity: -q leaves errors only");
+	lj_err_set_verbosity(before);
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -243,7 +255,7 @@ int main(void)
 	char *a6[] = { "t", "--nope", NULL };
 
 	lj_err_init("test_opt");
-	plan(60);
+	plan(63);
 	is_int(run(&c, 7, a1, &first), 0, "valid options parse");
 	is_int(c.loops, 5, "-l value reaches the handler");
 	is_str(c.json, "out.json", "long-only option value");
@@ -257,5 +269,6 @@ int main(void)
 	test_no_operands();
 	test_operand_order();
 	test_values();
+	test_verbosity();
 	return done();
 }

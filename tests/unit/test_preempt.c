@@ -3,6 +3,7 @@
 #include "lj_kconfig.h"
 #include "lj_preempt.h"
 #include "tap.h"
+#include "fake_kernel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,18 +150,6 @@ void child_ok(int pass, const char *name, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -EIO;
-}
-
 static void read_file(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
@@ -182,10 +171,7 @@ static int namespace_checks(void)
 	int ret;
 
 	/* a fake /sys/kernel: the real paths, our files */
-	if (mount("ljtest", "/sys/kernel", "tmpfs", 0, "size=64k"))
-		return -1;
-	if (mkdir("/sys/kernel/debug", 0755) || mkdir("/sys/kernel/debug/sched", 0755) ||
-	    write_file("/sys/kernel/debug/sched/preempt", "none (voluntary) full lazy\n"))
+	if (fake_kernel_put("/sys/kernel/debug/sched/preempt", "none (voluntary) full lazy\n"))
 		return -1;
 
 	lj_preempt_detect(&info);
@@ -206,8 +192,8 @@ static int namespace_checks(void)
 		 "ret %d why '%s'", ret, why);
 
 	/* PREEMPT_RT kernel with dynamic full/lazy */
-	write_file("/sys/kernel/realtime", "1\n");
-	write_file("/sys/kernel/debug/sched/preempt", "(full) lazy\n");
+	fake_kernel_put("/sys/kernel/realtime", "1\n");
+	fake_kernel_put("/sys/kernel/debug/sched/preempt", "(full) lazy\n");
 	lj_preempt_detect(&info);
 	child_ok(info.model == LJ_PREEMPT_RT && info.mode == LJ_PREEMPT_FULL && info.dynamic,
 		 "PREEMPT_RT: model rt, dynamic mode full", "model %s mode %s dynamic %d",
@@ -215,7 +201,7 @@ static int namespace_checks(void)
 	unlink("/sys/kernel/realtime");
 
 	/* garbage in the file: detection falls back and says why */
-	write_file("/sys/kernel/debug/sched/preempt", "what\n");
+	fake_kernel_put("/sys/kernel/debug/sched/preempt", "what\n");
 	ret = lj_preempt_current_debugfs(&m);
 	child_ok(ret == -EINVAL, "unparsable debugfs content is -EINVAL", "ret %d", ret);
 
@@ -267,23 +253,6 @@ static int namespace_checks(void)
 	return 0;
 }
 
-/* As a user: become root of a new user namespace (what unshare -Ur does). */
-static int user_namespace(void)
-{
-	char map[64];
-	uid_t uid = getuid();
-	gid_t gid = getgid();
-
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
-		return -1;
-	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)uid);
-	if (write_file("/proc/self/uid_map", map))
-		return -1;
-	write_file("/proc/self/setgroups", "deny\n");
-	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)gid);
-	return write_file("/proc/self/gid_map", map) ? -1 : 0;
-}
-
 static void test_namespace(void)
 {
 	int pfd[2], status;
@@ -299,11 +268,7 @@ static void test_namespace(void)
 	pid = fork();
 	if (pid == 0) {
 		close(pfd[0]);
-		if (unshare(CLONE_NEWNS) && (errno != EPERM || user_namespace()))
-			_exit(77);
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-			_exit(77);
-		if (namespace_checks())
+		if (fake_kernel_enter() || namespace_checks())
 			_exit(77);
 		n = write(pfd[1], checks, sizeof(checks[0]) * (size_t)nchecks);
 		_exit(n < 0);

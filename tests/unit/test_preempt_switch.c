@@ -4,6 +4,7 @@
 #include "lj_preempt.h"
 #include "lj_setupopt.h"
 #include "tap.h"
+#include "fake_kernel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,18 +18,6 @@
 
 #define PREEMPT "/sys/kernel/debug/sched/preempt"
 #define LOCKDOWN "/sys/kernel/security/lockdown"
-
-static int put(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -EIO;
-}
 
 static const char *get(const char *path)
 {
@@ -51,7 +40,7 @@ static void test_allowed(void)
 {
 	char why[512] = "";
 
-	put(PREEMPT, "none (voluntary) full lazy\n");
+	fake_kernel_put(PREEMPT, "none (voluntary) full lazy\n");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_FULL, why, sizeof(why)), 0, "offered mode: can switch");
 	is_str(get(PREEMPT), "none (voluntary) full lazy\n", "checking wrote nothing");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_VOLUNTARY, why, sizeof(why)), 0,
@@ -67,13 +56,13 @@ static void test_refused(void)
 	ok(has(why, "not a dynamic"), "rt: says it is not a dynamic mode");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_UNKNOWN, why, sizeof(why)), -EINVAL, "unknown: -EINVAL");
 
-	put(PREEMPT, "none (voluntary) full\n");
+	fake_kernel_put(PREEMPT, "none (voluntary) full\n");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_LAZY, why, sizeof(why)), -EINVAL,
 	       "a mode the kernel does not offer: -EINVAL");
 	ok(has(why, "does not offer") && has(why, "lazy"), "names the mode not offered");
 
 	/* The bug this guards against: a writable, unparsable file was switched as a probe. */
-	put(PREEMPT, "what\n");
+	fake_kernel_put(PREEMPT, "what\n");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_FULL, why, sizeof(why)), -EPROTO,
 	       "unparsable file: -EPROTO (the old mode could not be restored)");
 	ok(has(why, "could not be restored"), "says why an unparsable file stops it");
@@ -84,15 +73,15 @@ static void test_lockdown(void)
 {
 	char why[512] = "";
 
-	put(PREEMPT, "none (voluntary) full lazy\n");
-	put(LOCKDOWN, "none [integrity] confidentiality\n");
+	fake_kernel_put(PREEMPT, "none (voluntary) full lazy\n");
+	fake_kernel_put(LOCKDOWN, "none [integrity] confidentiality\n");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_FULL, why, sizeof(why)), -EPERM, "lockdown integrity: -EPERM");
 	ok(has(why, "lockdown (integrity)") && has(why, "preempt=full"),
 	   "names the lockdown level and the boot parameter");
-	put(LOCKDOWN, "none integrity [confidentiality]\n");
+	fake_kernel_put(LOCKDOWN, "none integrity [confidentiality]\n");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_FULL, why, sizeof(why)), -EPERM,
 	       "lockdown confidentiality: -EPERM");
-	put(LOCKDOWN, "[none] integrity confidentiality\n");
+	fake_kernel_put(LOCKDOWN, "[none] integrity confidentiality\n");
 	is_int(lj_preempt_can_switch(LJ_PREEMPT_FULL, why, sizeof(why)), 0, "lockdown none: can switch");
 	unlink(LOCKDOWN);
 }
@@ -104,7 +93,7 @@ static void test_setupopt_never_probes(void)
 	int ret;
 
 	/* lj_setupopt falls back (not strict) and leaves the unparsable file alone. */
-	put(PREEMPT, "what\n");
+	fake_kernel_put(PREEMPT, "what\n");
 	lj_setupopt_init(&o);
 	o.preempt = "full";
 	lj_err_set_verbosity(-1);
@@ -121,13 +110,13 @@ static void test_setupopt_never_probes(void)
 	lj_setupopt_restore(&o, stack);
 
 	/* A readable file: the switch is made and undone. */
-	put(PREEMPT, "none (voluntary) full lazy\n");
+	fake_kernel_put(PREEMPT, "none (voluntary) full lazy\n");
 	o.strict = false;
 	stack = NULL;
 	ret = lj_setupopt_apply(&o, NULL, &stack, NULL);
 	is_int(ret, 0, "setupopt: switch on a readable file");
 	is_str(get(PREEMPT), "full", "setupopt: wrote the mode");
-	put(PREEMPT, "none voluntary (full) lazy\n");	/* what the kernel would show now */
+	fake_kernel_put(PREEMPT, "none voluntary (full) lazy\n");	/* what the kernel would show now */
 	lj_setupopt_restore(&o, stack);
 	is_str(get(PREEMPT), "voluntary", "setupopt: restored the old mode");
 }
@@ -163,7 +152,7 @@ static void test_no_file(void)
 	       "debugfs without sched/preempt: -ENOTSUP");
 	/* A read-only debugfs: readable, not writable. */
 	mkdir("/sys/kernel/debug/sched", 0755);
-	put(PREEMPT, "none (voluntary) full lazy\n");
+	fake_kernel_put(PREEMPT, "none (voluntary) full lazy\n");
 	if (mount(NULL, "/sys/kernel/debug", NULL, MS_REMOUNT | MS_RDONLY, NULL)) {
 		skip(2, "cannot remount the fake debugfs read-only");
 	} else {
@@ -174,38 +163,15 @@ static void test_no_file(void)
 	umount("/sys/kernel/debug");
 }
 
-static int user_namespace(void)
-{
-	char map[64];
-	uid_t uid = getuid();
-	gid_t gid = getgid();
-
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
-		return -1;
-	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)uid);
-	if (put("/proc/self/uid_map", map))
-		return -1;
-	put("/proc/self/setgroups", "deny\n");
-	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)gid);
-	return put("/proc/self/gid_map", map) ? -1 : 0;
-}
-
 /* In the child: a private mount namespace with a fake /sys/kernel and journal dir. */
 static int fake_tree(const char *jdir)
 {
-	if (unshare(CLONE_NEWNS) && (errno != EPERM || user_namespace()))
-		return -1;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	if (fake_kernel_enter())
 		return -1;
 	if (mount("ljjournal", jdir, "tmpfs", 0, "size=1m"))
 		return -1;
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
-	if (mount("ljtest", "/sys/kernel", "tmpfs", 0, "size=64k"))
-		return -1;
-	if (mkdir("/sys/kernel/debug", 0755) || mkdir("/sys/kernel/debug/sched", 0755) ||
-	    mkdir("/sys/kernel/security", 0755))
-		return -1;
-	return 0;
+	return mkdir("/sys/kernel/security", 0755) ? -1 : 0;
 }
 
 int main(void)

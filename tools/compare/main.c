@@ -82,8 +82,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		a->validate = true;
 		return 0;
 	case 'v':
-		lj_err_set_verbosity(lj_err_verbosity() + 1);
-		return 0;
+		return lj_opt_verbosity(key);
 	}
 	return LJ_EXIT_USAGE;
 }

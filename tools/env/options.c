@@ -59,11 +59,8 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_WATCH:
 		return env_watch_add(cfg, arg);
 	case 'v':
-		lj_err_set_verbosity(lj_err_verbosity() + 1);
-		return 0;
 	case 'q':
-		lj_err_set_verbosity(-1);
-		return 0;
+		return lj_opt_verbosity(key);
 	}
 	return LJ_EXIT_USAGE;
 }

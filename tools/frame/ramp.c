@@ -89,7 +89,7 @@ int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
 	uint64_t ceiling = (uint64_t)(budget * RAMP_CEILING_BUDGETS) + 1;
 	uint64_t lo = 0, hi = 0, work = (uint64_t)(budget / 16);
 	struct lj_stats_summary sum;
-	bool pass;
+	bool pass, up;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -100,39 +100,27 @@ int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
 	ret = trial(r, cfg, base_units, work, -1, &pass);
 	if (ret)
 		return ret;
-	if (pass) {
-		lo = work;
-		while (!hi) {
-			if (work >= ceiling) {
-				r->never_failed = true;
-				r->max_work = (double)lo;
-				return 0;
-			}
-			work *= 2;
-			ret = trial(r, cfg, base_units, work, -1, &pass);
-			if (ret)
-				return ret;
-			if (pass)
-				lo = work;
-			else
-				hi = work;
+	up = pass;
+	for (;;) {
+		if (pass)
+			lo = work;
+		else
+			hi = work;
+		if (lo && hi)
+			break;
+		if (up && work >= ceiling) {
+			r->never_failed = true;
+			r->max_work = (double)lo;
+			return 0;
 		}
-	} else {
-		hi = work;
-		while (!lo) {
-			if (work <= 1) {
-				r->never_passed = true;
-				return 0;
-			}
-			work /= 2;
-			ret = trial(r, cfg, base_units, work, -1, &pass);
-			if (ret)
-				return ret;
-			if (pass)
-				lo = work;
-			else
-				hi = work;
+		if (!up && work <= 1) {
+			r->never_passed = true;
+			return 0;
 		}
+		work = up ? work * 2 : work / 2;
+		ret = trial(r, cfg, base_units, work, -1, &pass);
+		if (ret)
+			return ret;
 	}
 	/* Each bisection starts from the coarse bracket: their spread is the edge's noise. */
 	for (int rep = 0; rep < cfg->ramp_repeat && rep < (int)(sizeof(r->estimates) / sizeof(r->estimates[0])); rep++) {

@@ -78,11 +78,8 @@ static int mx_handle(void *ctx, int key, const char *arg)
 		cfg->strict = true;
 		return 0;
 	case 'v':
-		lj_err_set_verbosity(lj_err_verbosity() + 1);
-		return 0;
 	case 'q':
-		lj_err_set_verbosity(-1);
-		return 0;
+		return lj_opt_verbosity(key);
 	}
 	return LJ_EXIT_USAGE;
 }
