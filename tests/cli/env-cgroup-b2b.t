@@ -6,13 +6,11 @@
 export LJ_JOURNAL_DIR=$TMP/j
 [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
 is_root || skip_all "real cgroups need root"
-CPU=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+CPU=$(v1_mount cpu)
 [ -n "$CPU" ] && [ -e "$CPU/cpu.rt_runtime_us" ] || skip_all "no v1 cpu hierarchy with RT group scheduling"
 command -v chrt >/dev/null || skip_all "no chrt"
 G=ljb$$
-# Same lock as env-cgroup.t: RT budgets are system-wide.
-exec 9>"${TMPDIR:-/tmp}/ljkit-system-tests.lock"
-flock 9
+system_lock
 
 # The RT budget the root's groups leave free, as a listing shows it.
 free_budget() {

@@ -6,15 +6,12 @@
 export LJ_JOURNAL_DIR=$TMP/j
 [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
 is_root || skip_all "the full setup needs root"
-CS=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuset(,|$)/ { print $5; exit }' /proc/self/mountinfo)
-CPU=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+CS=$(v1_mount cpuset)
+CPU=$(v1_mount cpu)
 [ -n "$CS" ] && [ -n "$CPU" ] || skip_all "no v1 cpuset and cpu hierarchies"
 [ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
 G=ljcrash$$
-# Tests that change system-wide RT settings (RT throttling, group RT
-# runtime) take this lock so they do not see each other's changes.
-exec 9>"${TMPDIR:-/tmp}/ljkit-system-tests.lock"
-flock 9
+system_lock
 
 # Every file the full setup touches, and the groups that exist.
 snap() {

@@ -56,6 +56,18 @@ run_rc() {
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# v1_mount CONTROLLER: where this machine mounts that v1 controller ("" if not).
+v1_mount() {
+	awk -v c="$1" '$9 == "cgroup" && $NF ~ ("(^|,)" c "(,|$)") { print $5; exit }' /proc/self/mountinfo
+}
+
+# system_lock: tests that change system-wide state (cgroups, RT budgets,
+# RT throttling) hold this lock, because prove runs two test files at once.
+system_lock() {
+	exec 9>"${TMPDIR:-/tmp}/ljkit-system-tests.lock"
+	flock 9
+}
+
 # drop_to_nobody CMD...: run CMD as uid/gid 65534 with no groups, to see
 # a tool's fallbacks without privilege. can_drop_to_nobody: does that work
 # here (setpriv installed, and we may change uid)?

@@ -5,12 +5,11 @@
 
 export LJ_JOURNAL_DIR=$TMP/j
 is_root || skip_all "real cgroups need root"
-CS=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuset(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+CS=$(v1_mount cpuset)
 [ -n "$CS" ] || skip_all "no v1 cpuset hierarchy"
 [ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
 G=ljr$$
-exec 9>"${TMPDIR:-/tmp}/ljkit-system-tests.lock"
-flock 9
+system_lock
 
 if [ -x "$LJ_BUILD/lj-cyclic" ]; then
 	run_rc lj-cyclic --cgroup $G --cpus 1 -l 300 -q --json "$TMP/c.json"
