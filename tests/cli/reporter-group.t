@@ -32,8 +32,10 @@ if [ -x "$LJ_BUILD/lj-frame" ]; then
 		if grep -q "cpuset:/\$" "/proc/$pid/task/$pid/cgroup" 2>/dev/null &&
 		   [ "$(awk '/Cpus_allowed_list/ { print $2 }' "/proc/$pid/task/$pid/status" 2>/dev/null)" = 0 ]; then
 			left=yes
+			# Polled again while the main thread is outside: a look just as
+			# the stages exit at the end of the run would see none.
 			stages=$(for t in /proc/$pid/task/*; do [ "${t##*/}" = "$pid" ] || grep -c "cpuset:/$G\$" "$t/cgroup" 2>/dev/null; done | grep -c 1)
-			break
+			[ "${stages:-0}" -ge 1 ] && break
 		fi
 		sleep 0.05
 	done
