@@ -277,3 +277,17 @@ int lj_opt_policy(const char *opt, const char *arg, enum lj_policy *out)
 	*out = p;
 	return 0;
 }
+
+int lj_opt_policy_priority(bool policy_given, enum lj_policy *policy, int priority)
+{
+	bool rt;
+
+	if (!policy_given && priority > 0)
+		*policy = LJ_POLICY_FIFO;
+	rt = *policy == LJ_POLICY_FIFO || *policy == LJ_POLICY_RR;
+	if (rt && priority == 0)
+		return lj_usage_error("--policy %s needs --priority 1..99", lj_sched_policy_name(*policy));
+	if (!rt && priority > 0)
+		return lj_usage_error("--priority %d needs --policy fifo or rr", priority);
+	return 0;
+}

@@ -104,6 +104,13 @@ int lj_opt_cpulist(const char *opt, const char *arg, cpu_set_t *out);
 int lj_opt_policy(const char *opt, const char *arg, enum lj_policy *out);
 
 /*
+ * The rules --policy and --priority share in every tool: a priority alone
+ * means fifo; fifo and rr need a priority; other policies take none.
+ * Updates *@policy; returns 0 or LJ_EXIT_USAGE after the message.
+ */
+int lj_opt_policy_priority(bool policy_given, enum lj_policy *policy, int priority);
+
+/*
  * The -v and -q of tools whose -q only silences diagnostics (lj-env,
  * lj-matrix, lj-compare): 'v' says more each time, 'q' leaves errors
  * only. Tools where -q means "no summary" keep their own. Return: 0.

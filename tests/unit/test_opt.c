@@ -225,6 +225,19 @@ static void test_values(void)
 	is_int(lj_opt_policy("--policy", "fast", &pol), LJ_EXIT_USAGE, "lj_opt_policy rejects an unknown name");
 	capture_end();
 
+	pol = LJ_POLICY_OTHER;
+	ok(lj_opt_policy_priority(false, &pol, 80) == 0 && pol == LJ_POLICY_FIFO, "a priority alone means fifo");
+	pol = LJ_POLICY_OTHER;
+	ok(lj_opt_policy_priority(false, &pol, 0) == 0 && pol == LJ_POLICY_OTHER, "no priority keeps other");
+	pol = LJ_POLICY_RR;
+	capture_start();
+	is_int(lj_opt_policy_priority(true, &pol, 0), LJ_EXIT_USAGE, "rr without a priority is a usage error");
+	is_str(capture_end(), "test_opt: --policy rr needs --priority 1..99\n", "...naming the policy");
+	pol = LJ_POLICY_BATCH;
+	capture_start();
+	is_int(lj_opt_policy_priority(true, &pol, 5), LJ_EXIT_USAGE, "batch with a priority is a usage error");
+	is_str(capture_end(), "test_opt: --priority 5 needs --policy fifo or rr\n", "...naming the priority");
+
 	capture_start();
 	is_int(lj_opt_invalid("--catch-up", "later", NULL), LJ_EXIT_USAGE, "lj_opt_invalid returns LJ_EXIT_USAGE");
 	is_str(capture_end(), "test_opt: invalid --catch-up 'later': invalid value\n",
@@ -255,7 +268,7 @@ int main(void)
 	char *a6[] = { "t", "--nope", NULL };
 
 	lj_err_init("test_opt");
-	plan(63);
+	plan(69);
 	is_int(run(&c, 7, a1, &first), 0, "valid options parse");
 	is_int(c.loops, 5, "-l value reaches the handler");
 	is_str(c.json, "out.json", "long-only option value");

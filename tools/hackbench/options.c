@@ -191,13 +191,9 @@ int hb_parse(struct hb_config *cfg, int argc, char **argv)
 	ret = lj_opt_parse_no_operands(&spec, argc, argv);
 	if (ret)
 		return ret;
-	if (cfg->policy_given && (cfg->policy == LJ_POLICY_FIFO || cfg->policy == LJ_POLICY_RR) &&
-	    !cfg->priority)
-		return lj_usage_error("--policy %s needs --priority 1..99", lj_sched_policy_name(cfg->policy));
-	if (cfg->priority && !cfg->policy_given)
-		cfg->policy = LJ_POLICY_FIFO;
-	else if (cfg->priority && cfg->policy != LJ_POLICY_FIFO && cfg->policy != LJ_POLICY_RR)
-		return lj_usage_error("--priority needs --policy fifo or rr");
+	ret = lj_opt_policy_priority(cfg->policy_given, &cfg->policy, cfg->priority);
+	if (ret)
+		return ret;
 	if ((uint64_t)cfg->groups * cfg->fds * 2 > 4000000)
 		return lj_usage_error("--groups %u x --fds %u is %llu tasks: too many", cfg->groups,
 				      cfg->fds, 2ULL * cfg->groups * cfg->fds);

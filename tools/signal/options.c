@@ -207,12 +207,5 @@ int sig_parse(struct sig_config *cfg, int argc, char **argv)
 			return lj_opt_invalid("--breaktrace", cfg->breaktrace_text, "must be > 0");
 		cfg->breaktrace_ns = v;
 	}
-	if (!cfg->policy_given && cfg->priority > 0)
-		cfg->policy = LJ_POLICY_FIFO;
-	if ((cfg->policy == LJ_POLICY_FIFO || cfg->policy == LJ_POLICY_RR) && cfg->priority == 0)
-		return lj_usage_error("--policy %s needs --priority 1..99",
-				      lj_sched_policy_name(cfg->policy));
-	if (cfg->policy != LJ_POLICY_FIFO && cfg->policy != LJ_POLICY_RR && cfg->priority > 0)
-		return lj_usage_error("--priority %d needs --policy fifo or rr", cfg->priority);
-	return 0;
+	return lj_opt_policy_priority(cfg->policy_given, &cfg->policy, cfg->priority);
 }
