@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "lj_setupopt.h"
-#include "lj_taskwatch.h"
+#include "taskwatch.h"
 
 struct lj_result;
 

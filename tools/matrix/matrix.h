@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "lj_scenario.h"
+#include "scenario.h"
 
 struct mx_config {
 	const char *scenario_path;

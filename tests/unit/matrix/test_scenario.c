@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_scenario - scenario parser (good and bad files) and axis expansion. */
 #include "lj_err.h"
-#include "lj_scenario.h"
-#include "tap.h"
+#include "../../../tools/matrix/scenario.h"
+#include "../tap.h"
 
 #include <errno.h>
 #include <stdlib.h>

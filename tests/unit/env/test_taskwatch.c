@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_taskwatch - /proc parsers on strings, patterns, metric names, and snapshots of a fake /proc tree. */
-#include "lj_taskwatch.h"
-#include "tap.h"
+#include "../../../tools/env/taskwatch.h"
+#include "../tap.h"
 
 #include <errno.h>
 #include <stdio.h>

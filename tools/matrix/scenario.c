@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_scenario - scenario file parser (INI-like matrices) and axis expansion. */
-#include "lj_scenario.h"
+#include "scenario.h"
 #include "lj_parse.h"
 #include "lj_time.h"
 

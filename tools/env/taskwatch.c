@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_taskwatch - context switches of named tasks (kernel threads included) and of the system, before and after. */
-#include "lj_taskwatch.h"
+#include "taskwatch.h"
 #include "lj_time.h"
 
 #include <ctype.h>
