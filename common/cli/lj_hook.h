@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_hook - what runs beside a measurement: flight recorder, samplers, validity checks. */
+#ifndef LJ_HOOK_H
+#define LJ_HOOK_H
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct lj_result;
+
+/*
+ * The lifecycle driver (lj_tool) holds one struct lj_hooks per run. It
+ * calls lj_hooks_start() after setup is applied and the measuring threads
+ * exist, before the first measured sample; lj_hooks_stop() after the last;
+ * then lj_hooks_contribute() (blocks of the result document: summary
+ * metrics, side blocks, validity reasons) and lj_hooks_report() (text after
+ * the tool's own lines); lj_hooks_free() at the end, however far the run got.
+ *
+ * The measuring loops report a late sample through lj_hooks_late(); the
+ * hot path pays one relaxed load and a compare (lj_hooks_wants()), the call
+ * is made only for a sample above the lowest threshold a hook asked for and
+ * for every missed deadline. A hook's late() runs on the measuring thread:
+ * it must not block, allocate or take a lock another thread can hold.
+ */
+
+enum lj_late_kind {
+	LJ_LATE_SAMPLE,		/* a wake-up above the threshold */
+	LJ_LATE_MISSED,		/* a missed period / deadline */
+	LJ_LATE_FRAME_DROPPED,	/* a frame never displayed */
+	LJ_LATE_FRAME_JANKY,	/* a frame displayed late */
+};
+
+struct lj_late {
+	enum lj_late_kind kind;
+	int cpu;		/* the CPU the thread was due on (-1: unknown) */
+	pid_t tid;		/* the late thread */
+	int index;		/* thread index, or lj-frame stage */
+	uint64_t due_ns;	/* CLOCK_MONOTONIC: when it should have run */
+	uint64_t ran_ns;	/* CLOCK_MONOTONIC: when it ran */
+};
+
+/* What a hook is told about the run when it starts. */
+struct lj_run_desc {
+	const char *tool;	/* "lj-cyclic", ... */
+	cpu_set_t measured;	/* the CPUs the measuring threads run on */
+	const pid_t *tids;	/* the measuring threads */
+	int ntids;
+	int policy, prio;	/* what the measuring threads were asked to run with */
+};
+
+struct lj_hook_ops {
+	const char *name;	/* "explain", "power", "validity", ... */
+	/* 0, or -errno: the driver records a fallback {name, reason} (77 under --strict). */
+	int (*start)(void *priv, const struct lj_run_desc *run);
+	void (*late)(void *priv, const struct lj_late *ev);
+	void (*stop)(void *priv);
+	/* 0 or -errno. */
+	int (*contribute)(void *priv, struct lj_result *res);
+	void (*report)(void *priv, FILE *out);
+	void (*free)(void *priv);
+};
+
+#define LJ_HOOKS_MAX 8
+
+struct lj_hook {
+	const struct lj_hook_ops *ops;
+	void *priv;
+	uint64_t threshold_ns;	/* late samples above this reach late(); UINT64_MAX: none */
+	int start_err;		/* what start() returned */
+	_Bool started;
+};
+
+struct lj_hooks {
+	struct lj_hook h[LJ_HOOKS_MAX];
+	int n;
+	_Atomic uint64_t threshold_ns;	/* the lowest threshold of the started hooks */
+};
+
+/* Zero-initialised hooks are valid: no hook, nothing wanted. */
+void lj_hooks_init(struct lj_hooks *hs);
+/* Return: 0, or -ENOSPC when LJ_HOOKS_MAX hooks are held already. */
+int lj_hooks_add(struct lj_hooks *hs, const struct lj_hook_ops *ops, void *priv,
+		 uint64_t threshold_ns);
+/* A hook may lower or raise its threshold while the run goes (a running p99.9). */
+void lj_hooks_set_threshold(struct lj_hooks *hs, int i, uint64_t threshold_ns);
+
+/*
+ * Start every hook; a hook whose start fails stays in the list, not
+ * started (its start_err says why). Return: the number of hooks that
+ * failed to start.
+ */
+int lj_hooks_start(struct lj_hooks *hs, const struct lj_run_desc *run);
+
+static inline _Bool lj_hooks_wants(struct lj_hooks *hs, uint64_t latency_ns)
+{
+	return latency_ns > atomic_load_explicit(&hs->threshold_ns, memory_order_relaxed);
+}
+
+void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev);
+void lj_hooks_stop(struct lj_hooks *hs);
+/* Return: 0, or the first -errno a hook returned (every hook is still called). */
+int lj_hooks_contribute(struct lj_hooks *hs, struct lj_result *res);
+void lj_hooks_report(struct lj_hooks *hs, FILE *out);
+void lj_hooks_free(struct lj_hooks *hs);
+
+#endif
