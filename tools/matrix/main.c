@@ -103,7 +103,8 @@ static int load_scenario(struct mx_run *r)
 
 	if (ret) {
 		lj_error("%s", err);
-		return ret == -ENOENT || ret == -EACCES ? LJ_EXIT_USAGE : lj_exit_code(ret);
+		/* unreadable, malformed or over the limits: all bad input */
+		return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 	}
 	if (r->cfg->repeat > 0)
 		r->scn->repeat = r->cfg->repeat;

@@ -240,9 +240,10 @@ int mx_store_open(struct mx_run *r)
 		r->scn->seed_set = true;
 	}
 	if (json_object_array_length(r->cells) != lj_scenario_ncells(r->scn)) {
-		json_object_put(m);
 		lj_error("cannot resume %s: manifest has %zu cells, its scenario %zu", r->dir,
 			 json_object_array_length(r->cells), lj_scenario_ncells(r->scn));
+		json_object_put(m);	/* after the message: r->cells lives in it */
+		r->cells = NULL;
 		return LJ_EXIT_USAGE;
 	}
 	r->manifest = m;
