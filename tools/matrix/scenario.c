@@ -2,17 +2,15 @@
 /* lj_scenario - scenario file parser (INI-like matrices) and axis expansion. */
 #include "scenario.h"
 #include "lj_parse.h"
+#include "lj_readall.h"
 #include "lj_time.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_FILE_BYTES (1 << 20)
 
@@ -601,36 +599,18 @@ out:
 
 int lj_scenario_load(const char *path, struct lj_scenario **out, char *err, size_t errlen)
 {
-	struct stat st;
+	const char *why = NULL;
 	char *text;
-	ssize_t n;
-	size_t got = 0;
-	int fd, ret;
+	size_t len;
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		if (fd >= 0)
-			close(fd);
+	ret = lj_readall(path, MAX_FILE_BYTES, &text, &len, &why);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, why ? why : strerror(-ret));
 		return ret;
 	}
-	if (st.st_size > MAX_FILE_BYTES) {
-		close(fd);
-		snprintf(err, errlen, "%s: larger than %d bytes", path, MAX_FILE_BYTES);
-		return -EFBIG;
-	}
-	text = malloc(st.st_size + 1);
-	if (!text) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size && (n = read(fd, text + got, st.st_size - got)) > 0)
-		got += n;
-	close(fd);
-	text[got] = '\0';
-	if (strlen(text) != got) {
+	if (strlen(text) != len) {
 		free(text);
 		snprintf(err, errlen, "%s: contains a NUL byte (not a text file)", path);
 		return -EINVAL;
