@@ -163,6 +163,12 @@ run_rc lj-compare --include-failed "$TMP/plain" "$TMP/nan"
 grep -q '^Runs      mean  *8  *7$' "$TMP/out"
 ok $? "--include-failed keeps it"
 
+# --- --plan: runs needed at the observed noise
+run_rc lj-compare --plan 5 "$FIX/base" "$FIX/bimodal"
+is "$rc" 0 "--plan exits 0"
+grep -q '^cyclic  *cgroup=off  *mean  *5 (cv 1.3%)  *600 (cv 27%)$' "$TMP/out"
+ok $? "--plan: 5 runs at cv 1.3%, 600 at cv 27% (Holm over 2 rows: alpha 0.025)"
+
 # --- validate
 run_rc lj-compare --validate "$FIX"/base/cyclic/cgroup=off/run-1.json
 is "$rc" 0 "--validate accepts a valid result"

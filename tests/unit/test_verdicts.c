@@ -6,6 +6,7 @@
  * exact/asymptotic switch, the conditional binomial rate test, Holm and BH.
  */
 #include "lj_adjust.h"
+#include "lj_plan.h"
 #include "lj_rate.h"
 #include "lj_shift.h"
 #include "lj_stats.h"
@@ -112,6 +113,35 @@ static void test_adjust(void)
 	   "NAN is no test: Holm over the two others, in place");
 }
 
+/*
+ * Sizes: R 4.2.2, z <- qnorm(0.975) + qnorm(0.8); ceiling(2 z^2 (cv/d)^2 /
+ * (3/pi)) gives 3, 17, 264 for cv/d = 2/5, 10/10, 20/5; the rate formula
+ * gives 88 (9.4/run, +10%), 23 (0.5/run, +100%), 79 (1000/run, +1%). The
+ * tail sizes are checked with qbinom: at n = 368 the 97.5% upper rank of
+ * the 0.99 quantile, qbinom(0.975, 368, 0.99) + 1 = 368 <= n, at 367 it is
+ * 368 > n (likewise 3688 and 36887).
+ */
+static void test_plan(void)
+{
+	is_int(lj_plan_runs_shift(2, 5, 0.05, 0.8), 4, "plan: 2.63 runs, but 4 is the fewest that can reach 0.05");
+	is_int(lj_plan_runs_shift(10, 10, 0.05, 0.8), 17, "plan: cv 10%, 10% change: 17 runs");
+	is_int(lj_plan_runs_shift(20, 5, 0.05, 0.8), 264, "plan: cv 20%, 5% change: 264 runs");
+	is_int(lj_plan_runs_rate(9.4, 10, 0.05, 0.8), 88, "plan: 9.4 events/run, +10%: 88 runs");
+	is_int(lj_plan_runs_rate(0.5, 100, 0.05, 0.8), 23, "plan: 0.5 events/run doubling: 23 runs");
+	is_int(lj_plan_runs_rate(1000, 1, 0.05, 0.8), 79, "plan: 1000 events/run, +1%: 79 runs");
+	is_int(lj_plan_runs_rate(0, 10, 0.05, 0.8), 0, "plan: no baseline events, no answer");
+	is_int(lj_plan_quantile_samples(0.99, 0.05), 368, "p99 needs 368 samples (qbinom)");
+	is_int(lj_plan_quantile_samples(0.999, 0.05), 3688, "p99.9 needs 3688 samples");
+	is_int(lj_plan_quantile_samples(0.9999, 0.05), 36887, "p99.99 needs 36887 samples");
+	is_near(lj_plan_metric_quantile("p99_9"), 0.999, 1e-12, "p99_9 is the 0.999 quantile");
+	is_near(lj_plan_metric_quantile("p99.99"), 0.9999, 1e-12, "p99.99 is the 0.9999 quantile");
+	is_near(lj_plan_metric_quantile("rt_p99"), 0.99, 1e-12, "rt_p99 is the 0.99 quantile");
+	is_near(lj_plan_metric_quantile("frame_p99"), 0.99, 1e-12, "frame_p99 is the 0.99 quantile");
+	is_near(lj_plan_metric_quantile("rt_max"), 1, 0, "rt_max is the maximum");
+	is_near(lj_plan_metric_quantile("dropped"), 0, 0, "dropped is no quantile");
+	is_near(lj_plan_metric_quantile("samples"), 0, 0, "samples is no quantile");
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -120,5 +150,6 @@ int main(void)
 	test_switch();
 	test_rate();
 	test_adjust();
+	test_plan();
 	return done();
 }

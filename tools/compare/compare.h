@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "lj_adjust.h"
 #include "lj_rate.h"
@@ -26,6 +27,7 @@ struct cmp_config {
 	const char *rules[CMP_MAX_RULES];
 	int nrules;
 	const char *metrics;		/* comma list filter, or NULL */
+	double plan_pct;		/* --plan PCT: runs needed to detect PCT %, 0 = off */
 	enum lj_adjust_method adjust;	/* across the rows of one comparison (default Holm) */
 	bool cannot_judge_ok;		/* a rule that cannot be judged passes (exit 0, not 4) */
 	bool include_failed;		/* keep runs whose exit_code is not 0 */
@@ -47,6 +49,7 @@ struct cmp_series {
 	double *v;
 	double *exposure;		/* count metrics: what each run's count is out of (frames, samples, 1) */
 	size_t n, cap;
+	double min_samples;		/* quantile metrics: the fewest samples of a run (0: unknown) */
 };
 
 enum cmp_outcome { CMP_NOT_GATED, CMP_PASS, CMP_FAIL, CMP_CANNOT_JUDGE };
@@ -132,6 +135,12 @@ int cmp_check_values(json_object *doc, char *why, size_t len);
 
 /* analyse.c */
 void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg);
+
+/* plan.c: --plan, and the tail notes (a quantile needs enough samples per run) */
+void cmp_plan(FILE *out, const struct cmp_data *d, const struct cmp_config *cfg);
+/* "p99_9 needs >= 3688 samples per run for a 95% bound; 'base' has 2000", or "" */
+void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
+		   double alpha);
 
 /* gate.c */
 struct cmp_rule {

@@ -2,6 +2,7 @@
 /* load - read run directories (manifest + result files) into per-set metric series. */
 #include "compare.h"
 #include "lj_err.h"
+#include "lj_plan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -198,8 +199,20 @@ static int add_metric(struct cmp_data *d, int set, const char *workload, const c
 	json_object *m, *ev;
 	bool scaled = false;
 
-	if (!cmp_count_metric(name, unit, better, &of, &scaled))
-		return cmp_add_value(d, set, workload, cell, name, unit, better, v);
+	if (!cmp_count_metric(name, unit, better, &of, &scaled)) {
+		double q = lj_plan_metric_quantile(name);
+		int ret = cmp_add_value(d, set, workload, cell, name, unit, better, v);
+		struct cmp_row *r;
+
+		/* a tail quantile remembers the fewest samples a run had (plan.c's note) */
+		if (ret || !(q > 0 && q < 1) || !json_object_object_get_ex(sum, "samples", &m) ||
+		    !json_object_object_get_ex(m, "value", &ev) || !ev)
+			return ret;
+		r = find_row(d, workload, cell, name, false);
+		if (r && (!r->series[set].min_samples || json_object_get_double(ev) < r->series[set].min_samples))
+			r->series[set].min_samples = json_object_get_double(ev);
+		return 0;
+	}
 	if (of && json_object_object_get_ex(sum, of, &m) && json_object_object_get_ex(m, "value", &ev) &&
 	    ev && isfinite(json_object_get_double(ev)) && json_object_get_double(ev) > 0)
 		exposure = json_object_get_double(ev);

@@ -11,7 +11,7 @@
 
 enum {
 	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
-	K_ADJUST, K_CJ_OK, K_INC_FAILED,
+	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN,
 };
 
 static const struct lj_opt cmp_opts[] = {
@@ -21,6 +21,7 @@ static const struct lj_opt cmp_opts[] = {
 	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise beyond 10%; repeatable" },
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
 	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none" },
+	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
 	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
 	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
@@ -86,6 +87,8 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		else
 			return lj_opt_invalid("--adjust", arg, "holm, bh or none");
 		return 0;
+	case K_PLAN:
+		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
 	case K_CJ_OK:
 		cfg->cannot_judge_ok = true;
 		return 0;
@@ -196,6 +199,10 @@ int main(int argc, char **argv)
 	}
 	cmp_sort_rows(&d);
 	cmp_analyse(&d, &a.cfg);
+	if (a.cfg.plan_pct) {
+		cmp_plan(stdout, &d, &a.cfg);
+		goto out;
+	}
 	ret = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
 	if (ret != LJ_EXIT_USAGE)
 		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);

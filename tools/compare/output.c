@@ -148,6 +148,7 @@ static void print_flags(FILE *out, struct cmp_data *d, const struct cmp_config *
 {
 	for (int s = 0; s < d->nsets; s++) {
 		const struct cmp_cellstat *st = &r->st[s];
+		char tail[256];
 
 		if (st->bimodal)
 			fprintf(out, "%s! %s %s: runs look bimodal (coefficient %.2f > %.3f): more repetitions needed\n",
@@ -155,6 +156,9 @@ static void print_flags(FILE *out, struct cmp_data *d, const struct cmp_config *
 		if (st->high_cv)
 			fprintf(out, "%s! %s %s: coeffvar %.1f%% > %g%%: noisy, more repetitions needed\n",
 				pfx, d->sets[s].label, r->metric, st->s.coeffvar, cfg->cv_warn);
+		cmp_tail_note(tail, sizeof(tail), r, d->sets[s].label, s, cfg->alpha);
+		if (*tail)
+			fprintf(out, "%s! %s\n", pfx, tail);
 	}
 }
 
