@@ -161,7 +161,7 @@ static int follow(struct lj_outfile *o, const char *path, int depth, bool check,
 	if (pfd < 0) {
 		ret = -errno;
 		if (ret == -ENOENT)
-			because(why, len, "%s is a symbolic link to nothing", path);
+			because(why, len, "a symbolic link to nothing");
 		return ret;
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
@@ -201,8 +201,8 @@ static int open_path(struct lj_outfile *o, const char *path, int depth, bool che
 	}
 	if (S_ISLNK(st.st_mode)) {
 		if (!link_expected(&dst, &st)) {
-			because(why, len, "%s is a symbolic link of uid %u in a directory others can write: not followed",
-				path, (unsigned)st.st_uid);
+			because(why, len, "a symbolic link of uid %u in a directory others can write: not followed",
+				(unsigned)st.st_uid);
 			return -ELOOP;
 		}
 		return follow(o, path, depth, check, why, len);

@@ -14,7 +14,7 @@
  * - The last component is never followed blindly. A symbolic link is
  *   followed only when it is "expected": owned by the writing user, or in
  *   a directory that user owns and nobody else can write. Otherwise the
- *   open fails with -ELOOP and @why names the link and the directory.
+ *   open fails with -ELOOP and @why says so (who owns the link).
  * - A regular file (new or existing) is written to a temporary file of
  *   our own beside it (NAME.tmp.PID, created O_EXCL|O_NOFOLLOW through
  *   the opened directory) and renamed over NAME at commit: a reader or a
@@ -37,9 +37,10 @@ struct lj_outfile {
 };
 
 /*
- * Open @path for writing. @why (may be NULL) gets a sentence when the
- * path is refused. Return: 0 or -errno (-EISDIR, -ELOOP for a symbolic
- * link not followed, -ENOENT for a missing directory, ...).
+ * Open @path for writing. @why (may be NULL) gets a phrase when the path
+ * is refused ("cannot write PATH: WHY"), "" when errno says it all.
+ * Return: 0 or -errno (-EISDIR, -ELOOP for a symbolic link not followed,
+ * -ENOENT for a missing directory, ...).
  */
 int lj_outfile_open(struct lj_outfile *o, const char *path, char *why, size_t len);
 
