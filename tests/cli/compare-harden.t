@@ -45,8 +45,8 @@ jq '.schema = "other/9"' "$FIX/base/cyclic/cgroup=off/run-1.json" >"$TMP/bad/cyc
 run_rc lj-compare --validate "$TMP/bad/cyclic/cgroup=off/run-2.json"
 is "$rc" 2 "(--validate refuses the doctored result)"
 run_rc lj-compare --fail-on 'cyclic.mean<-10%' "$FIX/base" "$TMP/bad"
-[ "$rc" = 0 ] && grep -q "/bad (0 results)" "$TMP/out"
-ok $? "invalid documents are skipped: the set has no results, the gate is not tripped by them"
+[ "$rc" = 4 ] && grep -q "/bad (0 results)" "$TMP/out" && grep -q "no values of 'mean'" "$TMP/err"
+ok $? "invalid documents are skipped: the set has no results, the gate cannot judge (4), not fail (3)"
 is "$(grep -c 'warning: .*/bad/cyclic/cgroup=off/run-[1-8].json: skipped: ' "$TMP/err")" 8 \
 	"one warning per refused document, with the reason"
 grep -q "run-1.json: skipped: schema 'other/9' is not ljkit-result/1" "$TMP/err"

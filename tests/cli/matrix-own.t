@@ -57,7 +57,7 @@ ok $? "the progress log recorded the run that was running"
 cell=$(ls -d "$dir"/fake/*/ | head -1)
 : >"${cell}run-1.json.tmp.88888"
 sed -i "s/--sleep 30/--sleep 0.01/" "$dir/manifest.json"	# the scenario text: quick now
-wait_for flock -n "$dir/lock" true	# the watchdog holds the lock until the orphans are gone
+wait_for flock -n "$dir" true	# the watchdog holds the lock until the orphans are gone
 run_rc lj-matrix --resume "$dir"
 is "$rc" 0 "--resume after SIGKILL completes"
 grep -q "cell 1 was interrupted in its run 1 (lj-matrix was killed): running it again" "$TMP/err"

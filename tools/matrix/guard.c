@@ -55,12 +55,19 @@ int mx_guard_check_dir(const char *dir)
 	return 0;
 }
 
-/* The pid recorded in the lock file, or 0. */
-static long lock_holder(int fd)
+/* The pid in RUNDIR/lock, or 0. */
+static long lock_holder(const char *dir)
 {
-	char buf[32] = "";
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	char path[4096], buf[32] = "";
+	ssize_t n;
+	int fd;
 
+	snprintf(path, sizeof(path), "%s/" LOCK_NAME, dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
@@ -68,39 +75,51 @@ static long lock_holder(int fd)
 }
 
 /*
- * Take RUNDIR/lock (flock, never waiting) and write our pid into it. The
- * lock lives as long as the open file: lj-matrix's, and the watchdog's
- * after a crash, until the orphaned workload is gone. Return: 0, or an
- * exit code after the message naming the holder.
+ * Take flock on the run directory itself (never waiting): nothing is
+ * created to take it, so a --resume refused for a bad manifest leaves
+ * the directory as it was. The lock lives as long as the open
+ * directory: lj-matrix's, and the watchdog's after a crash, until the
+ * orphaned workload is gone. Return: 0, or an exit code after the
+ * message naming the holder (from RUNDIR/lock, mx_guard_record).
  */
 int mx_guard_lock(struct mx_run *r)
 {
-	char path[4096], pid[32];
-	int fd, n;
+	int fd = open(r->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-	snprintf(path, sizeof(path), "%s/" LOCK_NAME, r->dir);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		lj_error_errno(-errno, "cannot lock %s", r->dir);
 		return LJ_EXIT_RUNTIME;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int err = errno;
-		long holder = lock_holder(fd);
+		long holder = lock_holder(r->dir);
 
 		close(fd);
 		if (err == EWOULDBLOCK && holder > 0)
 			lj_error("%s is in use by lj-matrix pid %ld: one lj-matrix per run directory",
 				 r->dir, holder);
+		else if (err == EWOULDBLOCK)
+			lj_error("%s is in use by another lj-matrix: one lj-matrix per run directory", r->dir);
 		else
 			lj_error_errno(-err, "cannot lock %s", r->dir);
 		return LJ_EXIT_RUNTIME;
 	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid, n, 0) != n)
-		lj_warn_errno(-errno, "%s: cannot record the pid", path);
 	r->lock_fd = fd;
 	return 0;
+}
+
+/* Once the run is ours to write: RUNDIR/lock names us, for a refused second lj-matrix. */
+void mx_guard_record(struct mx_run *r)
+{
+	char path[4096], pid[32];
+	int fd, n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+
+	snprintf(path, sizeof(path), "%s/" LOCK_NAME, r->dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, pid, n) != n)
+		lj_warn_errno(-errno, "%s: cannot record the pid", path);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Under the lock nobody else writes here: any manifest temporary file is a dead writer's. */

@@ -39,7 +39,7 @@ struct mx_run {
 	bool interrupted;
 	int64_t t0_ns;
 	size_t runs_total, runs_done;	/* for progress and ETA */
-	int lock_fd;			/* RUNDIR/lock, flock'd; -1 before */
+	int lock_fd;			/* the run directory, flock'd; -1 before */
 	int log_fd;			/* RUNDIR/progress.jsonl, O_APPEND; -1 before */
 	int watch_fd;			/* to the watchdog; -1 without one */
 	pid_t watchdog;
@@ -69,11 +69,13 @@ int mx_store_sync(struct mx_run *r, bool force);	/* compaction; 0 or -errno */
 
 /*
  * guard.c: one lj-matrix per run directory (mx_guard_lock: 0 or an exit
- * code naming the holder's pid), and a watchdog that stops the running
+ * code naming the holder's pid, which mx_guard_record leaves in
+ * RUNDIR/lock), and a watchdog that stops the running
  * process groups if lj-matrix dies (mx_guard_tell on start and reap).
  */
 int mx_guard_check_dir(const char *dir);
 int mx_guard_lock(struct mx_run *r);
+void mx_guard_record(struct mx_run *r);
 void mx_guard_clean_tmp(struct mx_run *r);
 int mx_guard_start(struct mx_run *r);
 void mx_guard_tell(struct mx_run *r, pid_t group, bool started);

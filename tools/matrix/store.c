@@ -176,6 +176,7 @@ int mx_store_create(struct mx_run *r)
 	ret = mx_guard_lock(r);
 	if (ret)
 		return ret;
+	mx_guard_record(r);
 	ret = mx_log_open(r);
 	if (ret) {
 		lj_error_errno(ret, "cannot create %s/progress.jsonl", r->dir);
@@ -340,6 +341,7 @@ int mx_store_open(struct mx_run *r)
 		ret = mx_log_replay(r);
 	if (ret)
 		return ret;
+	mx_guard_record(r);
 	requeue_interrupted(r);
 	mx_guard_clean_tmp(r);
 	ret = mx_log_open(r);
