@@ -80,7 +80,9 @@ static int sig_handle(void *ctx, int key, const char *arg)
 		cfg->breaktrace_text = arg;	/* parsed after the loop: -N changes its unit */
 		return 0;
 	case 'D':
-		return lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns);
+		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns))
+			return LJ_EXIT_USAGE;
+		return cfg->duration_ns > 0 ? 0 : lj_opt_invalid("--duration", arg, "must be positive");
 	case 'h':
 		lj_opt_print_help(cfg->spec, stdout);
 		return LJ_OPT_EXIT_HELP;
