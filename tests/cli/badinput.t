@@ -79,7 +79,7 @@ NA() { :; }	# a class that does not apply to a tool (no such input)
 # setup or output; --json keep.json must survive it.
 for tool in lj-cyclic lj-signal; do
 	row $tool "unknown option" 2 "" --bogus -l 10 --json keep.json
-	row $tool "bad number" 2 "" -l 10x --json keep.json
+	row $tool "bad number" 2 "" -l x10 --json keep.json
 	row $tool "out-of-range" 2 "" -p 100 -l 10 --json keep.json
 	row $tool "bad CPU list" 2 "" --cpus 3-1 --cgroup $G -l 10 --json keep.json
 	row $tool "CPU beyond the machine" 2 "" --cpus 0-9999 --cgroup $G -l 10
