@@ -100,9 +100,13 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 
 	fprintf(out, "%s%d result set%s%s%s:\n", pfx, d->nsets, d->nsets == 1 ? "" : "s",
 		cfg->by ? " by " : "", cfg->by ? cfg->by : "");
-	for (int s = 0; s < d->nsets; s++)
-		fprintf(out, "%s  %s: %s (%zu results)\n", pfx, d->sets[s].label, d->sets[s].path,
-			d->sets[s].nfiles);
+	for (int s = 0; s < d->nsets; s++) {
+		char v[160];
+
+		cmp_validity_text(&d->sets[s], v, sizeof(v));
+		fprintf(out, "%s  %s: %s (%zu results: %s)\n", pfx, d->sets[s].label, d->sets[s].path,
+			d->sets[s].nfiles, v);
+	}
 	for (int s = 1; s < d->nsets; s++) {
 		struct diff_ctx c = { out, pfx, d->sets[0].label, d->sets[s].label, 0 };
 
@@ -370,7 +374,13 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 
 		json_object_object_add(o, "label", json_object_new_string(d->sets[s].label));
 		json_object_object_add(o, "path", json_object_new_string(d->sets[s].path));
+		json_object *v = json_object_new_object();
+
 		json_object_object_add(o, "results", json_object_new_int64(d->sets[s].nfiles));
+		for (int k = 0; k < CMP_VALIDITY_N; k++)
+			json_object_object_add(v, k == CMP_VALIDITY_UNKNOWN ? "unknown" : cmp_validity_names[k],
+					       json_object_new_int64((int64_t)d->sets[s].nvalidity[k]));
+		json_object_object_add(o, "validity", v);
 		json_object_array_add(sets, o);
 	}
 	json_object_object_add(root, "sets", sets);
