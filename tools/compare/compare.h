@@ -146,6 +146,9 @@ void cmp_plan(FILE *out, const struct cmp_data *d, const struct cmp_config *cfg)
 void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
 		   double alpha);
 
+/* headline.c: "how good is this machine?" from one lj-matrix run directory. Return: exit code. */
+int cmp_headline(FILE *out, const char *dir);
+
 /* validity.c */
 void cmp_note_validity(struct cmp_data *d, int set, json_object *doc);
 extern const char *const cmp_validity_names[CMP_VALIDITY_N];

@@ -11,7 +11,7 @@
 
 enum {
 	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
-	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN,
+	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN, K_HEADLINE,
 };
 
 static const struct lj_opt cmp_opts[] = {
@@ -22,6 +22,7 @@ static const struct lj_opt cmp_opts[] = {
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
 	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none" },
 	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
+	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts" },
 	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
 	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
@@ -33,7 +34,7 @@ static const struct lj_opt cmp_opts[] = {
 
 struct cmp_args {
 	struct cmp_config cfg;
-	bool validate;
+	bool validate, headline;
 };
 
 static int cmp_handle(void *ctx, int key, const char *arg)
@@ -89,6 +90,9 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_PLAN:
 		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
+	case K_HEADLINE:
+		a->headline = true;
+		return 0;
 	case K_CJ_OK:
 		cfg->cannot_judge_ok = true;
 		return 0;
@@ -176,6 +180,9 @@ int main(int argc, char **argv)
 		return lj_usage_error("expected at least one result set (see --help)");
 	if (a.validate)
 		return validate(argv + first, argc - first);
+	if (a.headline)
+		return argc - first == 1 ? cmp_headline(stdout, argv[first]) :
+		       lj_usage_error("--headline takes one run directory");
 	if (a.cfg.by && argc - first != 1)
 		return lj_usage_error("--by AXIS takes exactly one run directory");
 	for (int i = 0; i < a.cfg.nrules; i++) {
