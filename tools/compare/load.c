@@ -392,9 +392,13 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 		char cell[1024], value[256];
 		int s = set;
 
+		/* A manifest is data: a cell of the wrong shape is skipped, never trusted. */
 		if (!json_object_object_get_ex(c, "workload", &w) ||
 		    !json_object_object_get_ex(c, "id", &id) ||
-		    !json_object_object_get_ex(c, "runs", &runs))
+		    !json_object_object_get_ex(c, "runs", &runs) ||
+		    !json_object_is_type(w, json_type_string) ||
+		    !json_object_is_type(id, json_type_string) ||
+		    !json_object_is_type(runs, json_type_array))
 			continue;
 		snprintf(cell, sizeof(cell), "%s", json_object_get_string(id));
 		if (cfg->by) {
@@ -416,7 +420,8 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 			char path[4096];
 			int ret;
 
-			if (!json_object_object_get_ex(run, "file", &f))
+			if (!json_object_object_get_ex(run, "file", &f) ||
+			    !json_object_is_type(f, json_type_string))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
 			doc = json_object_from_file(path);
@@ -476,7 +481,8 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 		return 0;
 	}
 	doc = json_object_from_file(path);
-	if (!doc || !json_object_object_get_ex(doc, "tool", &tool)) {
+	if (!doc || !json_object_object_get_ex(doc, "tool", &tool) ||
+	    !json_object_is_type(tool, json_type_string)) {
 		json_object_put(doc);
 		lj_warn("%s: not a result document, skipped", path);
 		d->nskipped_files++;
