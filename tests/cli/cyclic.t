@@ -124,8 +124,10 @@ d = json.load(open(sys.argv[1]))
 assert d["schema"] == "ljkit-result/1", d["schema"]
 assert d["tool"] == "lj-cyclic"
 assert len(d["results"]) == 2, len(d["results"])
+# As cyclictest 2.x: the run ends when the first thread reaches -l.
+assert max(t["count"] for t in d["results"]) == 200, [t["count"] for t in d["results"]]
 for t in d["results"]:
-    assert t["count"] == 200, t["count"]
+    assert 0 < t["count"] <= 200, t["count"]
     assert t["min_ns"] <= t["p50_ns"] <= t["p99_ns"] <= t["p99_9_ns"] <= t["max_ns"], t
     assert t["missed"] >= 0 and t["overflows"] >= 0
     assert sum(c for _, c in t["histogram"]) == t["count"] - t["overflows"]
