@@ -121,7 +121,7 @@ run_rc lj-compare "$TMP/wrongtype"
 is "$rc" 0 "results beside invalid documents still compare"
 is "$(grep -c 'warning: .*/wrongtype/run-[12].json: skipped: summary.mean.value: string, expected a number or null$' "$TMP/err")" 2 \
 	"one warning per invalid file, naming the key and the problem"
-grep -q '(1 results)' "$TMP/out" && grep -q '^Amean     mean ' "$TMP/out"
+grep -q '(1 results[):]' "$TMP/out" && grep -q '^Amean     mean ' "$TMP/out"
 ok $? "only the valid document is compared"
 
 # --- 3 vs 3 runs cannot be judged: exit 4, a skip LAVA line with the reason
@@ -168,6 +168,27 @@ run_rc lj-compare --plan 5 "$FIX/base" "$FIX/bimodal"
 is "$rc" 0 "--plan exits 0"
 grep -q '^cyclic  *cgroup=off  *mean  *5 (cv 1.3%)  *600 (cv 27%)$' "$TMP/out"
 ok $? "--plan: 5 runs at cv 1.3%, 600 at cv 27% (Holm over 2 rows: alpha 0.025)"
+
+# --- validity verdicts: shown per set, a mix of valid and other runs warned about
+mkdir -p "$TMP/va" "$TMP/vb"
+for f in "$FIX"/base/cyclic/cgroup=off/run-*.json; do
+	jq -c '.validity = {verdict: "valid", reasons: []}' "$f" >"$TMP/va/${f##*/}"
+done
+for f in "$FIX"/shifted/cyclic/cgroup=off/run-*.json; do
+	n=${f##*/run-}; n=${n%.json}
+	v=valid; [ "$n" -le 2 ] && v=suspect
+	jq -c --arg v "$v" '.validity = {verdict: $v, reasons: []}' "$f" >"$TMP/vb/${f##*/}"
+done
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/vb"
+grep -q '^  va: .* (8 results: 8 valid)$' "$TMP/out" && grep -q '^  vb: .* (8 results: 6 valid, 2 suspect)$' "$TMP/out"
+ok $? "each set's runs by validity verdict"
+grep -q 'warning: the comparison mixes valid runs with suspect or invalid ones' "$TMP/err"
+ok $? "a mix of valid and suspect runs is warned about"
+grep -q 'warning: va and vb differ in 2 identity fields (kernel.release, preempt.model)' "$TMP/err"
+ok $? "identity differences beyond the compared one are warned about"
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/va"
+! grep -q 'warning' "$TMP/err"
+ok $? "all valid and one identity: no warning"
 
 # --- validate
 run_rc lj-compare --validate "$FIX"/base/cyclic/cgroup=off/run-1.json

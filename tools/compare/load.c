@@ -245,6 +245,7 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		d->nfailed_runs++;
 		return -ECANCELED;
 	}
+	cmp_note_validity(d, set, doc);
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;

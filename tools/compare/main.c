@@ -12,7 +12,7 @@
 
 enum {
 	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
-	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN, K_CHECK_RULES,
+	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN, K_CHECK_RULES, K_HEADLINE,
 };
 
 static const struct lj_opt cmp_opts[] = {
@@ -23,6 +23,7 @@ static const struct lj_opt cmp_opts[] = {
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
 	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none" },
 	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
+	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts" },
 	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
 	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
@@ -35,7 +36,7 @@ static const struct lj_opt cmp_opts[] = {
 
 struct cmp_args {
 	struct cmp_config cfg;
-	bool validate;
+	bool validate, headline;
 	bool check_rules;
 };
 
@@ -92,6 +93,9 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_PLAN:
 		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
+	case K_HEADLINE:
+		a->headline = true;
+		return 0;
 	case K_CJ_OK:
 		cfg->cannot_judge_ok = true;
 		return 0;
@@ -199,6 +203,9 @@ int main(int argc, char **argv)
 		return lj_usage_error("expected at least one result set (see --help)");
 	if (a.validate)
 		return check_stdout(validate(argv + first, argc - first));
+	if (a.headline)
+		return argc - first == 1 ? check_stdout(cmp_headline(stdout, argv[first])) :
+		       lj_usage_error("--headline takes one run directory");
 	if (a.cfg.by && argc - first != 1)
 		return lj_usage_error("--by AXIS takes exactly one run directory");
 	for (int i = 0; i < a.cfg.nrules; i++) {
@@ -226,6 +233,7 @@ int main(int argc, char **argv)
 		cmp_plan(stdout, &d, &a.cfg);
 		goto out;
 	}
+	cmp_validity_warn(&d);
 	ret = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
 	if (ret != LJ_EXIT_USAGE)
 		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
