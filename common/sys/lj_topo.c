@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_topo - hwloc topology: CPUs, core kinds (big/little), SMT siblings, housekeeping CPU. */
 #include "lj_topo.h"
-#include "lj_err.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -209,7 +208,15 @@ static void load_model(struct lj_topo *t, hwloc_topology_t topo)
 	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", model ? model : "unknown");
 }
 
-int lj_topo_load(struct lj_topo *t)
+/* "what failed" into the caller's @why (may be NULL), then return @err. */
+static int failed(char *why, size_t len, int err, const char *what)
+{
+	if (why && len)
+		snprintf(why, len, "%s", what);
+	return err;
+}
+
+int lj_topo_load(struct lj_topo *t, char *why, size_t len)
 {
 	hwloc_topology_t topo;
 	cpu_set_t aff;
@@ -225,8 +232,7 @@ int lj_topo_load(struct lj_topo *t)
 	setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
 	if (hwloc_topology_init(&topo) < 0) {
 		ret = errno ? -errno : -ENOMEM;
-		lj_error_errno(ret, "cannot initialise hwloc");
-		return ret;
+		return failed(why, len, ret, "cannot initialise hwloc");
 	}
 	/*
 	 * Inside a restricted cpuset hwloc hides the CPUs it may not use;
@@ -236,9 +242,8 @@ int lj_topo_load(struct lj_topo *t)
 	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	if (hwloc_topology_load(topo) < 0) {
 		ret = errno ? -errno : -EINVAL;
-		lj_error_errno(ret, "cannot load the hwloc topology");
 		hwloc_topology_destroy(topo);
-		return ret;
+		return failed(why, len, ret, "cannot load the hwloc topology");
 	}
 	t->hw = topo;
 	t->substitute = substitute_topology();
@@ -259,9 +264,8 @@ int lj_topo_load(struct lj_topo *t)
 	load_kinds(t, topo);
 	load_model(t, topo);
 	if (!t->ncpus) {
-		lj_error("hwloc reports no CPU");
 		lj_topo_free(t);
-		return -ENODEV;
+		return failed(why, len, -ENODEV, "hwloc reports no CPU");
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "lj_hook.h"
 #include "lj_opt.h"
 #include "lj_report.h"
 #include "lj_result.h"
@@ -151,9 +152,9 @@ struct cyc_run {
 	pid_t break_tid;		/* -b: first thread over the threshold (atomic) */
 	int64_t break_value;
 	FILE *text;			/* cyclictest's lines: stdout, stderr with --json - */
+	struct lj_hooks *hooks;		/* the driver's, read by the measuring loop */
 	int trace_fd;			/* trace_marker, -1 */
 	int tracing_on_fd;		/* tracing_on, -1 */
-	bool mlocked;
 	bool sched_fallback;		/* RT policy asked but not granted */
 	int dma_fd;
 	int64_t end_ns;
@@ -177,11 +178,15 @@ struct cyc_pace {
 int64_t cyc_pace_next(struct cyc_pace *p, int64_t deadline, int64_t now);
 void cyc_live_read(const struct cyc_thread *t, struct cyc_live *out);
 
-/* run.c */
+/* run.c (phases return 0, -errno or an exit code after a message: lj_tool.h) */
 struct lj_topo;
-void cyc_signals_block(void);
+struct lj_tool;
+int cyc_signals_block(void);
 int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj_topo *topo);
-int cyc_run_start(struct cyc_run *run, json_object *setup_rec);
+/* Threads created and set up, waiting at the gate; fallbacks recorded in @tool. */
+int cyc_run_start(struct cyc_run *run, struct lj_tool *tool);
+/* Start the clock and open the gate (closed again at once when a stop came first). */
+void cyc_run_go(struct cyc_run *run);
 int cyc_run_wait(struct cyc_run *run);
 void cyc_run_free(struct cyc_run *run);
 

@@ -148,63 +148,155 @@ static inline int64_t to_unit(bool nsecs, int64_t ns)
 	return nsecs ? ns : ns / LJ_NSEC_PER_USEC;
 }
 
+/* What the loop reads on every period, loaded once (the compiler cannot hoist cfg-> reads). */
+struct cyc_loop {
+	enum cyc_wait wait;
+	int64_t interval;
+	struct timespec interval_ts;
+	int64_t unit;			/* ns per -h bucket */
+	uint64_t nbuckets;		/* -h, 0: off */
+	int64_t spike_ns;
+	int64_t breaktrace_ns;
+	uint64_t loops;
+	sigset_t timer_set;
+	struct lj_hooks *hooks;
+};
+
+/* Sleep until the period at *next. Return: 0, or the errno of the wait. */
+static inline int wait_period(const struct cyc_loop *lp, int64_t *next, int *overrun)
+{
+	struct timespec ts;
+	siginfo_t si;
+	int ret;
+
+	switch (lp->wait) {
+	case CYC_WAIT_ABSOLUTE:
+		ts = lj_ns_to_ts(*next);
+		return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	case CYC_WAIT_RELATIVE:
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		*next = lj_ts_to_ns(&ts) + lp->interval;
+		return clock_nanosleep(CLOCK_MONOTONIC, 0, &lp->interval_ts, NULL);
+	default:
+		ret = sigwaitinfo(&lp->timer_set, &si) < 0 ? errno : 0;
+		/* Expirations the kernel folded into this one: periods missed. */
+		*overrun = !ret && si.si_code == SI_TIMER && si.si_overrun > 0 ? si.si_overrun : 0;
+		return ret;
+	}
+}
+
+/* The -h buckets, --spike and the CPU seen: what one sample adds besides the histogram. */
+static inline void record_sample(struct cyc_thread *t, const struct cyc_loop *lp, int64_t lat,
+				 int64_t now, uint64_t cycles, int *last_cpu)
+{
+	int cpu;
+
+	if (lp->nbuckets) {
+		uint64_t b = lat > 0 ? (uint64_t)(lat / lp->unit) : 0;
+
+		if (b < lp->nbuckets) {
+			t->cthist[b]++;
+		} else {
+			if (t->cthist_overflows < lp->nbuckets)
+				t->oflow_cycles[t->cthist_overflows] = cycles - 1;
+			t->cthist_overflows++;
+		}
+	}
+	if (lp->spike_ns && lat > lp->spike_ns) {
+		if (t->nspikes < (uint64_t)t->run->cfg->spike_nodes) {
+			t->spikes[t->nspikes].value = to_unit(t->run->cfg->nsecs, lat);
+			t->spikes[t->nspikes].ts_us = now / LJ_NSEC_PER_USEC;
+		}
+		t->nspikes++;
+	}
+	cpu = sched_getcpu();
+	if (cpu != *last_cpu) {
+		if (*last_cpu >= 0)
+			t->migrations++;
+		else
+			t->first_cpu = cpu;
+		*last_cpu = cpu;
+	}
+}
+
+/* A sample over a hook's threshold or periods missed: off the hot path, only when a hook asked. */
+static void __attribute__((noinline, cold)) tell_hooks(struct cyc_thread *t, enum lj_late_kind kind,
+							 int64_t due, int64_t ran)
+{
+	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = t->tid, .index = t->index,
+			      .due_ns = (uint64_t)due, .ran_ns = (uint64_t)ran };
+
+	lj_hooks_late(t->run->hooks, &ev);
+}
+
+/* -b: the first thread over the threshold writes the trace mark (and stops tracing). */
+static void __attribute__((noinline, cold)) break_trace(struct cyc_thread *t, int64_t lat)
+{
+	struct cyc_run *run = t->run;
+	const struct cyc_config *cfg = run->cfg;
+	pid_t none = 0;
+	char msg[96];
+	int n;
+
+	if (!__atomic_compare_exchange_n(&run->break_tid, &none, t->tid, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	run->break_value = to_unit(cfg->nsecs, lat);
+	if (run->trace_fd < 0)
+		return;
+	n = snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
+		     (long long)to_unit(cfg->nsecs, lat),
+		     (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
+	if (write(run->trace_fd, msg, n) < 0)
+		t->errors++;
+	/* Stop the trace at the event, as cyclictest does. */
+	if (run->tracing_on_fd >= 0 && write(run->tracing_on_fd, "0\n", 2) < 0)
+		t->errors++;
+}
+
+static void loop_init(struct cyc_loop *lp, const struct cyc_thread *t)
+{
+	const struct cyc_config *cfg = t->run->cfg;
+
+	*lp = (struct cyc_loop){
+		.wait = cfg->wait, .interval = t->interval_ns, .interval_ts = lj_ns_to_ts(t->interval_ns),
+		.unit = cfg->nsecs ? 1 : LJ_NSEC_PER_USEC, .nbuckets = (uint64_t)cfg->histogram,
+		.spike_ns = cfg->spike_ns, .breaktrace_ns = cfg->breaktrace_ns, .loops = cfg->loops,
+		.hooks = t->run->hooks,
+	};
+	sigemptyset(&lp->timer_set);
+	sigaddset(&lp->timer_set, SIGRTMIN);
+}
+
 /*
  * The loop touches only this thread's own memory, the wait and
  * clock_gettime (sched_getcpu reads the rseq area, no system call). Other
- * system calls happen only on the way out: -b's trace mark.
+ * system calls happen only on the way out (-b's trace mark) or when a
+ * hook asked for late samples.
  */
 static void measure(struct cyc_thread *t, timer_t timer)
 {
 	struct cyc_run *run = t->run;
-	const struct cyc_config *cfg = run->cfg;
-	const int64_t interval = t->interval_ns;
-	const struct timespec interval_ts = lj_ns_to_ts(interval);
-	const int64_t unit = cfg->nsecs ? 1 : LJ_NSEC_PER_USEC;
-	const uint64_t nbuckets = (uint64_t)cfg->histogram;
-	struct cyc_pace pace = { .interval_ns = interval, .policy = cfg->catchup };
-	uint64_t cycles = 0;
+	struct cyc_loop lp;
+	struct cyc_pace pace = { .interval_ns = t->interval_ns, .policy = run->cfg->catchup };
+	uint64_t cycles = 0, missed = 0;
 	int64_t min = INT64_MAX, max = INT64_MIN, sum = 0;
 	int64_t next, now, lat;
-	int last_cpu = -1;
-	int overrun = 0;
-	struct timespec ts;
-	sigset_t timer_set;
+	int last_cpu = -1, overrun = 0;
 
-	sigemptyset(&timer_set);
-	sigaddset(&timer_set, SIGRTMIN);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	next = lj_ts_to_ns(&ts) + interval;
-	if (cfg->wait == CYC_WAIT_TIMER) {
-		struct itimerspec its = { .it_interval = interval_ts, .it_value = lj_ns_to_ts(next) };
+	loop_init(&lp, t);
+	next = lj_now_ns() + lp.interval;
+	if (lp.wait == CYC_WAIT_TIMER) {
+		struct itimerspec its = { .it_interval = lp.interval_ts, .it_value = lj_ns_to_ts(next) };
 
 		if (timer_settime(timer, TIMER_ABSTIME, &its, NULL)) {
 			t->loop_err = -errno;
 			return;
 		}
 	}
-
 	for (;;) {
-		int ret;
+		int ret = wait_period(&lp, &next, &overrun);
 
-		switch (cfg->wait) {
-		case CYC_WAIT_ABSOLUTE:
-			ts = lj_ns_to_ts(next);
-			ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-			break;
-		case CYC_WAIT_RELATIVE:
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			next = lj_ts_to_ns(&ts) + interval;
-			ret = clock_nanosleep(CLOCK_MONOTONIC, 0, &interval_ts, NULL);
-			break;
-		default: {
-			siginfo_t si;
-
-			ret = sigwaitinfo(&timer_set, &si) < 0 ? errno : 0;
-			/* Expirations the kernel folded into this one: periods missed. */
-			overrun = !ret && si.si_code == SI_TIMER && si.si_overrun > 0 ? si.si_overrun : 0;
-			break;
-		}
-		}
 		if (ret) {
 			/* EINTR: main's wake-up after a stop, or a stray signal. */
 			if (ret == EINTR) {
@@ -216,8 +308,7 @@ static void measure(struct cyc_thread *t, timer_t timer)
 			t->loop_err = -ret;
 			break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = lj_ts_to_ns(&ts);
+		now = lj_now_ns();
 		lat = now - next;
 
 		cycles++;
@@ -227,67 +318,30 @@ static void measure(struct cyc_thread *t, timer_t timer)
 		if (lat > max)
 			max = lat;
 		lj_hist_add(t->hist, lat);
-		if (nbuckets) {
-			uint64_t b = lat > 0 ? (uint64_t)(lat / unit) : 0;
+		record_sample(t, &lp, lat, now, cycles, &last_cpu);
+		if (lat > 0 && lj_hooks_wants(lp.hooks, (uint64_t)lat))
+			tell_hooks(t, LJ_LATE_SAMPLE, next, now);
 
-			if (b < nbuckets) {
-				t->cthist[b]++;
-			} else {
-				if (t->cthist_overflows < nbuckets)
-					t->oflow_cycles[t->cthist_overflows] = cycles - 1;
-				t->cthist_overflows++;
-			}
-		}
-		if (cfg->spike_ns && lat > cfg->spike_ns) {
-			if (t->nspikes < (uint64_t)cfg->spike_nodes) {
-				t->spikes[t->nspikes].value = to_unit(cfg->nsecs, lat);
-				t->spikes[t->nspikes].ts_us = now / LJ_NSEC_PER_USEC;
-			}
-			t->nspikes++;
-		}
-		ret = sched_getcpu();
-		if (ret != last_cpu) {
-			if (last_cpu >= 0)
-				t->migrations++;
-			else
-				t->first_cpu = ret;
-			last_cpu = ret;
-		}
-
-		if (cfg->wait == CYC_WAIT_TIMER) {
+		if (lp.wait == CYC_WAIT_TIMER) {
 			/* Measured from the first expiry; the timer keeps its own grid. */
 			pace.missed += (uint64_t)overrun;
-			next += (1 + (int64_t)overrun) * interval;
-		} else if (cfg->wait == CYC_WAIT_ABSOLUTE) {
+			next += (1 + (int64_t)overrun) * lp.interval;
+		} else if (lp.wait == CYC_WAIT_ABSOLUTE) {
 			next = cyc_pace_next(&pace, next, now);
+		}
+		if (pace.missed != missed) {
+			missed = pace.missed;
+			if (lj_hooks_wants_missed(lp.hooks))
+				tell_hooks(t, LJ_LATE_MISSED, now - lat, now);
 		}
 		live_publish(t, cycles, min, max, lat, sum, pace.missed);
 
-		if (cfg->breaktrace_ns && lat > cfg->breaktrace_ns) {
-			pid_t none = 0;
-
-			if (__atomic_compare_exchange_n(&run->break_tid, &none, t->tid, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-				run->break_value = to_unit(cfg->nsecs, lat);
-				if (run->trace_fd >= 0) {
-					char msg[96];
-					int n = snprintf(msg, sizeof(msg),
-							 "hit latency threshold (%lld > %lld)\n",
-							 (long long)to_unit(cfg->nsecs, lat),
-							 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
-
-					if (write(run->trace_fd, msg, n) < 0)
-						t->errors++;
-					/* Stop the trace at the event, as cyclictest does. */
-					if (run->tracing_on_fd >= 0 &&
-					    write(run->tracing_on_fd, "0\n", 2) < 0)
-						t->errors++;
-				}
-			}
+		if (lp.breaktrace_ns && lat > lp.breaktrace_ns) {
+			break_trace(t, lat);
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 			break;
 		}
-		if (cfg->loops && cycles >= cfg->loops)
+		if (lp.loops && cycles >= lp.loops)
 			break;
 		if (run->stop_at_ns && now >= run->stop_at_ns) {
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);

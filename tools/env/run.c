@@ -197,7 +197,7 @@ int env_run(struct env_config *cfg)
 			return LJ_EXIT_RUNTIME;
 		}
 	}
-	have_topo = !lj_topo_load(&topo);
+	have_topo = !lj_topo_load(&topo, NULL, 0);
 	if (cfg->sweep.nsteps) {
 		ret = sweep_prepare(&r, have_topo ? &topo : NULL);
 		if (ret)
