@@ -9,21 +9,25 @@
 
 #include "lj_err.h"
 #include "lj_opt.h"
+#include "lj_outfile.h"
 #include "lj_sched.h"
 #include "lj_stop.h"
 
 int lj_tool_check_outputs(const char *const *paths, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
+		char why[512];
 		int err;
 
 		if (!paths[k])
 			continue;
-		err = lj_result_check_path(paths[k]);
-		if (err) {
+		err = lj_outfile_check(paths[k], why, sizeof(why));
+		if (err && why[0])
+			lj_error("cannot write %s: %s", paths[k], why);
+		else if (err)
 			lj_error_errno(err, "cannot write %s", paths[k]);
+		if (err)
 			return LJ_EXIT_RUNTIME;
-		}
 	}
 	return 0;
 }
@@ -32,14 +36,13 @@ int lj_tool_check_outputs(const char *const *paths, size_t n)
 static void record(struct lj_tool *t, const char *list, const char *what, const char *key,
 		   const char *value)
 {
-	json_object *setup, *arr, *o;
+	json_object *arr, *o;
 
-	if (!t->res)
+	if (!t->setup_rec)
 		return;
-	setup = lj_result_setup(t->res);
-	if (!json_object_object_get_ex(setup, list, &arr)) {
+	if (!json_object_object_get_ex(t->setup_rec, list, &arr)) {
 		arr = json_object_new_array();
-		json_object_object_add(setup, list, arr);
+		json_object_object_add(t->setup_rec, list, arr);
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "what", json_object_new_string(what));
@@ -129,10 +132,11 @@ static int begin(struct lj_tool *t, int argc, char **argv)
 			return LJ_EXIT_RUNTIME;
 		}
 	}
+	/* Without --json the record still exists: hooks (validity) read the fallbacks. */
+	t->setup_rec = t->res ? lj_result_setup(t->res) : json_object_new_object();
 	if (!t->desc.setup)
 		return 0;
-	ret = lj_setupopt_apply(t->desc.setup, &t->topo, &t->stack,
-				t->res ? lj_result_setup(t->res) : NULL);
+	ret = lj_setupopt_apply(t->desc.setup, &t->topo, &t->stack, t->setup_rec);
 	if (ret)
 		return ret;		/* apply undid what it had done */
 	t->applied = true;
@@ -180,7 +184,7 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 		return ret;		/* refused before measuring: nothing to report */
 	*started = true;
 	ret = first(ret, ops->report_text(tool, t, ret));
-	lj_hooks_report(&t->hooks, t->text);
+	lj_hooks_report(&t->hooks, stderr);
 	return ret;
 }
 
@@ -229,6 +233,8 @@ static void end(struct lj_tool *t)
 		munlockall();
 	if (t->applied)
 		lj_setupopt_restore(t->desc.setup, t->stack);
+	if (!t->res)
+		json_object_put(t->setup_rec);
 	lj_result_free(t->res);
 	if (t->topo_loaded)
 		lj_topo_free(&t->topo);

@@ -30,7 +30,8 @@
  *   go           release the threads (optional)
  *   wait         until the run ends (loops, duration, -b, a stop)
  *   (driver)     lj_hooks_stop
- *   report_text  the tool's lines, then lj_hooks_report
+ *   report_text  the tool's lines, then lj_hooks_report (on stderr: stdout
+ *                keeps exactly the tool's lines for their parsers)
  *   report_json  the result's blocks, then lj_hooks_contribute; written
  *   free         whatever the tool holds, however far it got
  *
@@ -82,6 +83,7 @@ struct lj_tool {
 	struct lj_tool_desc desc;
 	struct lj_topo topo;
 	struct lj_result *res;		/* NULL without --json */
+	json_object *setup_rec;		/* the result's "setup", or the driver's own without --json */
 	struct lj_setup *stack;
 	struct lj_hooks hooks;
 	FILE *text;			/* the tool's lines: stdout, stderr with --json - */

@@ -17,12 +17,14 @@ ok $? "the fixtures are reproduced by tests/fixtures/compare/generate"
 # --- a real 10% shift: significant, worse (lower is better), about +10%
 run_rc lj-compare --metrics mean "$FIX/base" "$FIX/shifted"
 is "$rc" 0 "comparison without a gate exits 0"
-grep -q '^Amean     mean  .*(  +9\.[0-9][0-9]%)\*$' "$TMP/out"
-ok $? "the 10% shift is shown as about +9-10% and marked significant"
-grep -q '^p(MWU)    mean .* 0\.000155 \* worse' "$TMP/out"
-ok $? "its p-value (exact, 8 vs 8) and verdict"
-grep -q 'Mann-Whitney U test, two-sided, alpha 0.05' "$TMP/out"
-ok $? "the output names the test and alpha"
+grep -q '^Amean     mean  .*(  +9\.[0-9][0-9]%)$' "$TMP/out" &&
+	grep -q '^Shift     mean  .* +9\.19% \[+8\.05, +10\.81\]\*$' "$TMP/out"
+ok $? "the 10% shift: mean +9.14%, Hodges-Lehmann shift +9.19% with its interval, marked significant"
+grep -q '^p(MWU)    mean .* 0\.000155 adj 0\.000155 \* worse' "$TMP/out"
+ok $? "its p-value (exact, 8 vs 8), adjusted, and verdict"
+grep -q 'significant at alpha 0.05 after the Holm (family-wise) adjustment' "$TMP/out" &&
+	grep -q 'Mann-Whitney U, two-sided' "$TMP/out"
+ok $? "the output names the test, the adjustment and alpha"
 grep -q '^Runs      mean  *8  *8$' "$TMP/out"
 ok $? "the output states n per set"
 grep -q '^  kernel.release: 6.1.0 -> 6.18.0$' "$TMP/out" && grep -q '^  preempt.model: none -> full$' "$TMP/out"
@@ -30,7 +32,7 @@ ok $? "the header lists the identity fields that differ"
 
 # --- pure noise: not significant
 run_rc lj-compare --metrics mean "$FIX/base" "$FIX/noise"
-grep -q '^Amean .*%) $' "$TMP/out" && ! grep -q '\*$' "$TMP/out"
+grep -q '^Amean .*%)$' "$TMP/out" && ! grep -q '\*$' "$TMP/out"
 ok $? "noise is not marked significant"
 ! grep -q 'system identity' "$TMP/out"
 ok $? "identical systems print no identity header"
@@ -46,7 +48,7 @@ ok $? "a high coeffvar is flagged with a note"
 
 # --- --by pivots one run on an axis
 run_rc lj-compare --by cgroup --metrics mean "$FIX/byaxis"
-grep -q 'cgroup=off  *cgroup=on$' "$TMP/out" && grep -q '^Amean .*\*$' "$TMP/out"
+grep -q 'cgroup=off  *cgroup=on$' "$TMP/out" && grep -q '^Shift .*\*$' "$TMP/out"
 ok $? "--by cgroup compares off against on, and finds the shift"
 run_rc lj-compare --by governor "$FIX/byaxis"
 is "$rc" 2 "--by an axis the run lacks is bad input"
@@ -63,17 +65,19 @@ is "$rc" 0 "a rise below the threshold passes"
 run_rc lj-compare --fail-on 'cyclic.max>+1%' --fail-on '*.mean>+1%' "$FIX/base" "$FIX/noise"
 is "$rc" 0 "noise does not fail the gate, whatever the threshold"
 run_rc lj-compare --fail-on 'cyclic.mean<-5%' "$FIX/shifted" "$FIX/base"
-is "$rc" 3 "a '<' rule fails on a significant fall"
+is "$rc" 0 "a '<' rule on a lower-is-better metric: the significant fall is an improvement, passes"
+run_rc lj-compare --fail-on 'cyclic.mean>+5%' "$FIX/shifted" "$FIX/base"
+is "$rc" 0 "a '>' rule does not fire on a significant fall"
 run_rc lj-compare --fail-on 'cyclic.nosuch>+5%' "$FIX/base" "$FIX/shifted"
-ok $(( rc != 0 )) "a rule matching nothing does not fail"
-grep -q "rule 'cyclic.nosuch>+5%' matches no metric" "$TMP/err"
-ok $? "but it is warned about"
+is "$rc" 2 "a rule naming no metric (a typo) is a usage error"
+grep -q "fail-on 'cyclic.nosuch>+5%': no result has metric 'nosuch'" "$TMP/err"
+ok $? "...naming the rule"
 run_rc lj-compare --fail-on 'cyclic.mean+5' "$FIX/base"
 is "$rc" 2 "a malformed rule is a usage error"
 
 # --- formats
 run_rc lj-compare --format csv "$FIX/base" "$FIX/shifted"
-head -1 "$TMP/out" | grep -q '^workload,cell,metric,unit,better,set,n,min,mean,stddev,coeffvar,max,pct_mean,p,significant'
+head -1 "$TMP/out" | grep -q '^workload,cell,metric,unit,better,set,n,min,mean,stddev,coeffvar,max,pct_mean,shift_pct,shift_lo_pct,shift_hi_pct,p,p_adj,significant'
 ok $? "csv header"
 is "$(grep -c '^cyclic,cgroup=off,' "$TMP/out")" 4 "csv: one line per metric and set"
 run_rc lj-compare --format json "$FIX/base" "$FIX/shifted"
@@ -105,20 +109,86 @@ is "$rc" 2 "--metrics with an unknown metric is bad input"
 grep -qx "lj-compare: --metrics: no result has metric 'bogus' (they have: max, mean)" "$TMP/err"
 ok $? "...naming the metric and listing those the results have"
 
-# --- a summary value of the wrong type: one warning per file, naming the key
+# --- a document --validate refuses (a summary value of the wrong type) is skipped whole,
+# with one warning naming the file and the reason; the valid ones are compared
 mkdir -p "$TMP/wrongtype"
 for n in 1 2; do
 	jq '.summary.mean.value = "100" | .summary.p99 = {value: true} | .summary.freq = {value: null}' \
 		"$FIX"/base/cyclic/cgroup=off/run-$n.json >"$TMP/wrongtype/run-$n.json"
 done
+cp "$FIX"/base/cyclic/cgroup=off/run-3.json "$TMP/wrongtype/"
 run_rc lj-compare "$TMP/wrongtype"
-is "$rc" 0 "results with a malformed summary value still compare the rest"
-is "$(grep -c 'warning: .*/wrongtype/run-[12].json: summary metric .mean. and 1 more skipped: value is a string$' "$TMP/err")" 2 \
-	"one warning per file, naming the first bad key and the count of others"
-grep -q '^Amean     max ' "$TMP/out" && ! grep -q '^Amean     mean ' "$TMP/out"
-ok $? "the numeric metric is compared, the malformed one is not"
-! grep -q freq "$TMP/err"
-ok $? "a null value (not measured) is skipped without a warning"
+is "$rc" 0 "results beside invalid documents still compare"
+is "$(grep -c 'warning: .*/wrongtype/run-[12].json: skipped: summary.mean.value: string, expected a number or null$' "$TMP/err")" 2 \
+	"one warning per invalid file, naming the key and the problem"
+grep -q '(1 results)' "$TMP/out" && grep -q '^Amean     mean ' "$TMP/out"
+ok $? "only the valid document is compared"
+
+# --- 3 vs 3 runs cannot be judged: exit 4, a skip LAVA line with the reason
+mkdir -p "$TMP/three_a" "$TMP/three_b"
+cp "$FIX"/base/cyclic/cgroup=off/run-[123].json "$TMP/three_a/"
+cp "$FIX"/shifted/cyclic/cgroup=off/run-[123].json "$TMP/three_b/"
+run_rc lj-compare --fail-on 'cyclic.mean>+5%' "$TMP/three_a" "$TMP/three_b"
+is "$rc" 4 "3 vs 3 runs: the rule cannot be judged, exit 4"
+grep -q "gate cannot judge: cyclic.mean>+5%: .*3 vs 3 runs: the smallest possible p is 0.1" "$TMP/err"
+ok $? "...with the reason"
+run_rc lj-compare --lava --fail-on 'cyclic.mean>+5%' "$TMP/three_a" "$TMP/three_b"
+grep -q '^lava-test-case cyclic_mean --result skip$' "$TMP/out" &&
+	grep -q '^# cyclic_mean: skip: cannot judge: cyclic.mean>+5%: 3 vs 3 runs' "$TMP/out"
+ok $? "--lava: a skip line and its reason"
+run_rc lj-compare --cannot-judge-ok --fail-on 'cyclic.mean>+5%' "$TMP/three_a" "$TMP/three_b"
+is "$rc" 0 "--cannot-judge-ok: exit 0"
+run_rc lj-compare --fail-on 'cyclic.p99>+5%' "$FIX/base" "$TMP/plain"
+is "$rc" 2 "a metric no set has is a usage error"
+
+# --- NaN / Infinity: rejected by --validate, skipped in comparisons with a warning; failed runs left out
+mkdir -p "$TMP/nan"
+cp "$FIX"/base/cyclic/cgroup=off/run-*.json "$TMP/nan/"
+perl -0pi -e 's/("mean":\{[^}]*"value":)[0-9.e+-]+/${1}NaN/' "$TMP/nan/run-1.json"
+perl -0pi -e 's/("max":\{[^}]*"value":)[0-9.e+-]+/${1}Infinity/' "$TMP/nan/run-2.json"
+perl -0pi -e 's/"exit_code":0/"exit_code":1/' "$TMP/nan/run-3.json"
+run_rc lj-compare --validate "$TMP/nan/run-1.json"
+is "$rc" 2 "--validate rejects a NaN summary value"
+grep -q "run-1.json: invalid: summary metric 'mean' is NaN" "$TMP/out"
+ok $? "...naming the metric"
+run_rc lj-compare "$TMP/plain" "$TMP/nan"
+grep -q "warning: .*nan/run-1.json: summary metric 'mean' is NaN: skipped" "$TMP/err" &&
+	grep -q "warning: .*nan/run-2.json: summary metric 'max' is infinite: skipped" "$TMP/err"
+ok $? "NaN and Infinity are skipped with a warning naming the file and metric"
+grep -q '^Runs      mean  *8  *6$' "$TMP/out" && grep -q '^Runs      max  *8  *6$' "$TMP/out"
+ok $? "the bad value and the failed run are left out of the counts"
+grep -q 'note: 1 run left out: exit_code not 0' "$TMP/out"
+ok $? "the failed run is noted"
+run_rc lj-compare --include-failed "$TMP/plain" "$TMP/nan"
+grep -q '^Runs      mean  *8  *7$' "$TMP/out"
+ok $? "--include-failed keeps it"
+
+# --- --plan: runs needed at the observed noise
+run_rc lj-compare --plan 5 "$FIX/base" "$FIX/bimodal"
+is "$rc" 0 "--plan exits 0"
+grep -q '^cyclic  *cgroup=off  *mean  *5 (cv 1.3%)  *600 (cv 27%)$' "$TMP/out"
+ok $? "--plan: 5 runs at cv 1.3%, 600 at cv 27% (Holm over 2 rows: alpha 0.025)"
+
+# --- validity verdicts: shown per set, a mix of valid and other runs warned about
+mkdir -p "$TMP/va" "$TMP/vb"
+for f in "$FIX"/base/cyclic/cgroup=off/run-*.json; do
+	jq -c '.validity = {verdict: "valid", reasons: []}' "$f" >"$TMP/va/${f##*/}"
+done
+for f in "$FIX"/shifted/cyclic/cgroup=off/run-*.json; do
+	n=${f##*/run-}; n=${n%.json}
+	v=valid; [ "$n" -le 2 ] && v=suspect
+	jq -c --arg v "$v" '.validity = {verdict: $v, reasons: []}' "$f" >"$TMP/vb/${f##*/}"
+done
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/vb"
+grep -q '^  va: .* (8 results: 8 valid)$' "$TMP/out" && grep -q '^  vb: .* (8 results: 6 valid, 2 suspect)$' "$TMP/out"
+ok $? "each set's runs by validity verdict"
+grep -q 'warning: the comparison mixes valid runs with suspect or invalid ones' "$TMP/err"
+ok $? "a mix of valid and suspect runs is warned about"
+grep -q 'warning: va and vb differ in 2 identity fields (kernel.release, preempt.model)' "$TMP/err"
+ok $? "identity differences beyond the compared one are warned about"
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/va"
+! grep -q 'warning' "$TMP/err"
+ok $? "all valid and one identity: no warning"
 
 # --- validate
 run_rc lj-compare --validate "$FIX"/base/cyclic/cgroup=off/run-1.json

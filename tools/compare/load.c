@@ -2,9 +2,11 @@
 /* load - read run directories (manifest + result files) into per-set metric series. */
 #include "compare.h"
 #include "lj_err.h"
+#include "lj_plan.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,8 +92,9 @@ static struct cmp_row *find_row(struct cmp_data *d, const char *w, const char *c
 	return r;
 }
 
-int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
-		  const char *metric, const char *unit, enum lj_better better, double v)
+int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char *cell,
+		  const char *metric, const char *unit, enum lj_better better, double v,
+		  double exposure)
 {
 	struct cmp_row *r = find_row(d, workload, cell, metric, true);
 	struct cmp_series *s;
@@ -101,19 +104,31 @@ int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char 
 	if (!r->unit[0]) {
 		snprintf(r->unit, sizeof(r->unit), "%s", unit ? unit : "");
 		r->better = better;
+		r->is_count = !isnan(exposure);
 	}
 	s = &r->series[set];
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 8;
-		double *nv = realloc(s->v, cap * sizeof(*nv));
+		double *nv = realloc(s->v, cap * sizeof(*nv)), *ne;
 
 		if (!nv)
 			return -ENOMEM;
 		s->v = nv;
+		ne = realloc(s->exposure, cap * sizeof(*ne));
+		if (!ne)
+			return -ENOMEM;
+		s->exposure = ne;
 		s->cap = cap;
 	}
+	s->exposure[s->n] = exposure;
 	s->v[s->n++] = v;
 	return 0;
+}
+
+int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
+		  const char *metric, const char *unit, enum lj_better better, double v)
+{
+	return cmp_add_count(d, set, workload, cell, metric, unit, better, v, NAN);
 }
 
 static bool metric_wanted(const struct cmp_config *cfg, const char *m)
@@ -174,6 +189,39 @@ const char *cmp_missing_metric(const struct cmp_data *d, const struct cmp_config
 	return NULL;
 }
 
+/* One summary value; a count metric is stored with its exposure (counts.c). */
+static int add_metric(struct cmp_data *d, int set, const char *workload, const char *cell,
+		      const char *name, json_object *sum, const char *unit, enum lj_better better,
+		      double v)
+{
+	const char *of = NULL;
+	double exposure = 1;
+	json_object *m, *ev;
+	bool scaled = false;
+
+	if (!cmp_count_metric(name, unit, better, &of, &scaled)) {
+		double q = lj_plan_metric_quantile(name);
+		int ret = cmp_add_value(d, set, workload, cell, name, unit, better, v);
+		struct cmp_row *r;
+
+		/* a tail quantile remembers the fewest samples a run had (plan.c's note) */
+		if (ret || !(q > 0 && q < 1) || !json_object_object_get_ex(sum, "samples", &m) ||
+		    !json_object_object_get_ex(m, "value", &ev) || !ev)
+			return ret;
+		r = find_row(d, workload, cell, name, false);
+		if (r && (!r->series[set].min_samples || json_object_get_double(ev) < r->series[set].min_samples))
+			r->series[set].min_samples = json_object_get_double(ev);
+		return 0;
+	}
+	if (of && json_object_object_get_ex(sum, of, &m) && json_object_object_get_ex(m, "value", &ev) &&
+	    ev && isfinite(json_object_get_double(ev)) && json_object_get_double(ev) > 0)
+		exposure = json_object_get_double(ev);
+	else
+		scaled = false;	/* no exposure: the rate per run stays what it is */
+	return cmp_add_count(d, set, workload, cell, name, unit, better,
+			     scaled ? round(v * exposure) : v, exposure);
+}
+
 /*
  * The "summary" of one result document (@path, for messages) into set @set
  * under (workload, cell). A metric whose value is null is one the run could
@@ -184,12 +232,20 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		   const char *workload, const char *cell, json_object *doc)
 {
 	const char *bad = NULL, *why = NULL;
-	json_object *sum;
+	json_object *sum, *ec;
 	int nbad = 0;
 
 	if (!json_object_object_get_ex(doc, "summary", &sum) ||
 	    !json_object_is_type(sum, json_type_object))
 		return -EINVAL;
+	if (!cfg->include_failed && json_object_object_get_ex(doc, "exit_code", &ec) && ec &&
+	    json_object_get_int(ec) != 0) {
+		lj_info("%s: exit_code %d: run left out (--include-failed keeps it)", path,
+			json_object_get_int(ec));
+		d->nfailed_runs++;
+		return -ECANCELED;
+	}
+	cmp_note_validity(d, set, doc);
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;
@@ -217,14 +273,20 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 			return ret;
 		if (!v || !metric_wanted(cfg, name))
 			continue;
+		if (!isfinite(json_object_get_double(v))) {
+			lj_warn("%s: summary metric '%s' is %s: skipped", path, name,
+				isnan(json_object_get_double(v)) ? "NaN" : "infinite");
+			d->nbad_values++;
+			continue;
+		}
 		bs = json_object_object_get_ex(m, "better", &b) ? json_object_get_string(b) : "";
 		if (!strcmp(bs, "lower"))
 			better = LJ_BETTER_LOWER;
 		else if (!strcmp(bs, "higher"))
 			better = LJ_BETTER_HIGHER;
-		ret = cmp_add_value(d, set, workload, cell, name,
-				    json_object_object_get_ex(m, "unit", &u) ? json_object_get_string(u) : "",
-				    better, json_object_get_double(v));
+		ret = add_metric(d, set, workload, cell, name, sum,
+				 json_object_object_get_ex(m, "unit", &u) ? json_object_get_string(u) : "",
+				 better, json_object_get_double(v));
 		if (ret)
 			return ret;
 	}
@@ -290,6 +352,37 @@ static void keep(struct cmp_data *d, json_object *o)
 	json_object_array_add(d->docs, o);
 }
 
+/*
+ * A result document as --validate accepts it (bounded, a regular file,
+ * ljkit-result/1 with a summary), or NULL after one warning: a document
+ * that validation refuses never reaches the table or the gate.
+ */
+static json_object *read_result(struct cmp_data *d, const char *path)
+{
+	json_object *doc = NULL;
+	const char *why = NULL;
+	int ret = lj_result_read(path, &doc, &why);
+
+	if (ret) {
+		lj_warn("%s: skipped: %s", path, why ? why : lj_strerror(ret));
+		d->nskipped_files++;
+		return NULL;
+	}
+	return doc;
+}
+
+/* A set more than lj-compare holds: say the limit (and why it is reached). */
+static int too_many_sets(const struct cmp_config *cfg, const char *dir)
+{
+	if (cfg->by)
+		lj_error("--by %s: %s has more than %d values of the axis (lj-compare compares at most %d sets)",
+			 cfg->by, dir, CMP_MAX_SETS, CMP_MAX_SETS);
+	else
+		lj_error("more than %d result sets (lj-compare compares at most %d): %s", CMP_MAX_SETS,
+			 CMP_MAX_SETS, dir);
+	return LJ_EXIT_USAGE;
+}
+
 /* A run directory written by lj-matrix. */
 static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char *dir,
 		    json_object *man)
@@ -323,16 +416,20 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 		}
 		set = set_for_label(d, uniq, dir, sys);
 		if (set < 0)
-			return set == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+			return set == -E2BIG ? too_many_sets(cfg, dir) : LJ_EXIT_RUNTIME;
 	}
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i), *w, *id, *runs;
 		char cell[1024], value[256];
 		int s = set;
 
+		/* A manifest is data: a cell of the wrong shape is skipped, never trusted. */
 		if (!json_object_object_get_ex(c, "workload", &w) ||
 		    !json_object_object_get_ex(c, "id", &id) ||
-		    !json_object_object_get_ex(c, "runs", &runs))
+		    !json_object_object_get_ex(c, "runs", &runs) ||
+		    !json_object_is_type(w, json_type_string) ||
+		    !json_object_is_type(id, json_type_string) ||
+		    !json_object_is_type(runs, json_type_array))
 			continue;
 		snprintf(cell, sizeof(cell), "%s", json_object_get_string(id));
 		if (cfg->by) {
@@ -347,32 +444,28 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 			snprintf(label2, sizeof(label2), "%s=%s", cfg->by, value);
 			s = set_for_label(d, label2, dir, sys);
 			if (s < 0)
-				return s == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+				return s == -E2BIG ? too_many_sets(cfg, dir) : LJ_EXIT_RUNTIME;
 		}
 		for (size_t j = 0; j < json_object_array_length(runs); j++) {
 			json_object *run = json_object_array_get_idx(runs, j), *f, *doc;
 			char path[4096];
 			int ret;
 
-			if (!json_object_object_get_ex(run, "file", &f))
+			if (!json_object_object_get_ex(run, "file", &f) ||
+			    !json_object_is_type(f, json_type_string))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
-			doc = json_object_from_file(path);
-			if (!doc) {
-				lj_warn("%s: unreadable, skipped", path);
-				d->nskipped_files++;
+			doc = read_result(d, path);
+			if (!doc)
 				continue;
-			}
 			ret = add_doc(d, cfg, s, path, json_object_get_string(w), cell, doc);
 			json_object_put(doc);
 			if (ret == -ENOMEM)
 				return LJ_EXIT_RUNTIME;
-			if (ret) {
-				lj_warn("%s: no summary object, skipped", path);
+			if (!ret)
+				d->sets[s].nfiles++;
+			else if (ret != -ECANCELED)	/* a failed run, left out and counted */
 				d->nskipped_files++;
-				continue;
-			}
-			d->sets[s].nfiles++;
 		}
 	}
 	return 0;
@@ -411,13 +504,10 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 		free(list);
 		return 0;
 	}
-	doc = json_object_from_file(path);
-	if (!doc || !json_object_object_get_ex(doc, "tool", &tool)) {
-		json_object_put(doc);
-		lj_warn("%s: not a result document, skipped", path);
-		d->nskipped_files++;
+	doc = read_result(d, path);
+	if (!doc)
 		return 0;
-	}
+	json_object_object_get_ex(doc, "tool", &tool);	/* validated: present */
 	t = json_object_get_string(tool);
 	if (!strncmp(t, "lj-", 3))
 		t += 3;
@@ -433,7 +523,7 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 	json_object_put(doc);
 	if (!ret)
 		d->sets[set].nfiles++;
-	else if (ret != -ENOMEM)
+	else if (ret != -ENOMEM && ret != -ECANCELED)
 		d->nskipped_files++;
 	return ret == -ENOMEM ? ret : 0;
 }
@@ -451,11 +541,13 @@ int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int
 			return LJ_EXIT_USAGE;
 		}
 		snprintf(man, sizeof(man), "%s/manifest.json", paths[i]);
-		if (S_ISDIR(st.st_mode) && !access(man, F_OK)) {
-			m = json_object_from_file(man);
-			if (!m) {
-				lj_error("%s: not JSON: %s", man, json_util_get_last_err());
-				return LJ_EXIT_USAGE;
+		if (S_ISDIR(st.st_mode) && !lstat(man, &st)) {
+			const char *why = NULL;
+
+			ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, &why);
+			if (ret) {
+				lj_error("%s: %s", man, why ? why : lj_strerror(ret));
+				return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 			}
 			ret = load_run(d, cfg, paths[i], m);
 			if (ret)
@@ -468,7 +560,7 @@ int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int
 		}
 		set = set_for_label(d, base_name(paths[i]), paths[i], NULL);
 		if (set < 0)
-			return set == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+			return set == -E2BIG ? too_many_sets(cfg, paths[i]) : LJ_EXIT_RUNTIME;
 		ret = load_files(d, cfg, paths[i], set);
 		if (ret) {
 			lj_error_errno(ret, "cannot read %s", paths[i]);
@@ -522,8 +614,10 @@ void cmp_free(struct cmp_data *d)
 	for (size_t i = 0; i < d->nrows; i++) {
 		struct cmp_row *r = d->rows[i];
 
-		for (int s = 0; s < CMP_MAX_SETS; s++)
+		for (int s = 0; s < CMP_MAX_SETS; s++) {
 			free(r->series[s].v);
+			free(r->series[s].exposure);
+		}
 		free(r->workload);
 		free(r->cell);
 		free(r->metric);

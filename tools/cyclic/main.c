@@ -11,7 +11,6 @@
 struct cyc_tool {
 	struct cyc_config cfg;
 	struct cyc_run run;
-	char **args, **argv;		/* argv after cyc_argv_normalise */
 	pid_t *tids;
 	bool prepared;
 };
@@ -19,18 +18,10 @@ struct cyc_tool {
 static int parse(void *p, int argc, char **argv)
 {
 	struct cyc_tool *c = p;
-	int nargs = 0, ret;
+	int ret;
 
 	cyc_config_init(&c->cfg);
-	c->argv = argv;
-	c->args = cyc_argv_normalise(argc, argv);
-	if (!c->args) {
-		lj_error("out of memory");
-		return LJ_EXIT_RUNTIME;
-	}
-	while (c->args[nargs])
-		nargs++;
-	ret = cyc_options_parse(&c->cfg, nargs, c->args);
+	ret = cyc_options_parse(&c->cfg, argc, argv);
 	if (!ret)
 		ret = cyc_config_finish(&c->cfg);
 	if (ret)
@@ -61,6 +52,12 @@ static int prepare(void *p, struct lj_tool *t)
 	return cyc_run_prepare(&c->run, &c->cfg, &t->topo);
 }
 
+/* The validity verdict runs beside every lj-cyclic run. */
+static int hooks(void *p, struct lj_tool *t)
+{
+	return cyc_validity_add(&((struct cyc_tool *)p)->run, &t->hooks);
+}
+
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
 	struct cyc_tool *c = p;
@@ -80,20 +77,27 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 	desc->measured = run->measured;
 	desc->tids = c->tids;
 	desc->ntids = run->nthreads;
-	desc->policy = run->sched_fallback ? LJ_POLICY_OTHER : c->cfg.policy;
-	desc->prio = run->sched_fallback ? 0 : c->cfg.priority;
+	desc->policy = c->cfg.policy;
+	desc->prio = c->cfg.priority;
 	return 0;
 }
 
 static int go(void *p, struct lj_tool *t)
 {
-	cyc_run_go(&((struct cyc_tool *)p)->run);
+	struct cyc_run *run = &((struct cyc_tool *)p)->run;
+
+	cyc_validity_expect(run);
+	cyc_run_go(run);
 	return 0;
 }
 
 static int wait_run(void *p, struct lj_tool *t)
 {
-	return cyc_run_wait(&((struct cyc_tool *)p)->run);
+	struct cyc_run *run = &((struct cyc_tool *)p)->run;
+	int ret = cyc_run_wait(run);
+
+	cyc_validity_counts(run);
+	return ret;
 }
 
 /* Also for a run stopped by a signal or -b: it reports what it measured. */
@@ -101,6 +105,7 @@ static int report_text(void *p, struct lj_tool *t, int ret)
 {
 	struct cyc_run *run = &((struct cyc_tool *)p)->run;
 
+	cyc_validity_fallbacks(run, t->setup_rec);
 	if (!run->start_ns)
 		return 0;
 	/* A --histfile write failing late (e.g. ENOSPC) is a runtime error whatever its errno. */
@@ -124,14 +129,13 @@ static void free_tool(void *p)
 	if (c->prepared)
 		cyc_run_free(&c->run);
 	free(c->tids);
-	if (c->args)
-		cyc_argv_free(c->args, c->argv);
 }
 
 static const struct lj_tool_ops cyc_ops = {
 	.name = "lj-cyclic", .size = sizeof(struct cyc_tool),
-	.parse = parse, .describe = describe, .prepare = prepare, .start = start, .go = go,
-	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
+	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
+	.go = go, .wait = wait_run, .report_text = report_text, .report_json = report_json,
+	.free = free_tool,
 };
 
 int main(int argc, char **argv)
