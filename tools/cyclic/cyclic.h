@@ -17,6 +17,7 @@
 #include "lj_result.h"
 #include "lj_sched.h"
 #include "lj_setupopt.h"
+#include "lj_time.h"
 
 #define CYC_DEFAULT_INTERVAL_NS 1000000LL	/* cyclictest's -i default, 1000 us */
 #define CYC_DEFAULT_DISTANCE_NS 500000LL	/* cyclictest's -d default, 500 us */
@@ -239,7 +240,11 @@ void cyc_report_intervals(struct cyc_run *run, FILE *out);
 int cyc_report_final(struct cyc_run *run, FILE *out);
 void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
 		 const struct cyc_live *lv, struct lj_report_line *l);
-int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns);
+/* @ns in the display unit: us, or ns with -N (inline: histogram.c and report.c both use it). */
+static inline int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns)
+{
+	return cfg->nsecs ? ns : ns / LJ_NSEC_PER_USEC;
+}
 
 /* validity.c: the validity verdict (lj_validity_hook), one of the run's hooks */
 /* Register it in @hooks (the hook list frees it). Return: 0 or -errno. */

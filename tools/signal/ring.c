@@ -235,16 +235,6 @@ static int place_threads(struct sig_ring *r)
 	return 0;
 }
 
-/* "same-cpu", "cross-cpu" or "unpinned" for the hop into thread @to. */
-const char *sig_placement(const struct sig_ring *r, int to)
-{
-	int from = (to + r->n - 1) % r->n;
-
-	if (r->th[to].cpu < 0 || r->th[from].cpu < 0)
-		return "unpinned";
-	return r->th[to].cpu == r->th[from].cpu ? "same-cpu" : "cross-cpu";
-}
-
 int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_topo *topo)
 {
 	int ret;

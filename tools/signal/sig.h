@@ -129,7 +129,15 @@ int sig_ring_go(struct sig_ring *r);
 void sig_ring_stop(struct sig_ring *r);
 int sig_ring_wait(struct sig_ring *r);
 void sig_ring_free(struct sig_ring *r);
-const char *sig_placement(const struct sig_ring *r, int to);
+/* "same-cpu", "cross-cpu" or "unpinned" for the hop into thread @to (inline: report.c reads it). */
+static inline const char *sig_placement(const struct sig_ring *r, int to)
+{
+	int from = (to + r->n - 1) % r->n;
+
+	if (r->th[to].cpu < 0 || r->th[from].cpu < 0)
+		return "unpinned";
+	return r->th[to].cpu == r->th[from].cpu ? "same-cpu" : "cross-cpu";
+}
 
 /* report.c */
 void sig_report_live(const struct sig_ring *r);
