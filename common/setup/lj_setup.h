@@ -98,8 +98,17 @@ void lj_setup_free(struct lj_setup *s);
 /* The journal path ("" until the first change). */
 const char *lj_setup_journal(const struct lj_setup *s);
 
-/* After -EBUSY: "PATH is being changed by lj-cyclic (pid 123, journal F)". */
+/*
+ * Why the last call refused, "" if it did not: after -EBUSY "PATH is being
+ * changed by lj-cyclic (pid 123, journal F)"; after a journal or lock
+ * failure the journal's own words ("cannot create setup journal F: File
+ * exists (--journal must name a new file)", "journal directory D can be
+ * written by group or others ...", "the setup lock L is held by pid N ...").
+ */
 const char *lj_setup_conflict(const struct lj_setup *s);
+
+/* lj_setup_conflict() when it says something, else strerror(@err): for "cannot X: WHY". */
+const char *lj_setup_why(const struct lj_setup *s, int err);
 
 /* The changes as a JSON array of {"kind", "path", "old"} (new reference). */
 json_object *lj_setup_json(const struct lj_setup *s);
