@@ -14,7 +14,8 @@
  * before it is made; lj_setup_undo() undoes the stack in reverse order.
  * The journal is one text file per process, by default
  * /run/ljkit/journal.PID ($LJ_JOURNAL_DIR replaces /run/ljkit), created at
- * the first change. Its lines (fields separated by tabs, values escaped
+ * the first change, always new (O_CREAT|O_EXCL|O_NOFOLLOW, 0600) in a
+ * directory only root can write (docs/security.md). Its lines (fields separated by tabs, values escaped
  * with \\, \t, \n):
  *
  *   # ljkit-journal/1 pid=PID start=STARTTIME prog=NAME
@@ -128,8 +129,11 @@ int lj_setup_find_stale(const char *dir, char *first, size_t len);
 
 /*
  * Replay the stale journals in @dir (or the one file @journal when not
- * NULL, refused with -EBUSY if its process is alive). Return: the number
- * of journals replayed, or the first -errno; @say tells each action.
+ * NULL, refused with -EBUSY if its process is alive). Only trusted
+ * journals (root's, 0600, read whole: -EBADMSG for a file that is not a
+ * journal, left as it is) whose every entry names a file ljkit changes
+ * (-EPERM otherwise, journal kept). Return: the number of journals
+ * replayed, or the first -errno; @say tells each action and refusal.
  */
 int lj_setup_restore_stale(const char *dir, const char *journal,
 			   void (*say)(const char *line, void *arg), void *arg);
