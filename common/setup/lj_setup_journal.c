@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,14 +179,38 @@ static int parse_line(char *line, struct lj_setup_jfile *j, int *alloc)
 	return -EBADMSG;
 }
 
+/*
+ * The parser itself, on an open stream (lj_setup_journal_read and _parse
+ * share it): every complete line must parse; *lineno is the line that did
+ * not. Frees what it read on failure.
+ */
+static int journal_parse_stream(FILE *f, struct lj_setup_jfile *j, int *lineno)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0, alloc = 0;
+
+	*lineno = 0;
+	while (!ret && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] != '\n')
+			break;	/* the last line, torn by a crash before its newline */
+		line[n - 1] = '\0';
+		ret = (*lineno)++ ? parse_line(line, j, &alloc) : parse_header(line, j);
+	}
+	if (!ret && !*lineno)
+		ret = -EBADMSG;
+	free(line);
+	if (ret)
+		lj_setup_journal_free(j);
+	return ret;
+}
+
 int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct stat *st,
 			  char *why, size_t len)
 {
 	struct stat own;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0, alloc = 0, fd, lineno = 0;
+	int ret, fd, lineno;
 	FILE *f;
 
 	memset(j, 0, sizeof(*j));
@@ -197,21 +222,27 @@ int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct sta
 		close(fd);
 		return -ENOMEM;
 	}
-	while (!ret && (n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] != '\n')
-			break;	/* the last line, torn by a crash before its newline */
-		line[n - 1] = '\0';
-		ret = lineno++ ? parse_line(line, j, &alloc) : parse_header(line, j);
-	}
-	if (!ret && !lineno)
-		ret = -EBADMSG;
+	ret = journal_parse_stream(f, j, &lineno);
+	fclose(f);
 	if (ret == -EBADMSG)
 		lj_setup_because(why, len, "%s is not an ljkit journal (line %d): refused, left as it is",
 				 path, lineno ? lineno : 1);
-	free(line);
+	return ret;
+}
+
+int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j)
+{
+	FILE *f;
+	int ret, lineno;
+
+	memset(j, 0, sizeof(*j));
+	if (!len)
+		return -EBADMSG;	/* no header: not a journal (fmemopen refuses an empty buffer) */
+	f = fmemopen((void *)(uintptr_t)buf, len, "r");
+	if (!f)
+		return -errno;
+	ret = journal_parse_stream(f, j, &lineno);
 	fclose(f);
-	if (ret)
-		lj_setup_journal_free(j);
 	return ret;
 }
 
