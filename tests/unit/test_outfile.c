@@ -101,6 +101,20 @@ static void test_links(void)
 		is_int(lj_outfile_check(link, NULL, 0), -ELOOP, "lj_outfile_check refuses it too");
 		is_int(entries(shared), 1, "...and leaves nothing in the shared directory");
 	}
+	{
+		char dlink[256], through[300];
+
+		/* a directory on the way: /tmp/plots -> somewhere of root's */
+		snprintf(dlink, sizeof(dlink), "%s/plots", shared);
+		snprintf(through, sizeof(through), "%s/victim", dlink);
+		if (symlink(dir, dlink) || lchown(dlink, 65534, 65534)) {
+			skip(2, "cannot plant a directory link of another user (not root)");
+		} else {
+			is_int(lj_outfile_put(through, "EVIL\n", 5, NULL, 0), -ELOOP,
+			       "a planted link as a directory on the way: -ELOOP");
+			is_str(slurp(victim), "precious\n", "...the file behind it untouched");
+		}
+	}
 	snprintf(own, sizeof(own), "%s/mine", dir);
 	if (symlink(victim, own)) {
 		skip(2, "symlink failed");
@@ -152,7 +166,7 @@ int main(void)
 		skip_all("cannot create a temporary directory");
 	snprintf(shared, sizeof(shared), "%s/shared", dir);
 
-	plan(27);
+	plan(29);
 	test_regular();
 	mkdir(shared, 0700);
 	chmod(shared, 01777);	/* as /tmp */
