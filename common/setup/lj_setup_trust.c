@@ -37,6 +37,29 @@ bool lj_setup_trusted_uid(uid_t uid)
 	return uid == 0 || uid == geteuid();
 }
 
+/* No link of another user on the way as @dir is spelled: it could be pointed elsewhere later. */
+static int check_links(const char *dir, char *why, size_t len)
+{
+	char prefix[PATH_MAX];
+	struct stat st;
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(prefix))
+		return -ENAMETOOLONG;
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && dir[i] != '/')
+			continue;
+		memcpy(prefix, dir, i);
+		prefix[i] = '\0';
+		if (!lstat(prefix, &st) && S_ISLNK(st.st_mode) && !lj_setup_trusted_uid(st.st_uid)) {
+			lj_setup_because(why, len, "journal directory %s: %s is a symbolic link of uid %u: refused",
+					 dir, prefix, (unsigned)st.st_uid);
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
 /* Every directory above @dir: trusted, and not writable by others unless sticky (/tmp). */
 static int check_ancestors(const char *dir, char *why, size_t len)
 {
@@ -67,16 +90,19 @@ static int check_ancestors(const char *dir, char *why, size_t len)
 int lj_setup_dir_ready(const char *dir, bool create, char *why, size_t len)
 {
 	struct stat st;
+	int ret = check_links(dir, why, len);	/* before anything is made through them */
 
+	if (ret)
+		return ret;
 	/* Only the last component: a missing parent is an error, not something to make as root. */
 	if (create && mkdir(dir, 0700) && errno != EEXIST) {
-		int ret = -errno;
+		ret = -errno;
 
 		lj_setup_because(why, len, "cannot create journal directory %s: %s", dir, strerror(-ret));
 		return ret;
 	}
 	if (lstat(dir, &st)) {
-		int ret = -errno;
+		ret = -errno;
 
 		lj_setup_because(why, len, "journal directory %s: %s", dir, strerror(-ret));
 		return ret;

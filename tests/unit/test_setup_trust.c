@@ -173,6 +173,29 @@ static void test_journal_dir(void)
 	}
 	rmdir(shared);
 
+	{
+		char real[400], link[400], through[450];
+
+		/* a link of another user on the way to the directory */
+		snprintf(real, sizeof(real), "%s/real", dir);
+		snprintf(link, sizeof(link), "%s/jlink", dir);
+		snprintf(through, sizeof(through), "%s/j", link);
+		mkdir(real, 0700);
+		if (symlink(real, link) || lchown(link, 65534, 65534)) {
+			skip(2, "cannot plant a link of another user (not root)");
+		} else {
+			setenv("LJ_JOURNAL_DIR", through, 1);
+			lj_setup_new(&s, NULL);
+			ok(lj_setup_write(s, gov, "ps") < 0 && strstr(lj_setup_conflict(s), "symbolic link of uid 65534"),
+			   "a journal directory reached through another user's link is refused");
+			lj_setup_free(s);
+			snprintf(through, sizeof(through), "%s/j", real);
+			ok(access(through, F_OK) != 0, "...before anything is created through it");
+		}
+		unlink(link);
+		rmdir(real);
+	}
+
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
 	rmdir(jdir);
 	lj_setup_new(&s, NULL);
@@ -274,7 +297,7 @@ int main(void)
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
 
-	plan(43);
+	plan(45);
 	test_replay_allow_list();
 	test_untrusted_journals();
 	test_journal_dir();
