@@ -32,7 +32,7 @@ static const struct lj_opt sig_opts[] = {
 	{ "breaktrace", 'b', LJ_OPT_ARG, "US", "stop the run when a hop takes longer than US",
 	  LJ_OPT_STRING, AT(breaktrace_text) },	/* parsed after the loop: -N changes its unit */
 	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run for TIME (s, or with unit: 10s, 5m, 1h, 1d)",
-	  LJ_OPT_DURATION, AT(duration_ns), .unit = LJ_NSEC_PER_SEC },
+	  LJ_OPT_DURATION, AT(duration_ns), .unit = LJ_NSEC_PER_SEC, .min = 1 },
 	{ NULL, 'h', LJ_OPT_NOARG, NULL, NULL, LJ_OPT_HELP },
 	{ "loops", 'l', LJ_OPT_ARG, "N", "number of round trips (default 0: endless)",
 	  LJ_OPT_U64, AT(loops), .max = UINT64_MAX / 2 },
