@@ -528,6 +528,10 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 	char **words = argv;
 	int n = argc, first = argc, ret;
 
+	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
+		lj_opt_dump(spec, stdout);
+		return LJ_OPT_EXIT_HELP;
+	}
 	if (spec->rt_argv)
 		n = split_several(spec, argc, argv, &words);
 	if (n < 0) {

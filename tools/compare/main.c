@@ -17,11 +17,13 @@ enum {
 
 static const struct lj_opt cmp_opts[] = {
 	{ "by", K_BY, LJ_OPT_ARG, "AXIS", "pivot one run directory on an axis (cgroup off vs on, ...)" },
-	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava" },
+	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava",
+	  .values = "text markdown csv json lava" },
 	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)" },
 	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise beyond 10%; repeatable" },
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
-	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none" },
+	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none",
+	  .values = "holm bh none" },
 	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
 	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts" },
 	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },

@@ -124,7 +124,8 @@ static const struct lj_opt cyc_opts[] = {
 	  LJ_OPT_CONST, AT(affinity), .min = CYC_AFF_NONE },
 	{ "loops-per-thread", K_LOOPS_EACH, LJ_OPT_NOARG, NULL, "every thread runs -l wake-ups (not the first only)",
 	  LJ_OPT_FLAG, AT(loops_each) },
-	{ "catch-up", K_CATCHUP, LJ_OPT_ARG, "POLICY", "after missed periods: skip (default) or burst" },
+	{ "catch-up", K_CATCHUP, LJ_OPT_ARG, "POLICY", "after missed periods: skip (default) or burst",
+	  .values = "skip burst" },
 	{ "percentiles", K_PERCENTILES, LJ_OPT_NOARG, NULL, "also print percentiles and missed periods",
 	  LJ_OPT_FLAG, AT(percentiles) },
 	{ 0 }
