@@ -128,9 +128,9 @@ static int validate(char **files, int n)
 	int bad = 0;
 
 	for (int i = 0; i < n; i++) {
-		json_object *doc = NULL;
-		const char *why = NULL;
-		int ret = lj_result_read(files[i], &doc, &why);
+		const char *why = NULL, *rt_tool = NULL;
+		json_object *doc = cmp_rt_doc(files[i], &rt_tool);	/* rt-tests' own --json */
+		int ret = doc ? 0 : lj_result_read(files[i], &doc, &why);
 		char vwhy[160];
 
 		if (!ret && cmp_check_values(doc, vwhy, sizeof(vwhy))) {
@@ -139,6 +139,9 @@ static int validate(char **files, int n)
 		} else if (ret) {
 			printf("%s: invalid: %s\n", files[i], why ? why : lj_strerror(ret));
 			bad++;
+		} else if (rt_tool) {
+			printf("%s: ok (rt-tests --json, read as %s's: %s)\n", files[i], rt_tool,
+			       CMP_RT_NOTE + strlen("rt-tests --json read as ljkit results: "));
 		} else {
 			printf("%s: ok\n", files[i]);
 		}
