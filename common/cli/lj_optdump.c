@@ -80,6 +80,7 @@ void lj_opt_dump(const struct lj_opt_spec *spec, FILE *out)
 				dump_opt(out, o);
 	}
 	fprintf(out, "opt\t?\thelp\tnone\t\tnone\t\tshow this help and exit\n");
+	fprintf(out, "opt\t\tversion\tnone\t\tnone\t\tprint the ljkit version and exit\n");
 	for (const char *e = spec->epilog; e && *e;) {
 		size_t n = strcspn(e, "\n");
 

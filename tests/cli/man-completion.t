@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # man-completion.t - the generated man pages render without groff warnings and list every
 # option --help lists; the generated bash completion offers each tool's options and the
-# fixed value sets; make install puts both where man and bash-completion look.
+# fixed value sets; make install puts both where man and bash-completion look; --version.
 . "$(dirname "$0")/lib.sh"
 
 tools=$(cd "$LJ_BUILD" && ls lj-* | grep -v '\.')
 ntools=$(echo "$tools" | wc -w)
-plan $((ntools * 4 + 11))
+plan $((ntools * 5 + 11))
+version=$(sed -n 's/^VERSION *:= *//p' "$LJ_SRC/GNUmakefile")
 
 # The long options of TOOL's --help, one per line.
 help_longs() {
@@ -15,6 +16,7 @@ help_longs() {
 }
 
 for t in $tools; do
+	is "$("$LJ_BUILD/$t" --version)" "$t (ljkit) $version" "$t --version"
 	page="$LJ_BUILD/man/$t.1"
 	if command -v groff >/dev/null; then
 		warn=$(LC_ALL=C.UTF-8 groff -ww -z -man "$page" 2>&1)
