@@ -272,7 +272,9 @@ static int setup_system(struct cyc_run *run, struct lj_tool *tool)
 	char detail[128];
 	int ret;
 
-	if (cfg->laptop) {
+	if (cfg->default_system) {
+		lj_warn("not setting cpu_dma_latency (--default-system)");
+	} else if (cfg->laptop) {
 		lj_info("not setting cpu_dma_latency to save battery power");
 	} else if (cfg->setup.dma_latency_us < 0) {
 		ret = lj_pmqos_dma_latency_hold(cfg->latency_us);
