@@ -122,7 +122,7 @@ static int place_threads(struct cyc_run *run, const struct lj_topo *topo)
 	run->th = calloc(run->nthreads, sizeof(*run->th));
 	if (!run->th) {
 		lj_error("out of memory");
-		return LJ_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 
 	CPU_ZERO(&run->measured);
@@ -224,7 +224,7 @@ int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj
 		ret = alloc_thread(&run->th[i], cfg);
 		if (ret) {
 			lj_error_errno(ret, "cannot allocate thread %d's statistics", i);
-			return LJ_EXIT_RUNTIME;
+			return ret;	/* -ENOMEM */
 		}
 	}
 	return 0;

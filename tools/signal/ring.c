@@ -302,11 +302,8 @@ int sig_ring_start(struct sig_ring *r)
 	 * sigwait) and the stop signals, so those reach main, which is not
 	 * on a measured CPU and turns them into the ring's stop flag.
 	 */
-	sigemptyset(&block);
+	lj_stop_signals(&block);
 	sigaddset(&block, SIG_SIGNAL);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGALRM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, LJ_SCHED_THREAD_STACK);
