@@ -56,6 +56,13 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 		return -ENOMEM;
 	}
 	ret = sig_ring_start(r);
+	if (!ret && r->first_pin_err) {
+		char detail[96];
+
+		snprintf(detail, sizeof(detail), "thread %d to CPU %d: %s", r->pin_fail_thread,
+			 r->pin_fail_cpu, lj_strerror(r->first_pin_err));
+		ret = lj_tool_fallback(t, "affinity", r->first_pin_err, detail);
+	}
 	if (!ret && r->sched_fallback)
 		ret = lj_tool_fallback(t, "policy", r->first_sched_err, NULL);
 	if (ret) {

@@ -302,11 +302,8 @@ int sig_ring_start(struct sig_ring *r)
 	 * sigwait) and the stop signals, so those reach main, which is not
 	 * on a measured CPU and turns them into the ring's stop flag.
 	 */
-	sigemptyset(&block);
+	lj_stop_signals(&block);
 	sigaddset(&block, SIG_SIGNAL);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGALRM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, LJ_SCHED_THREAD_STACK);
@@ -331,11 +328,15 @@ int sig_ring_start(struct sig_ring *r)
 		nanosleep(&ts, NULL);
 	}
 	for (int i = 0; i < r->n; i++) {
+		/* The caller decides: run unpinned / SCHED_OTHER, or stop (--strict). */
 		if (r->th[i].pin_err) {
-			lj_warn_errno(r->th[i].pin_err, "cannot pin thread %d to CPU %d", i, r->th[i].cpu);
+			if (!r->first_pin_err) {
+				r->first_pin_err = r->th[i].pin_err;
+				r->pin_fail_thread = i;
+				r->pin_fail_cpu = r->th[i].cpu;
+			}
 			r->th[i].cpu = -1;
 		}
-		/* The caller decides: fall back to SCHED_OTHER, or stop (--strict). */
 		if (r->th[i].sched_err && !r->sched_fallback) {
 			r->sched_fallback = true;
 			r->first_sched_err = r->th[i].sched_err;

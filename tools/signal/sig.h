@@ -111,6 +111,8 @@ struct sig_ring {
 	bool mlocked;
 	bool sched_fallback;
 	int first_sched_err;		/* -errno of the first thread refused its policy */
+	int first_pin_err;		/* -errno of the first thread refused its CPU (it runs unpinned) */
+	int pin_fail_thread, pin_fail_cpu;
 	int64_t start_ns, end_ns;
 	cpu_set_t measured;
 };
