@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_stats - statistics across repeated runs: summaries, Mann-Whitney U, bimodality. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,38 @@ void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t n
 	out->p = erfc(fabs(z) / sqrt(2.0));
 	if (out->p > 1.0)
 		out->p = 1.0;
+}
+
+/* P(Binomial(n, 1/2) <= k) */
+static double pbinom_half(size_t k, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i <= k && i <= n; i++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+			   (double)n * log(2.0));
+	return sum;
+}
+
+int lj_stats_median_ci(const double *v, size_t n, double level, double *lo, double *hi,
+		       double *achieved)
+{
+	double *s, tail = (1 - level) / 2;
+	size_t l = 1;
+
+	if (!n)
+		return -EINVAL;
+	s = sorted_copy(v, n);
+	if (!s)
+		return -ENOMEM;
+	/* the largest l with P(B <= l - 1) <= tail; 1e-12: the sums' rounding */
+	while (l + 1 <= (n + 1) / 2 && pbinom_half(l, n) <= tail * (1 + 1e-12))
+		l++;
+	*lo = s[l - 1];
+	*hi = s[n - l];
+	*achieved = 1 - 2 * pbinom_half(l - 1, n);
+	free(s);
+	return 0;
 }
 
 bool lj_stats_bimodal(const double *v, size_t n, double *coef)

@@ -15,13 +15,13 @@ diff -r "$FIX/base" "$TMP/gen/base" >/dev/null && diff -r "$FIX/bimodal" "$TMP/g
 ok $? "the fixtures are reproduced by tests/fixtures/compare/generate"
 
 # --- a real 10% shift: significant, worse (lower is better), about +10%
-run_rc lj-compare --metrics mean "$FIX/base" "$FIX/shifted"
+run_rc lj-compare --metrics mean,max "$FIX/base" "$FIX/shifted"
 is "$rc" 0 "comparison without a gate exits 0"
 grep -q '^Amean     mean  .*(  +9\.[0-9][0-9]%)$' "$TMP/out" &&
 	grep -q '^Shift     mean  .* +9\.19% \[+8\.05, +10\.81\]\*$' "$TMP/out"
 ok $? "the 10% shift: mean +9.14%, Hodges-Lehmann shift +9.19% with its interval, marked significant"
-grep -q '^p(MWU)    mean .* 0\.000155 adj 0\.000155 \* worse' "$TMP/out"
-ok $? "its p-value (exact, 8 vs 8), adjusted, and verdict"
+grep -q '^p(MWU)    mean .* 0\.000155 adj 0\.000311 \* worse' "$TMP/out"
+ok $? "its p-value (exact, 8 vs 8), Holm-adjusted over the 2 rows, and verdict"
 grep -q 'significant at alpha 0.05 after the Holm (family-wise) adjustment' "$TMP/out" &&
 	grep -q 'Mann-Whitney U, two-sided' "$TMP/out"
 ok $? "the output names the test, the adjustment and alpha"
@@ -29,6 +29,11 @@ grep -q '^Runs      mean  *8  *8$' "$TMP/out"
 ok $? "the output states n per set"
 grep -q '^  kernel.release: 6.1.0 -> 6.18.0$' "$TMP/out" && grep -q '^  preempt.model: none -> full$' "$TMP/out"
 ok $? "the header lists the identity fields that differ"
+
+grep -q '^Median    max  *1929 \[1294, 2425\]  *2379 \[1649, 2977\]$' "$TMP/out"
+ok $? "a tail metric (max) gets the median over the runs with its order-statistic interval, in us"
+! grep -q '^Median    mean ' "$TMP/out"
+ok $? "...a mean does not"
 
 # --- pure noise: not significant
 run_rc lj-compare --metrics mean "$FIX/base" "$FIX/noise"

@@ -70,6 +70,7 @@ struct cmp_cellstat {
 	double p;			/* raw p of the row's test (MWU or rate), NAN for the first set */
 	double p_adj;			/* p adjusted across the comparison's rows (cfg->adjust) */
 	double pct_est, pct_lo, pct_hi;	/* the shift (or rate ratio - 1) in % of the first set, with interval */
+	double med_lo, med_hi, med_level;	/* the median's order-statistic interval over the runs */
 	bool judgeable;			/* the sizes let the test reach alpha */
 	bool significant;		/* p_adj < alpha */
 	bool bimodal;

@@ -2,6 +2,7 @@
 /* output - the comparison as text (mmtests style), markdown, csv, json or LAVA test cases. */
 #include "compare.h"
 #include "lj_err.h"
+#include "lj_plan.h"
 #include "lj_sysinfo.h"
 
 #include <ctype.h>
@@ -198,9 +199,40 @@ static void print_flags(FILE *out, struct cmp_data *d, const struct cmp_config *
 	}
 }
 
-/* The Shift and p rows of one metric. */
-static void text_tests(FILE *out, struct cmp_data *d, const struct cmp_row *r)
+/* A tail (p99 and beyond, max): the median over the runs with its interval, "20.0 [18.1, 25.3]". */
+static bool is_tail(const struct cmp_row *r)
 {
+	return lj_plan_metric_quantile(r->metric) >= 0.99;
+}
+
+static void median_cell(char cell[96], size_t len, const struct cmp_row *r, const struct cmp_cellstat *st,
+			double level)
+{
+	char m[24], lo[24], hi[24];
+
+	fmt_value(m, sizeof(m), r, 1, st->s.median);
+	fmt_value(lo, sizeof(lo), r, 1, st->med_lo);
+	fmt_value(hi, sizeof(hi), r, 1, st->med_hi);
+	if (st->med_level < level - 1e-9)
+		snprintf(cell, len, "%s [%s, %s] %.0f%%", m, lo, hi, 100 * st->med_level);
+	else
+		snprintf(cell, len, "%s [%s, %s]", m, lo, hi);
+}
+
+/* The Shift and p rows of one metric (and a tail's Median row). */
+static void text_tests(FILE *out, struct cmp_data *d, const struct cmp_row *r, double level)
+{
+	if (is_tail(r)) {
+		fprintf(out, "%-9s %-14s", "Median", r->metric);
+		for (int s = 0; s < d->nsets; s++) {
+			char cell[96] = "-";
+
+			if (r->series[s].n)
+				median_cell(cell, sizeof(cell), r, &r->st[s], level);
+			fprintf(out, " %24s", cell);
+		}
+		fputc('\n', out);
+	}
 	fprintf(out, "%-9s %-14s", "Shift", r->metric);
 	for (int s = 0; s < d->nsets; s++) {
 		char cell[96] = "-";
@@ -257,7 +289,7 @@ static void text_section(FILE *out, struct cmp_data *d, const struct cmp_config 
 			}
 			fputc('\n', out);
 		}
-		text_tests(out, d, r);
+		text_tests(out, d, r, 1 - cfg->alpha);
 		fprintf(out, "   [%s, %s is better]\n", shown_unit(r), better_name(r->better));
 		print_flags(out, d, cfg, r, "  ");
 	}
@@ -432,6 +464,10 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 				json_object_object_add(p, stat_keys[k],
 						       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
 			json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
+			json_object_object_add(p, "median", r->series[s].n ? jnum(st->s.median) : NULL);
+			json_object_object_add(p, "median_lo", jnum(st->med_lo));
+			json_object_object_add(p, "median_hi", jnum(st->med_hi));
+			json_object_object_add(p, "median_level", jnum(st->med_level));
 			json_object_object_add(p, "shift_pct", jnum(st->pct_est));
 			json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
 			json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
