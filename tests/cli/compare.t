@@ -174,6 +174,24 @@ is "$rc" 0 "--plan exits 0"
 grep -q '^cyclic  *cgroup=off  *mean  *5 (cv 1.3%)  *600 (cv 27%)$' "$TMP/out"
 ok $? "--plan: 5 runs at cv 1.3%, 600 at cv 27% (Holm over 2 rows: alpha 0.025)"
 
+# --- a rise from a zero baseline: dropped 0 x5 -> 7, 8, 9, 11, 12 of 600 frames per run
+mkdir -p "$TMP/z0" "$TMP/z1"
+set -- 7 8 9 11 12
+for i in 1 2 3 4 5; do
+	for d in 0 1; do
+		v=0; [ $d = 1 ] && v=${!i}
+		jq -c --argjson v "$v" '.tool = "lj-frame" | .summary = {frames: {value: 600, unit: "frames", better: "none"},
+			dropped: {value: $v, unit: "frames", better: "lower"}}' \
+			"$FIX"/base/cyclic/cgroup=off/run-$i.json >"$TMP/z$d/run-$i.json"
+	done
+done
+run_rc lj-compare --fail-on 'frame.dropped>+10%' "$TMP/z0" "$TMP/z1"
+is "$rc" 3 "a rise of dropped frames from a zero baseline fails the gate"
+grep -q '^Shift     dropped .* 0 -> 9.4/run, +1.57% of frames\*$' "$TMP/out"
+ok $? "...shown as an absolute change from 0, per run and of the frames, marked significant"
+grep -q '^p(rate)   dropped .* \* worse' "$TMP/out"
+ok $? "...tested on the pooled counts, and called worse"
+
 # --- validity verdicts: shown per set, a mix of valid and other runs warned about
 mkdir -p "$TMP/va" "$TMP/vb"
 for f in "$FIX"/base/cyclic/cgroup=off/run-*.json; do

@@ -43,14 +43,29 @@ static const char *verdict(const struct cmp_row *r, const struct cmp_cellstat *s
 	return "worse";
 }
 
+/* The set index of @st within its row. */
+static int s_of(const struct cmp_row *r, const struct cmp_cellstat *st)
+{
+	return (int)(st - r->st);
+}
+
 /* The row's change with its interval: "+9.14% [+6.02%, +12.3%]", or for counts the rates. */
 static void shift_cell(char *cell, size_t len, const struct cmp_row *r, const struct cmp_cellstat *st)
 {
 	const struct cmp_cellstat *b = &r->st[0];
 
-	if (r->is_count && b->events == 0 && st->events > 0)
-		snprintf(cell, len, "0 -> %.3g/%s", st->events / st->exposure,
-			 st->exposure > (double)r->series[0].n ? "unit" : "run");
+	if (r->is_count && b->events == 0 && st->events > 0) {
+		const char *of;
+		bool scaled;
+
+		/* from zero no ratio exists: the absolute change, per run and of the exposure */
+		cmp_count_metric(r->metric, r->unit, r->better, &of, &scaled);
+		if (of && st->exposure > (double)r->series[s_of(r, st)].n)
+			snprintf(cell, len, "0 -> %.3g/run, %+.3g%% of %s", st->events / (double)r->series[s_of(r, st)].n,
+				 100 * st->events / st->exposure, of);
+		else
+			snprintf(cell, len, "0 -> %.3g/run", st->events / (double)r->series[s_of(r, st)].n);
+	}
 	else if (r->is_count)
 		snprintf(cell, len, "x%.3g [%.3g, %.3g]", st->rate.ratio, st->rate.ratio_lo, st->rate.ratio_hi);
 	else if (isnan(st->pct_est) && !strcmp(r->unit, "ns"))

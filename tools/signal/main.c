@@ -72,7 +72,9 @@ int main(int argc, char **argv)
 		ret = lj_exit_code(err);
 		goto teardown;		/* the ring never ran: nothing to report */
 	}
+	sig_validity_finish(&ring, tool.res ? lj_result_setup(tool.res) : NULL, tool.res);
 	sig_report_final(&ring);
+	sig_validity_report(&ring, stderr);	/* stdout keeps signaltest's lines */
 	if (tool.res) {
 		if (sig_report_json(&ring, tool.res))
 			ret = LJ_EXIT_RUNTIME;
@@ -81,6 +83,7 @@ int main(int argc, char **argv)
 teardown:
 	if (ring.mlocked)
 		munlockall();
+	sig_validity_free(&ring);
 	sig_ring_free(&ring);
 out:
 	lj_tool_end(&tool);

@@ -334,6 +334,7 @@ int sig_ring_start(struct sig_ring *r)
 				      lj_sched_policy_name(cfg->policy), cfg->priority);
 		}
 	}
+	sig_validity_start(r);
 	r->start_ns = lj_now_ns();
 	STORE(&r->th[0].in_sent_ns, r->start_ns);
 	ret = -pthread_kill(r->th[0].pt, SIG_SIGNAL);
@@ -363,6 +364,7 @@ int sig_ring_wait(struct sig_ring *r)
 		struct timespec ts = { 0, 10000000 };
 		int64_t now = lj_now_ns();
 
+		sig_validity_poll(r);	/* the threads' policy, read back while they exist */
 		if (lj_stop_requested() || (deadline && now >= deadline))
 			stop_ring(r);
 		if (LOAD(&r->stopping)) {

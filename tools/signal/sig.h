@@ -109,6 +109,7 @@ struct sig_ring {
 	int first_sched_err;		/* -errno of the first thread refused its policy */
 	int64_t start_ns, end_ns;
 	cpu_set_t measured;
+	struct lj_vhook *validity;	/* validity.c, NULL when it could not start */
 };
 
 /* options.c */
@@ -121,6 +122,13 @@ int sig_ring_start(struct sig_ring *r);
 int sig_ring_wait(struct sig_ring *r);
 void sig_ring_free(struct sig_ring *r);
 const char *sig_placement(const struct sig_ring *r, int to);
+
+/* validity.c: the validity verdict (lj_validity_hook) */
+void sig_validity_start(struct sig_ring *r);
+void sig_validity_poll(struct sig_ring *r);
+void sig_validity_finish(struct sig_ring *r, json_object *setup, struct lj_result *res);
+void sig_validity_report(struct sig_ring *r, FILE *out);
+void sig_validity_free(struct sig_ring *r);
 
 /* report.c */
 void sig_report_live(const struct sig_ring *r);
