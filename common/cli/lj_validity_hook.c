@@ -227,3 +227,24 @@ const struct lj_hook_ops lj_vhook_ops = {
 	.report = vh_report,
 	.free = vh_free,
 };
+
+void lj_vhook_finish(struct lj_vhook *h, json_object *setup, struct lj_result *res)
+{
+	if (!h)
+		return;
+	vh_stop(h);
+	lj_vhook_fallbacks(h, setup);
+	if (res)
+		json_object_object_add(lj_result_root(res), "validity", lj_validity_json(&h->v));
+}
+
+void lj_vhook_report(struct lj_vhook *h, FILE *out)
+{
+	if (h)
+		vh_report(h, out);
+}
+
+void lj_vhook_free(struct lj_vhook *h)
+{
+	vh_free(h);
+}

@@ -34,6 +34,15 @@ void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
 /* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
 void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,
 		     uint64_t expected);
+/*
+ * For a tool that calls the ops itself: stop() (judge), then
+ * lj_vhook_fallbacks(@setup), then the "validity" block into @res (when
+ * not NULL). @h may be NULL (the hook could not start): nothing happens.
+ */
+void lj_vhook_finish(struct lj_vhook *h, json_object *setup, struct lj_result *res);
+/* report() and free(), NULL-safe. */
+void lj_vhook_report(struct lj_vhook *h, FILE *out);
+void lj_vhook_free(struct lj_vhook *h);
 /* The verdict so far (final after stop). */
 const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h);
 /* The "validity" block: {"verdict", "reasons": [{"level", "what", "text"}]}. */

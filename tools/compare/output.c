@@ -434,6 +434,42 @@ static json_object *jnum(double v)
 	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
 }
 
+/* One set's statistics of one row, for --format json. */
+static json_object *json_set_stats(const struct cmp_row *r, int s)
+{
+	const struct cmp_cellstat *st = &r->st[s];
+	json_object *p = json_object_new_object();
+
+	json_object_object_add(p, "n", json_object_new_int64(r->series[s].n));
+	for (int k = 0; k < 5; k++)
+		json_object_object_add(p, stat_keys[k],
+				       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
+	json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
+	json_object_object_add(p, "median", r->series[s].n ? jnum(st->s.median) : NULL);
+	json_object_object_add(p, "median_lo", jnum(st->med_lo));
+	json_object_object_add(p, "median_hi", jnum(st->med_hi));
+	json_object_object_add(p, "median_level", jnum(st->med_level));
+	json_object_object_add(p, "shift_pct", jnum(st->pct_est));
+	json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
+	json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
+	if (r->is_count) {
+		json_object_object_add(p, "events", jnum(st->events));
+		json_object_object_add(p, "exposure", jnum(st->exposure));
+	}
+	json_object_object_add(p, "p", jnum(st->p));
+	json_object_object_add(p, "p_adj", jnum(st->p_adj));
+	json_object_object_add(p, "gate", st->outcome == CMP_NOT_GATED ? NULL :
+			       json_object_new_string(outcome_name(st->outcome)));
+	json_object_object_add(p, "gate_reason", st->outcome == CMP_NOT_GATED ? NULL :
+			       json_object_new_string(st->reason));
+	json_object_object_add(p, "significant", json_object_new_boolean(st->significant));
+	json_object_object_add(p, "bimodal", json_object_new_boolean(st->bimodal));
+	json_object_object_add(p, "bimodal_coef", jnum(st->bimodal_coef));
+	json_object_object_add(p, "high_coeffvar", json_object_new_boolean(st->high_cv));
+	json_object_object_add(p, "gate_failed", json_object_new_boolean(st->gate_failed));
+	return p;
+}
+
 static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *cfg,
 			const struct cmp_rule *rules, int nrules)
 {
@@ -470,39 +506,8 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object_object_add(o, "unit", json_object_new_string(r->unit));
 		json_object_object_add(o, "better", json_object_new_string(better_name(r->better)));
 		json_object_object_add(o, "count", json_object_new_boolean(r->is_count));
-		for (int s = 0; s < d->nsets; s++) {
-			const struct cmp_cellstat *st = &r->st[s];
-			json_object *p = json_object_new_object();
-
-			json_object_object_add(p, "n", json_object_new_int64(r->series[s].n));
-			for (int k = 0; k < 5; k++)
-				json_object_object_add(p, stat_keys[k],
-						       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
-			json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
-			json_object_object_add(p, "median", r->series[s].n ? jnum(st->s.median) : NULL);
-			json_object_object_add(p, "median_lo", jnum(st->med_lo));
-			json_object_object_add(p, "median_hi", jnum(st->med_hi));
-			json_object_object_add(p, "median_level", jnum(st->med_level));
-			json_object_object_add(p, "shift_pct", jnum(st->pct_est));
-			json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
-			json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
-			if (r->is_count) {
-				json_object_object_add(p, "events", jnum(st->events));
-				json_object_object_add(p, "exposure", jnum(st->exposure));
-			}
-			json_object_object_add(p, "p", jnum(st->p));
-			json_object_object_add(p, "p_adj", jnum(st->p_adj));
-			json_object_object_add(p, "gate", st->outcome == CMP_NOT_GATED ? NULL :
-					       json_object_new_string(outcome_name(st->outcome)));
-			json_object_object_add(p, "gate_reason", st->outcome == CMP_NOT_GATED ? NULL :
-					       json_object_new_string(st->reason));
-			json_object_object_add(p, "significant", json_object_new_boolean(st->significant));
-			json_object_object_add(p, "bimodal", json_object_new_boolean(st->bimodal));
-			json_object_object_add(p, "bimodal_coef", jnum(st->bimodal_coef));
-			json_object_object_add(p, "high_coeffvar", json_object_new_boolean(st->high_cv));
-			json_object_object_add(p, "gate_failed", json_object_new_boolean(st->gate_failed));
-			json_object_array_add(per, p);
-		}
+		for (int s = 0; s < d->nsets; s++)
+			json_object_array_add(per, json_set_stats(r, s));
 		json_object_object_add(o, "sets", per);
 		json_object_array_add(rows, o);
 	}

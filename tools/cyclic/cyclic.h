@@ -241,8 +241,6 @@ struct lj_result;
 void cyc_validity_start(struct cyc_run *run);
 void cyc_validity_poll(struct cyc_run *run);
 void cyc_validity_finish(struct cyc_run *run, json_object *setup_rec, struct lj_result *res);
-void cyc_validity_report(struct cyc_run *run, FILE *out);
-void cyc_validity_free(struct cyc_run *run);
 /* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
 int cyc_snapshot_open(struct cyc_run *run);
 void cyc_snapshot_write(struct cyc_run *run);

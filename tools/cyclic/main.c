@@ -6,6 +6,7 @@
 
 #include "lj_err.h"
 #include "lj_tool.h"
+#include "lj_validity_hook.h"
 #include "lj_topo.h"
 
 /* The result document, when --json asked for one. Return: 0 or an exit code. */
@@ -81,9 +82,9 @@ int main(int argc, char **argv)
 		if (run.start_ns && cyc_report_final(&run, run.text) && !ret)
 			ret = LJ_EXIT_RUNTIME;	/* the --histfile write failed late (e.g. ENOSPC) */
 		/* stderr: stdout keeps exactly cyclictest's lines for its parsers */
-		cyc_validity_report(&run, stderr);
+		lj_vhook_report(run.validity, stderr);
 	}
-	cyc_validity_free(&run);
+	lj_vhook_free(run.validity);
 	cyc_run_free(&run);
 	lj_setupopt_restore(&cfg.setup, stack);
 out:

@@ -60,22 +60,5 @@ void cyc_validity_finish(struct cyc_run *run, json_object *setup_rec, struct lj_
 	}
 	lj_vhook_counts(run->validity, missed, overflows, samples,
 			run->cfg->loops * (uint64_t)run->nthreads);
-	lj_vhook_ops.stop(run->validity);
-	lj_vhook_fallbacks(run->validity, setup_rec);
-	if (res)
-		json_object_object_add(lj_result_root(res), "validity",
-				       lj_validity_json(lj_vhook_verdict(run->validity)));
-}
-
-void cyc_validity_report(struct cyc_run *run, FILE *out)
-{
-	if (run->validity)
-		lj_vhook_ops.report(run->validity, out);
-}
-
-void cyc_validity_free(struct cyc_run *run)
-{
-	if (run->validity)
-		lj_vhook_ops.free(run->validity);
-	run->validity = NULL;
+	lj_vhook_finish(run->validity, setup_rec, res);
 }

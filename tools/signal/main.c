@@ -8,6 +8,7 @@
 
 #include "lj_err.h"
 #include "lj_tool.h"
+#include "lj_validity_hook.h"
 
 static bool under_sanitizer(void)
 {
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
 	}
 	sig_validity_finish(&ring, tool.res ? lj_result_setup(tool.res) : NULL, tool.res);
 	sig_report_final(&ring);
-	sig_validity_report(&ring, stderr);	/* stdout keeps signaltest's lines */
+	lj_vhook_report(ring.validity, stderr);	/* stdout keeps signaltest's lines */
 	if (tool.res) {
 		if (sig_report_json(&ring, tool.res))
 			ret = LJ_EXIT_RUNTIME;
@@ -83,7 +84,7 @@ int main(int argc, char **argv)
 teardown:
 	if (ring.mlocked)
 		munlockall();
-	sig_validity_free(&ring);
+	lj_vhook_free(ring.validity);
 	sig_ring_free(&ring);
 out:
 	lj_tool_end(&tool);

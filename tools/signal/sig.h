@@ -127,8 +127,6 @@ const char *sig_placement(const struct sig_ring *r, int to);
 void sig_validity_start(struct sig_ring *r);
 void sig_validity_poll(struct sig_ring *r);
 void sig_validity_finish(struct sig_ring *r, json_object *setup, struct lj_result *res);
-void sig_validity_report(struct sig_ring *r, FILE *out);
-void sig_validity_free(struct sig_ring *r);
 
 /* report.c */
 void sig_report_live(const struct sig_ring *r);

@@ -49,22 +49,5 @@ void sig_validity_finish(struct sig_ring *r, json_object *setup, struct lj_resul
 		}
 	/* every thread counts one hop per round trip: -l round trips each */
 	lj_vhook_counts(r->validity, 0, overflows, samples, r->cfg->loops * (uint64_t)r->n);
-	lj_vhook_ops.stop(r->validity);
-	lj_vhook_fallbacks(r->validity, setup);
-	if (res)
-		json_object_object_add(lj_result_root(res), "validity",
-				       lj_validity_json(lj_vhook_verdict(r->validity)));
-}
-
-void sig_validity_report(struct sig_ring *r, FILE *out)
-{
-	if (r->validity)
-		lj_vhook_ops.report(r->validity, out);
-}
-
-void sig_validity_free(struct sig_ring *r)
-{
-	if (r->validity)
-		lj_vhook_ops.free(r->validity);
-	r->validity = NULL;
+	lj_vhook_finish(r->validity, setup, res);
 }
