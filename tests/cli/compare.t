@@ -213,6 +213,19 @@ run_rc lj-compare --metrics mean "$TMP/va" "$TMP/va"
 ! grep -q 'warning' "$TMP/err"
 ok $? "all valid and one identity: no warning"
 
+# --- --plan: how long each run must be for a tail quantile (2000 samples in 2 s: 1000/s)
+mkdir -p "$TMP/tail"
+for f in "$FIX"/base/cyclic/cgroup=off/run-*.json; do
+	jq -c '.duration_ns = 2000000000 | .summary = {p99_9: {value: .summary.mean.value, unit: "ns", better: "lower"},
+		samples: {value: 2000, unit: "count", better: "none"}}' "$f" >"$TMP/tail/${f##*/}"
+done
+run_rc lj-compare --plan 10 "$TMP/tail"
+grep -q "! p99_9: each run needs >= 3688 samples: >= 3.7 s at the 1000 samples/s of 'tail' (its runs had fewer)" "$TMP/out"
+ok $? "--plan: a p99.9 needs 3688 samples per run: 3.7 s at the rate seen"
+run_rc lj-compare "$TMP/tail"
+grep -q "! p99_9 needs >= 3688 samples per run for a 97.5% upper bound from data; 'tail' has 2000" "$TMP/out"
+ok $? "the table flags a p99.9 from too few samples"
+
 # --- validate
 run_rc lj-compare --validate "$FIX"/base/cyclic/cgroup=off/run-1.json
 is "$rc" 0 "--validate accepts a valid result"

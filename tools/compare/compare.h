@@ -54,6 +54,7 @@ struct cmp_series {
 	double *exposure;		/* count metrics: what each run's count is out of (frames, samples, 1) */
 	size_t n, cap;
 	double min_samples;		/* quantile metrics: the fewest samples of a run (0: unknown) */
+	double min_rate;		/* ...and the lowest samples per second of a run (0: unknown) */
 };
 
 enum cmp_outcome { CMP_NOT_GATED, CMP_PASS, CMP_FAIL, CMP_CANNOT_JUDGE };
@@ -143,6 +144,8 @@ void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg);
 
 /* plan.c: --plan, and the tail notes (a quantile needs enough samples per run) */
 void cmp_plan(FILE *out, const struct cmp_data *d, const struct cmp_config *cfg);
+/* A tail metric's run @doc: its samples and samples per second, the fewest kept in @se. */
+void cmp_tail_remember(struct cmp_series *se, json_object *doc);
 /* "p99_9 needs >= 3688 samples per run for a 95% bound; 'base' has 2000", or "" */
 void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
 		   double alpha);
