@@ -134,10 +134,15 @@ int lj_validity_parse_proc_stat(const char *line, uint64_t *ticks)
 {
 	const char *p = strrchr(line, ')');
 	unsigned long long ut, st;
+	long long cut, cst;
 
-	/* after "pid (comm)": state is field 3, utime 14, stime 15 */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+	/*
+	 * After "pid (comm)": state is field 3, utime 14, stime 15, and the
+	 * reaped children's cutime 16, cstime 17 (lj-hackbench's workers).
+	 */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut,
+			 &st, &cut, &cst) != 4)
 		return -EINVAL;
-	*ticks = ut + st;
+	*ticks = ut + st + (uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0);
 	return 0;
 }

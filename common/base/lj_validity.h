@@ -83,7 +83,10 @@ void lj_validity_check_kmsg(struct lj_validity *v, const char *line);
 int lj_validity_parse_cpu_line(const char *line, int *cpu, uint64_t *busy, uint64_t *steal,
 			       uint64_t *total);
 
-/* utime + stime (fields 14, 15) of a /proc/PID/stat line, whose comm may hold spaces. */
+/*
+ * utime + stime + cutime + cstime (fields 14-17: the process and its reaped
+ * children) of a /proc/PID/stat line, whose comm may hold spaces.
+ */
 int lj_validity_parse_proc_stat(const char *line, uint64_t *ticks);
 
 #endif

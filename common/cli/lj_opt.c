@@ -207,8 +207,11 @@ int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_arg
 	case LJ_OPT_I64:
 	case LJ_OPT_U64:
 	case LJ_OPT_DURATION:
-		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, &why, &wb))
+		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, &why, &wb)) {
+			if (o->hint)
+				return lj_usage_error("invalid %s '%s': %s (%s)", label, arg, why, o->hint);
 			return lj_opt_invalid(label, arg, why);
+		}
 		if (o->type == LJ_OPT_INT)
 			*(int *)field(ctx, o->off) = (int)v;
 		else if (o->type == LJ_OPT_U64)
@@ -282,6 +285,7 @@ static int split_blanks(const char *arg, char **out)
 {
 	size_t len = strlen(arg);
 	struct split_words *w = malloc(sizeof(*w) + len + 1);
+	char *save = NULL;
 	int n = 0;
 
 	if (!w)
@@ -289,7 +293,8 @@ static int split_blanks(const char *arg, char **out)
 	memcpy(w->text, arg, len + 1);
 	w->next = split_store;
 	split_store = w;
-	for (char *tok = strtok(w->text, " \t"); tok; tok = strtok(NULL, " \t"))
+
+	for (char *tok = strtok_r(w->text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
 		out[n++] = tok;
 	return n;
 }
@@ -470,7 +475,7 @@ static int dispatch(const struct lj_opt_spec *spec, int c, int argc, char **argv
 			arg++;
 	if (o->type == LJ_OPT_CALL)
 		return tab->handle(tab->ctx, c, arg);
-	ret = lj_opt_store(o, tab->ctx, arg, spec->rt_argv);
+	ret = lj_opt_store(o, tab->ctx, arg, spec->rt_argv && !(o->flags & LJ_OPT_STRICT));
 	if (!ret && (o->flags & LJ_OPT_THEN_CALL))
 		ret = tab->handle(tab->ctx, c, arg);
 	return ret;

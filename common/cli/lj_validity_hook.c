@@ -26,7 +26,7 @@ struct lj_vhook {
 	struct lj_runprobe before;
 	_Atomic uint64_t late_missed;
 	uint64_t missed, overflows, samples, expected;
-	bool started, stopped, counted;
+	bool started, stopped, counted, fallbacks_read;
 };
 
 struct lj_vhook *lj_vhook_new(void)
@@ -136,9 +136,11 @@ void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup)
 {
 	json_object *fb;
 
-	if (!h || !setup || !json_object_object_get_ex(setup, "fallbacks", &fb) ||
+	/* Once: the tool may read them before its text report, contribute() again. */
+	if (!h || h->fallbacks_read || !setup || !json_object_object_get_ex(setup, "fallbacks", &fb) ||
 	    !json_object_is_type(fb, json_type_array))
 		return;
+	h->fallbacks_read = true;
 	for (size_t i = 0; i < json_object_array_length(fb); i++) {
 		json_object *e = json_object_array_get_idx(fb, i), *w, *r;
 
@@ -228,23 +230,19 @@ const struct lj_hook_ops lj_vhook_ops = {
 	.free = vh_free,
 };
 
-void lj_vhook_finish(struct lj_vhook *h, json_object *setup, struct lj_result *res)
+int lj_vhook_add(struct lj_hooks *hooks, struct lj_vhook **out)
 {
+	struct lj_vhook *h = lj_vhook_new();
+	int err;
+
+	*out = NULL;
 	if (!h)
-		return;
-	vh_stop(h);
-	lj_vhook_fallbacks(h, setup);
-	if (res)
-		json_object_object_add(lj_result_root(res), "validity", lj_validity_json(&h->v));
-}
-
-void lj_vhook_report(struct lj_vhook *h, FILE *out)
-{
-	if (h)
-		vh_report(h, out);
-}
-
-void lj_vhook_free(struct lj_vhook *h)
-{
-	vh_free(h);
+		return -ENOMEM;
+	err = lj_hooks_add(hooks, &lj_vhook_ops, h, UINT64_MAX);
+	if (err) {
+		vh_free(h);
+		return err;
+	}
+	*out = h;
+	return 0;
 }

@@ -29,20 +29,17 @@ struct lj_vhook *lj_vhook_new(void);
 void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio);
 /* Read the measuring threads' policy and priority back now. Cheap: one syscall per thread. */
 void lj_vhook_poll(struct lj_vhook *h);
-/* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect. */
+/* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect (read once). */
 void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
 /* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
 void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,
 		     uint64_t expected);
 /*
- * For a tool that calls the ops itself: stop() (judge), then
- * lj_vhook_fallbacks(@setup), then the "validity" block into @res (when
- * not NULL). @h may be NULL (the hook could not start): nothing happens.
+ * Create the hook and add it to @hooks (the driver's list, which starts,
+ * stops, reports and frees it); *@out keeps it for the calls above.
+ * Return: 0, -ENOMEM or lj_hooks_add's -ENOSPC (*@out NULL).
  */
-void lj_vhook_finish(struct lj_vhook *h, json_object *setup, struct lj_result *res);
-/* report() and free(), NULL-safe. */
-void lj_vhook_report(struct lj_vhook *h, FILE *out);
-void lj_vhook_free(struct lj_vhook *h);
+int lj_vhook_add(struct lj_hooks *hooks, struct lj_vhook **out);
 /* The verdict so far (final after stop). */
 const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h);
 /* The "validity" block: {"verdict", "reasons": [{"level", "what", "text"}]}. */

@@ -87,9 +87,9 @@ static void test_parse(void)
 	       0, "the total line parses");
 	is_int(cpu, -1, "...as cpu -1");
 	is_int(lj_validity_parse_cpu_line("intr 123 4 5", &cpu, &busy, &steal, &total), -22, "other lines do not");
-	is_int(lj_validity_parse_proc_stat("28165 (lj cyc) lj) S 1 2 3 4 5 6 7 8 9 10 111 222 0 0", &ticks), 0,
+	is_int(lj_validity_parse_proc_stat("28165 (lj cyc) lj) S 1 2 3 4 5 6 7 8 9 10 111 222 30 4 20 0", &ticks), 0,
 	       "a /proc/PID/stat line with ') ' in its comm parses");
-	is_int(ticks, 333, "utime + stime");
+	is_int(ticks, 367, "utime + stime + cutime + cstime");
 }
 
 int main(void)
