@@ -212,6 +212,13 @@ ok $? "identity differences beyond the compared one are warned about"
 run_rc lj-compare --metrics mean "$TMP/va" "$TMP/va"
 ! grep -q 'warning' "$TMP/err"
 ok $? "all valid and one identity: no warning"
+mkdir -p "$TMP/qos"
+for f in "$TMP"/va/run-*.json; do
+	jq -c '.setup.applied = [{what: "cpu_dma_latency", value: "0 us"}, {what: "reporter_cpu", value: "CPU 1"}]' "$f" >"$TMP/qos/${f##*/}"
+done
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/qos"
+grep -q "warning: the runs' setup differs beyond the compared axis: - only in va; cpu_dma_latency=0 us only in qos" "$TMP/err"
+ok $? "PM QoS held on one side only is warned about (the reporter's CPU is not setup)"
 
 # --- --plan: how long each run must be for a tail quantile (2000 samples in 2 s: 1000/s)
 mkdir -p "$TMP/tail"

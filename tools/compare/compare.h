@@ -42,6 +42,8 @@ enum { CMP_VALIDITY_VALID, CMP_VALIDITY_SUSPECT, CMP_VALIDITY_INVALID, CMP_VALID
 /* One result set: a run directory, or one value of the --by axis within it. */
 struct cmp_set {
 	size_t nvalidity[CMP_VALIDITY_N];	/* runs by their validity verdict */
+	char setup[512];		/* the first run's setup.applied: "what=value;..." (validity.c) */
+	bool setup_seen;
 	char *label;
 	char *path;
 	json_object *system;		/* borrowed from the manifest/first result, may be NULL */
@@ -157,8 +159,12 @@ int cmp_headline(FILE *out, const char *dir);
 void cmp_note_validity(struct cmp_data *d, int set, json_object *doc);
 extern const char *const cmp_validity_names[CMP_VALIDITY_N];
 void cmp_validity_text(const struct cmp_set *s, char *buf, size_t len);
-/* Warn on stderr: mixed valid and non-valid runs; identity differences beyond the compared one. */
-void cmp_validity_warn(const struct cmp_data *d);
+/*
+ * Warn on stderr: mixed valid and non-valid runs; identity differences
+ * beyond the compared one; setup applied on one side only (PM QoS held in
+ * one set), the --by @axis excepted.
+ */
+void cmp_validity_warn(const struct cmp_data *d, const char *axis);
 
 /* gate.c */
 struct cmp_rule {
