@@ -116,6 +116,7 @@ static void vh_stop(void *priv)
 	lj_vhook_poll(h);
 	lj_runprobe_read(&after, &h->measured, 0);
 	lj_validity_check_clocksource(&h->v, h->before.clocksource, after.clocksource);
+	lj_validity_check_freq(&h->v, h->before.freq_lo, h->before.freq_hi, after.freq_lo, after.freq_hi);
 	lj_runprobe_kmsg(&h->before, kmsg_line, &h->v);
 	lj_runprobe_close(&h->before);
 	if (after.total > h->before.total)

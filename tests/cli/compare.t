@@ -168,6 +168,17 @@ run_rc lj-compare --include-failed "$TMP/plain" "$TMP/nan"
 grep -q '^Runs      mean  *8  *7$' "$TMP/out"
 ok $? "--include-failed keeps it"
 
+# --- one run: its spread is unknown, not 0
+mkdir -p "$TMP/one"
+cp "$FIX"/base/cyclic/cgroup=off/run-1.json "$TMP/one/"
+run_rc lj-compare --metrics mean "$TMP/plain" "$TMP/one"
+grep -q '^Stddev    mean  .*  -$' "$TMP/out" && grep -q '^CoeffVar  mean  .*  -$' "$TMP/out"
+ok $? "n = 1: Stddev and CoeffVar print '-'"
+run_rc lj-compare --metrics mean --format json "$TMP/plain" "$TMP/one"
+perl -MJSON::PP -0777 -ne '$d = decode_json($_); $s = $d->{rows}[0]{sets}[1];
+	exit !($s->{n} == 1 && !defined $s->{stddev} && !defined $s->{coeffvar})' "$TMP/out"
+ok $? "n = 1: stddev and coeffvar are null in JSON"
+
 # --- --plan: runs needed at the observed noise
 run_rc lj-compare --plan 5 "$FIX/base" "$FIX/bimodal"
 is "$rc" 0 "--plan exits 0"

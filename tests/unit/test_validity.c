@@ -61,6 +61,19 @@ static void test_checks(void)
 	is_int(v.verdict, LJ_INVALID, "an unstable clock source in the kernel log: invalid");
 }
 
+static void test_freq(void)
+{
+	struct lj_validity v;
+
+	lj_validity_init(&v);
+	lj_validity_check_freq(&v, 0, 0, 0, 0);
+	lj_validity_check_freq(&v, 2400000, 2400000, 2300000, 2400000);
+	is_int(v.n, 0, "no cpufreq, or a 4% move: not judged / fine");
+	lj_validity_check_freq(&v, 2400000, 2400000, 1800000, 2400000);
+	ok(v.verdict == LJ_SUSPECT && !strcmp(v.r[0].text, "CPU frequency 2400-2400 MHz at the start, 1800-2400 MHz at the end"),
+	   "a frequency that fell 25% during the run is suspect");
+}
+
 static void test_overflowing_reasons(void)
 {
 	struct lj_validity v;
@@ -97,6 +110,7 @@ int main(void)
 	plan_no_plan();
 	test_levels();
 	test_checks();
+	test_freq();
 	test_overflowing_reasons();
 	test_parse();
 	return done();
