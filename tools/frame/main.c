@@ -13,6 +13,7 @@
 #include "lj_stop.h"
 #include "lj_time.h"
 #include "lj_tool.h"
+#include "lj_validity_hook.h"
 
 struct frm_main {
 	struct frm_config cfg;
@@ -25,6 +26,7 @@ struct frm_main {
 	struct lj_cpufreq_sampler *freq;
 	char freq_why[128];
 	bool ran_trial, ran_ramp, failed;
+	struct lj_vhook *validity;	/* the validity verdict (lj_validity_hook) */
 };
 
 /* A policy the stage or background threads cannot get: a fallback to OTHER (77 under --strict). */
@@ -102,6 +104,12 @@ static void start_freq(struct frm_main *m)
 }
 
 /* Calibration (memory locked), the background load, the frequency sampler; the stages start in wait. */
+/* The validity verdict runs beside every lj-frame run (no per-stage read-back yet). */
+static int hooks(void *p, struct lj_tool *t)
+{
+	return lj_vhook_add(&t->hooks, &((struct frm_main *)p)->validity);
+}
+
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
 	struct frm_main *m = p;
@@ -181,6 +189,7 @@ static int report_text(void *p, struct lj_tool *t, int ret)
 	const struct lj_cpufreq_sample *smp = NULL;
 	size_t nsmp = 0, dropped = 0;
 
+	lj_vhook_fallbacks(m->validity, t->setup_rec);
 	if (m->failed)
 		return 0;	/* nothing measured to report */
 	if (m->freq)
@@ -239,7 +248,7 @@ static void free_tool(void *p)
 
 static const struct lj_tool_ops frm_ops = {
 	.name = "lj-frame", .size = sizeof(struct frm_main),
-	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
+	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
 	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
 };
 

@@ -14,6 +14,7 @@
 #include "lj_parse.h"
 #include "lj_stop.h"
 #include "lj_time.h"
+#include "lj_validity_hook.h"
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -382,6 +383,7 @@ int sig_ring_wait(struct sig_ring *r)
 	while (!all_done(r)) {
 		int64_t now = lj_now_ns();
 
+		lj_vhook_poll(r->validity);	/* the threads' policy, read back while they exist */
 		if (lj_stop_requested() || (deadline && now >= deadline))
 			stop_ring(r);
 		if (LOAD(&r->stopping)) {
