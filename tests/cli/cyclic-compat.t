@@ -48,6 +48,7 @@ same -q -l 100 -i 1000 -h 30 -t 2
 same -q -l 100 -i 1000 -H 30 -t 2
 same -q -l 100 -i 1000 -H 30
 same -q -l 100 -i 1000 -b 1
+same -q -l 100 -i 1000 -b 0
 same -q -l 50 -i 1000 --spike 1
 same -q -l 100 -i 1000 --laptop
 same -q -l 100 -i 1000 -x

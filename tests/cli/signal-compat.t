@@ -53,6 +53,7 @@ same -q -l 50 -t 4 -a
 same -q -l 50 -S
 same -q -l 50 -t 4 -S
 same -q -l 20 -b 1
+same -q -l 20 -b 0
 is "$(lj-signal -q -l 20 -b 1 >/dev/null 2>&1; echo $?)" \
 	"$(signaltest -q -l 20 -b 1 >/dev/null 2>&1; echo $?)" "-b's exit status is signaltest's"
 if is_root; then
