@@ -69,6 +69,22 @@ same -q -l 20 -i 1000 -v -o 4
 same -q -l 20 -i 1000 -v -N
 same -q '-l 100' '-i 1000'
 
+# Placement as cyclictest 2.x: without -a thread N runs on the N-th allowed
+# CPU; the --json files of both say which ("cpu" of each thread).
+placement() {	# placement TOOL ARGS...: the thread CPUs its --json reports
+	"$@" --json="$TMP/place.json" >/dev/null 2>&1
+	python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["thread"]
+print(" ".join(str(t[k]["cpu"]) for k in sorted(t, key=int)))' "$TMP/place.json" 2>/dev/null
+}
+if have_python; then
+	for args in "-q -l 20 -t 2" "-q -l 20 -t 3 -a 0" "-q -l 20 -t 2 -a all" "-q -l 20 -S" \
+		    "-q -l 20 -t 2 -a !0" "-q -l 20 -t 2 -a +1"; do
+		is "$(placement lj-cyclic $args)" "$(placement cyclictest $args)" "thread CPUs as cyclictest's: $args"
+	done
+else
+	skip 6 "python3 not installed"
+fi
+
 # Live mode: frame counts differ (refresh rates), the set of line kinds may not.
 cyclictest -l 100 -i 1000 -t 2 2>/dev/null | line_kinds /dev/stdin us | sort -u >"$TMP/ct.kinds"
 lj-cyclic -l 100 -i 1000 -t 2 2>/dev/null | line_kinds /dev/stdin us | sort -u >"$TMP/lj.kinds"
