@@ -82,4 +82,12 @@ else
 	skip 2 "lj-matrix not built"
 fi
 
+# --- messages carry no raw control characters (a path or value from elsewhere)
+run_rc "$LJ_SRC/scripts/lj-regress" -b x $'a\033]0;t\007b.scn'
+[ "$rc" = 2 ] && ! grep -q $'\033' "$TMP/err" && grep -q 'a?\]0;t?b.scn' "$TMP/err"
+ok $? "lj-regress: a path with an escape sequence is echoed with ? for the control characters"
+run_rc lj-compare $'/nonexistent/a\033[2Jb'
+! grep -q $'\033' "$TMP/err" && grep -q 'a?\[2Jb' "$TMP/err"
+ok $? "lj-compare: the same"
+
 done_testing
