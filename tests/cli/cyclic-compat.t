@@ -72,7 +72,8 @@ same -q '-l 100' '-i 1000'
 # Placement as cyclictest 2.x: without -a thread N runs on the N-th allowed
 # CPU; the --json files of both say which ("cpu" of each thread).
 placement() {	# placement TOOL ARGS...: the thread CPUs its --json reports
-	"$@" --json="$TMP/place.json" >/dev/null 2>&1
+	rm -f "$TMP/place.json"
+	"$@" --json="$TMP/place.json" >/dev/null 2>"$TMP/place.err" || diag "$1 $*: exit $?: $(head -3 "$TMP/place.err")"
 	python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["thread"]
 print(" ".join(str(t[k]["cpu"]) for k in sorted(t, key=int)))' "$TMP/place.json" 2>/dev/null
 }
