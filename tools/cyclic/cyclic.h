@@ -260,6 +260,8 @@ void cyc_validity_counts(struct cyc_run *run);
 void cyc_validity_fallbacks(struct cyc_run *run, json_object *setup);
 /* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
 int cyc_snapshot_open(struct cyc_run *run);
+/* Remove @shm_dir/cyclictest<PID> files of dead PIDs that are our own regular files. */
+void cyc_snapshot_remove_stale(const char *shm_dir);
 void cyc_snapshot_write(struct cyc_run *run);
 void cyc_snapshot_close(struct cyc_run *run);
 int cyc_fifo_open(struct cyc_run *run);

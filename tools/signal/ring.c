@@ -92,6 +92,21 @@ static void pace(struct sig_thread *t, uint64_t rounds)
 	t->paces++;
 }
 
+/* A ring thread's own setup: its id, CPU and policy; then it counts itself ready. */
+static void ring_thread_setup(struct sig_thread *t)
+{
+	const struct sig_config *cfg = t->ring->cfg;
+	struct lj_sched_param sp = { .policy = cfg->policy, .priority = cfg->priority };
+
+	t->tid = gettid();
+	if (t->cpu >= 0)
+		t->pin_err = lj_cpus_pin_one(0, t->cpu);
+	if (cfg->policy != LJ_POLICY_OTHER)
+		t->sched_err = lj_sched_apply(0, &sp);
+	lj_sched_prefault_stack(64 * 1024);
+	__atomic_add_fetch(&t->ring->ready, 1, __ATOMIC_ACQ_REL);
+}
+
 /*
  * The measuring loop. Between sigwait's return and the next pthread_kill
  * there is nothing but clock reads, the histogram add and (thread 0) the
@@ -104,7 +119,6 @@ static void *ring_thread(void *arg)
 	struct sig_ring *r = t->ring;
 	const struct sig_config *cfg = r->cfg;
 	struct sig_thread *next = &r->th[(t->index + 1) % r->n];
-	struct lj_sched_param sp = { .policy = cfg->policy, .priority = cfg->priority };
 	struct rusage ru;
 	uint64_t counted = 0;
 	int64_t last_send = 0;
@@ -117,13 +131,7 @@ static void *ring_thread(void *arg)
 	 */
 	int uncounted = t->index == 0 ? 2 : 1;
 
-	t->tid = gettid();
-	if (t->cpu >= 0)
-		t->pin_err = lj_cpus_pin_one(0, t->cpu);
-	if (cfg->policy != LJ_POLICY_OTHER)
-		t->sched_err = lj_sched_apply(0, &sp);
-	lj_sched_prefault_stack(64 * 1024);
-	__atomic_add_fetch(&r->ready, 1, __ATOMIC_ACQ_REL);
+	ring_thread_setup(t);
 
 	for (;;) {
 		int64_t now, sent, hop;
