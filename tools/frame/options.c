@@ -18,16 +18,20 @@ enum {
 	K_STAGES, K_WORK, K_WORK_TIME, K_LATENCY, K_POLICY,
 	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
 	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
-	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP,
+	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP, K_MODEL,
+	K_CALIBRATE, K_CALIB_FILE,
 };
 
 static const struct lj_opt frame_opts[] = {
-	{ "fps", K_FPS, LJ_OPT_ARG, "HZ", "display refresh rate (default 60)" },
+	{ "fps", K_FPS, LJ_OPT_ARG, "HZ", "display refresh rate, exact to 9 decimals (default 60; 59.94, 144...)" },
+	{ "display-model", K_MODEL, LJ_OPT_ARG, "display|strict",
+	  "display: a late frame shows at the next vsync (default); strict: a late frame is dropped" },
 	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run time, or one ramp trial (default 10s; ramp 1s)" },
 	{ "stages", K_STAGES, LJ_OPT_ARG, "N", "pipeline stage threads per frame (default 2)" },
 	{ "work", K_WORK, LJ_OPT_ARG, "LIST", "work units per stage, one value or one per stage" },
 	{ "work-time", K_WORK_TIME, LJ_OPT_ARG, "LIST",
-	  "work per stage as time (bare number: us), converted by calibration (default 2ms)" },
+	  "work as time (bare number: us): ONE value is PER FRAME, split evenly over the stages;"
+	  " a list gives each stage's own (default 2ms per stage)" },
 	{ "latency-frames", K_LATENCY, LJ_OPT_ARG, "N", "deadline N vsyncs after the frame's vsync (default 1)" },
 	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "frames run before measuring, per run or trial (default 6)" },
 	{ "policy", K_POLICY, LJ_OPT_ARG, "POLICY", "stage threads' policy: other, batch, idle, fifo, rr (default other)" },
@@ -58,6 +62,8 @@ void frm_config_init(struct frm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->fps = 60.0;
+	frm_clock_hz(&cfg->clock, 60);
+	cfg->model = FRM_MODEL_DISPLAY;
 	cfg->nstages = 2;
 	cfg->latency_frames = 1;
 	cfg->warmup = 6;
@@ -113,7 +119,20 @@ static int handle(void *ctx, int key, const char *arg)
 
 	switch (key) {
 	case K_FPS:
-		return lj_opt_double("--fps", arg, 1.0, 10000.0, &cfg->fps);
+		if (frm_clock_parse(arg, &cfg->clock))
+			return lj_opt_invalid("--fps", arg, "not a rate in Hz (digits, up to 9 decimals)");
+		cfg->fps = frm_clock_rate(&cfg->clock);
+		if (cfg->fps < 1.0 || cfg->fps > 10000.0)
+			return lj_opt_invalid("--fps", arg, "out of range 1..10000");
+		return 0;
+	case K_MODEL:
+		if (!strcmp(arg, "display"))
+			cfg->model = FRM_MODEL_DISPLAY;
+		else if (!strcmp(arg, "strict"))
+			cfg->model = FRM_MODEL_STRICT;
+		else
+			return lj_opt_invalid("--display-model", arg, "display or strict");
+		return 0;
 	case 'D':
 		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns))
 			return LJ_EXIT_USAGE;
@@ -210,7 +229,7 @@ static int resolve_policy(const char *what, const char *name, int prio, struct l
 
 uint64_t frm_config_frames(const struct frm_config *cfg)
 {
-	return (uint64_t)((cfg->duration_ns + cfg->period_ns / 2) / cfg->period_ns);
+	return (uint64_t)llround((double)cfg->duration_ns * frm_clock_rate(&cfg->clock) / 1e9);
 }
 
 /* Checks that need every option: list lengths, mode combinations, frame count. */
@@ -218,7 +237,7 @@ static int validate(struct frm_config *cfg)
 {
 	int ret;
 
-	cfg->period_ns = llround(1e9 / cfg->fps);
+	cfg->period_ns = frm_vsync_ns(&cfg->clock, 1);
 	if (cfg->nwork_units && cfg->nwork_ns)
 		return lj_usage_error("--work and --work-time are exclusive");
 	if (cfg->nwork_units > 1 && cfg->nwork_units != cfg->nstages)
@@ -228,7 +247,7 @@ static int validate(struct frm_config *cfg)
 		return lj_usage_error("--work-time has %d values for %d stages (give 1 or %d)",
 				      cfg->nwork_ns, cfg->nstages, cfg->nstages);
 	if (!cfg->nwork_units && !cfg->nwork_ns) {
-		cfg->work_ns[0] = 2 * LJ_NSEC_PER_MSEC;
+		cfg->work_ns[0] = 2 * LJ_NSEC_PER_MSEC * cfg->nstages;	/* per frame */
 		cfg->nwork_ns = 1;
 	}
 	if (!cfg->duration_set)

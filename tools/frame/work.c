@@ -131,10 +131,12 @@ void frm_work_resolve(const struct frm_config *cfg, const struct frm_calibration
 		if (cfg->nwork_units) {
 			units[s] = (uint64_t)cfg->work_units[cfg->nwork_units > 1 ? s : 0];
 		} else {
-			int64_t ns = cfg->work_ns[cfg->nwork_ns > 1 ? s : 0];
+			/* One value is the frame's: each stage does an equal share. */
+			double ns = cfg->nwork_ns > 1 ? (double)cfg->work_ns[s] :
+				    (double)cfg->work_ns[0] / cfg->nstages;
 
 			/* Before calibration (a failed start) there is nothing to convert with. */
-			units[s] = cal->ns_per_unit > 0 ? (uint64_t)llround((double)ns / cal->ns_per_unit) : 0;
+			units[s] = cal->ns_per_unit > 0 ? (uint64_t)llround(ns / cal->ns_per_unit) : 0;
 		}
 	}
 }
