@@ -54,6 +54,46 @@ else
 	skip 2 "fake big.LITTLE topology needs 2 CPUs, lstopo and hwloc-annotate"
 fi
 
+# The stored calibration: the first run measures and stores it, later runs
+# reuse it (same units for the same --work-time) and report their drift.
+C="$LJ_FRAME_CALIBRATION"
+[ -s "$C" ]; ok $? "the first real run stored a calibration in \$LJ_FRAME_CALIBRATION"
+run_rc lj-frame -D 0.2 --stages 1 --work-time 8ms --json "$TMP/c1.json" -q
+run_rc lj-frame -D 0.2 --stages 1 --work-time 8ms --json "$TMP/c2.json" -q
+is "$(jq -r '[.params.calibration[].source] | unique | join(",")' "$TMP/c1.json")" stored "later runs reuse the stored figure"
+is "$(jq -r '.params.work_units[0]' "$TMP/c1.json")" "$(jq -r '.params.work_units[0]' "$TMP/c2.json")" \
+	"...so the same --work-time is the same number of units"
+is "$(jq -r '.params.calibration_id' "$TMP/c1.json")" "$(jq -r '.params.calibration_id' "$TMP/c2.json")" "...and the same calibration_id"
+is "$(jq -r '[.params.calibration[] | (.drift | type), (.check_ns_per_unit > 0)] | map(tostring) | join(",")' "$TMP/c1.json")" \
+	"number,true" "each run records its own check and the drift"
+is "$(jq -r '.results[] | select(.stage == 0) | ((.work_ns_per_frame > 0) and (.cpu_ns_per_frame > 0))' "$TMP/c1.json")" \
+	true "measured work per frame: wall and CPU time"
+cp "$C" "$TMP/calib.before"
+sleep 1
+run_rc lj-frame --calibrate
+is "$rc" 0 "--calibrate exits 0"
+grep -q '^calibration: .*(new in ' "$TMP/out"; ok $? "--calibrate measures anew and says where it stored the figure"
+cmp -s "$C" "$TMP/calib.before"; ok $(( ! $? )) "--calibrate rewrote the stored calibration"
+run_rc lj-frame -D 0.2 --stages 1 --work-time 8ms --json "$TMP/c3.json" -q
+[ "$(jq -r '.params.calibration_id' "$TMP/c3.json")" != "$(jq -r '.params.calibration_id' "$TMP/c1.json")" ]
+ok $? "a new calibration has a new calibration_id"
+if [ -x "$LJ_BUILD/lj-compare" ]; then
+	mkdir -p "$TMP/cmpA" "$TMP/cmpB" && cp "$TMP/c1.json" "$TMP/cmpA/" && cp "$TMP/c3.json" "$TMP/cmpB/"
+	lj-compare "$TMP/cmpA" "$TMP/cmpB" >/dev/null 2>"$TMP/cmperr"
+	grep -q 'different lj-frame calibrations' "$TMP/cmperr"; ok $? "lj-compare warns when runs used different calibrations"
+	cp "$TMP/c2.json" "$TMP/cmpB/c3.json"
+	lj-compare "$TMP/cmpA" "$TMP/cmpB" >/dev/null 2>"$TMP/cmperr"
+	grep -q 'different lj-frame calibrations' "$TMP/cmperr"; ok $(( ! $? )) "...and not when they used the same"
+else
+	skip 2 "lj-compare not built"
+fi
+run_rc lj-frame -D 0.2 --calibration-file /proc/no/such/calib
+is "$rc" 0 "an unwritable calibration file does not stop the run"
+grep -q '^calibration file: cannot write /proc/no/such/calib' "$TMP/out"; ok $? "...and says why it was not stored"
+grep -q '^calibration: .*(run)' "$TMP/out"; ok $? "...and that the figure is this run's own"
+usage_cal() { run_rc lj-frame "$@"; is "$rc" 2 "usage error: $*"; }
+usage_cal --calibrate --ramp
+
 # Overload: one stage whose work is 1.5 periods cannot present anything on time.
 run_rc lj-frame -D 0.5 --stages 1 --work-time 25ms --display-model strict --json "$TMP/heavy.json" -q
 is "$rc" 0 "overloaded run exits 0"

@@ -74,6 +74,10 @@ struct cmp_data {
 	/* every summary metric name any loaded result has, --metrics or not */
 	char **names;
 	size_t nnames, capnames;
+	/* the first lj-frame calibration seen (calib.c) */
+	char calib_id[256];
+	char calib_path[256];
+	bool calib_warned;
 };
 
 /* load.c */
@@ -89,6 +93,9 @@ const char *cmp_missing_metric(const struct cmp_data *d, const struct cmp_config
 int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
 		  const char *metric, const char *unit, enum lj_better better, double v);
 void cmp_sort_rows(struct cmp_data *d);
+
+/* calib.c: warn once when lj-frame runs used different calibrations. */
+void cmp_check_calibration(struct cmp_data *d, const char *path, json_object *doc);
 
 /* analyse.c */
 void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg);

@@ -190,6 +190,7 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 	if (!json_object_object_get_ex(doc, "summary", &sum) ||
 	    !json_object_is_type(sum, json_type_object))
 		return -EINVAL;
+	cmp_check_calibration(d, path, doc);
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;

@@ -62,6 +62,8 @@ struct frm_config {
 	const char *json;
 	double fake_ns_per_unit;	/* > 0: simulate, test aid */
 	bool quiet;
+	bool calibrate;			/* --calibrate: measure, store, no run */
+	const char *calib_file;		/* --calibration-file */
 
 	struct lj_setupopt setup;
 };
@@ -71,15 +73,39 @@ struct frm_calib_kind {
 	int kind;			/* lj_topo kind index, 0 = least efficient */
 	int cpu;			/* where it was measured */
 	char cpus[64];			/* the kind's CPUs among the allowed ones */
-	double ns_per_unit;
+	double ns_per_unit;		/* the figure used: stored, or measured now */
+	double check_ns_per_unit;	/* this run's own measurement */
+	long khz;			/* the clock when the used figure was taken, 0 unknown */
+	long long measured_at;		/* unix time of the used figure */
+	const char *source;		/* "stored", "new" (stored now) or "run" (not stored) */
 };
 
+#define FRM_CALIB_PATH 512
 struct frm_calibration {
 	int n;
 	struct frm_calib_kind k[LJ_TOPO_MAX_KINDS];
 	double ns_per_unit;		/* the fastest kind: converts --work-time */
 	bool fake;
+	char file[FRM_CALIB_PATH];	/* "" when not stored */
+	char file_error[FRM_CALIB_PATH + 96];	/* why it could not be read or written, "" */
+	char id[256];			/* names the figures used, for lj-compare */
 };
+
+/* calib.c: the stored calibration file. */
+struct frm_calib_entry {
+	char model[128];
+	int kind;
+	char kind_name[32];
+	long khz;
+	double ns_per_unit;
+	long long measured_at;
+};
+
+#define FRM_CALIB_MAX 64
+int frm_calib_path(const struct frm_config *cfg, char *buf, size_t len);
+int frm_calib_load(const char *path, struct frm_calib_entry *e, int max);
+int frm_calib_save(const char *path, const struct frm_calib_entry *e, int n);
+struct frm_calib_entry *frm_calib_find(struct frm_calib_entry *e, int n, const char *model, int kind);
 
 /* A single-producer single-consumer hand-off between two stages. */
 #define FRM_RING 256

@@ -126,6 +126,8 @@ static int run(struct frm_main *m)
 		lj_error_errno(ret, "calibration failed");
 		return LJ_EXIT_RUNTIME;
 	}
+	if (cfg->calibrate)
+		return 0;	/* stored; report() prints it */
 	frm_work_resolve(cfg, &m->cal, units);
 	if (cfg->fake_ns_per_unit <= 0) {
 		ret = frm_background_start(cfg, &m->topo, &m->bg, &err, &what);

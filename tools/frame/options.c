@@ -51,6 +51,10 @@ static const struct lj_opt frame_opts[] = {
 	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency" },
 	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)" },
+	{ "calibrate", K_CALIBRATE, LJ_OPT_NOARG, NULL,
+	  "measure ns per work unit for each core kind, store it for later runs, and exit" },
+	{ "calibration-file", K_CALIB_FILE, LJ_OPT_ARG, "FILE",
+	  "the stored calibration (default /var/lib/ljkit/frame-calibration, see docs/lj-frame.md)" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics" },
 	/* Test aid (docs/lj-frame.md): simulate stages taking NS per unit, no threads. */
@@ -198,6 +202,12 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_JSON:
 		cfg->json = arg;
 		return 0;
+	case K_CALIBRATE:
+		cfg->calibrate = true;
+		return 0;
+	case K_CALIB_FILE:
+		cfg->calib_file = arg;
+		return 0;
 	case K_FAKE_WORK:
 		return lj_opt_double("--fake-work", arg, 0.001, 1e9, &cfg->fake_ns_per_unit);
 	case 'q':
@@ -257,6 +267,8 @@ static int validate(struct frm_config *cfg)
 	if (cfg->duration_ns / cfg->period_ns > (int64_t)FRM_MAX_FRAMES)
 		return lj_usage_error("--duration spans more than %llu frames",
 				      (unsigned long long)FRM_MAX_FRAMES);
+	if (cfg->calibrate && (cfg->ramp || cfg->timeline || cfg->fake_ns_per_unit > 0))
+		return lj_usage_error("--calibrate runs no frames: not with --ramp, --timeline or --fake-work");
 	if (cfg->ramp && cfg->timeline)
 		return lj_usage_error("--timeline is for a fixed run, not --ramp");
 	if (cfg->timeline_interval_ns < cfg->period_ns)

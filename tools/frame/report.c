@@ -118,6 +118,37 @@ static void text_trial(FILE *out, const struct frm_config *cfg, const struct frm
 		overhead_per_frame(tr), 100.0 * overhead_per_frame(tr) / (double)cfg->period_ns);
 }
 
+/* Drift of this run's check against the figure used, as a fraction. */
+static double drift(const struct frm_calib_kind *k)
+{
+	return k->ns_per_unit > 0 ? k->check_ns_per_unit / k->ns_per_unit - 1.0 : 0.0;
+}
+
+static void text_calibration(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal)
+{
+	uint64_t units[FRM_MAX_STAGES];
+	double total = 0;
+
+	for (int k = 0; k < cal->n; k++)
+		fprintf(out, "calibration: kind %d cpus %s (cpu %d): %.3f ns per unit (%s%s%s),"
+			" this run's check %.3f (drift %+.1f%%)\n",
+			cal->k[k].kind, cal->k[k].cpus, cal->k[k].cpu, cal->k[k].ns_per_unit,
+			cal->k[k].source, cal->file[0] ? " in " : "", cal->file,
+			cal->k[k].check_ns_per_unit, 100.0 * drift(&cal->k[k]));
+	if (cal->file_error[0])
+		fprintf(out, "calibration file: %s\n", cal->file_error);
+	if (cfg->calibrate || cal->fake)
+		return;
+	frm_work_resolve(cfg, cal, units);
+	for (int s = 0; s < cfg->nstages; s++)
+		total += (double)units[s] * cal->ns_per_unit;
+	fprintf(out, "work per frame: %.3f ms (", total / 1e6);
+	for (int s = 0; s < cfg->nstages; s++)
+		fprintf(out, "%sstage %d: %llu units %.3f ms", s ? ", " : "", s,
+			(unsigned long long)units[s], (double)units[s] * cal->ns_per_unit / 1e6);
+	fprintf(out, ")\n");
+}
+
 void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal,
 		     const struct frm_trial *tr, const struct frm_ramp *ramp,
 		     const struct lj_topo *t)
@@ -127,9 +158,7 @@ void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_c
 		cfg->fps, 1e9 / cfg->fps, cfg->nstages, cfg->nstages > 1 ? "s" : "",
 		cfg->latency_frames, cfg->latency_frames > 1 ? "s" : "", frm_model_name(cfg->model),
 		cfg->fake_ns_per_unit > 0 ? ", simulated work (--fake-work)" : "");
-	for (int k = 0; k < cal->n; k++)
-		fprintf(out, "calibration: kind %d cpus %s (cpu %d): %.3f ns per unit\n",
-			cal->k[k].kind, cal->k[k].cpus, cal->k[k].cpu, cal->k[k].ns_per_unit);
+	text_calibration(out, cfg, cal);
 	if (tr)
 		text_trial(out, cfg, tr);
 	if (ramp) {
@@ -222,10 +251,21 @@ static void params_json(json_object *p, const struct frm_config *cfg,
 		add(c, "cpus", json_object_new_string(cal->k[k].cpus));
 		add(c, "cpu", json_object_new_int(cal->k[k].cpu));
 		add(c, "ns_per_unit", dbl(cal->k[k].ns_per_unit));
+		add(c, "source", json_object_new_string(cal->k[k].source ? cal->k[k].source : "run"));
+		add(c, "khz", cal->k[k].khz ? i64(cal->k[k].khz) : NULL);
+		add(c, "measured_at", i64(cal->k[k].measured_at));
+		add(c, "check_ns_per_unit", dbl(cal->k[k].check_ns_per_unit));
+		add(c, "drift", dbl(drift(&cal->k[k])));
 		json_object_array_add(cal_arr, c);
 	}
 	add(p, "calibration", cal_arr);
 	add(p, "ns_per_unit", dbl(cal->ns_per_unit));
+	if (!cal->fake) {
+		add(p, "calibration_id", json_object_new_string(cal->id));
+		add(p, "calibration_file", cal->file[0] ? json_object_new_string(cal->file) : NULL);
+		if (cal->file_error[0])
+			add(p, "calibration_file_error", json_object_new_string(cal->file_error));
+	}
 }
 
 static json_object *stage_json(const struct frm_stage *st, const struct lj_topo *t)
@@ -273,6 +313,9 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 	add(o, "involuntary_switches", st->ivcsw >= 0 ? i64(st->ivcsw) : NULL);
 	add(o, "cpu_ns", i64(st->cpu_ns));
 	add(o, "work_ns", i64(st->work_ns));
+	/* The work each frame got: wall time (preemption included) and the thread's CPU time. */
+	add(o, "work_ns_per_frame", dbl(st->frames ? (double)st->work_ns / (double)st->frames : 0.0));
+	add(o, "cpu_ns_per_frame", dbl(st->frames ? (double)st->cpu_ns / (double)st->frames : 0.0));
 	add(o, "overhead_ns", i64(st->overhead_ns));
 	add(o, "overhead", lj_result_hist_json(st->overhead, false));
 	return o;

@@ -4,7 +4,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "lj_file.h"
 
 #include "lj_cpus.h"
 #include "lj_parse.h"
@@ -44,9 +49,9 @@ static double ns_per_unit_once(uint64_t units, uint64_t *sink)
 /*
  * ns per unit on the CPU the caller runs on: grow the batch to ~5 ms
  * (which also lets a governor raise the clock), then keep the fastest of
- * five batches: interruptions only ever make a batch slower.
+ * @batches batches: interruptions only ever make a batch slower.
  */
-static double measure(void)
+static double measure(int batches)
 {
 	uint64_t units = 16, sink = 0;
 	double best, v;
@@ -61,7 +66,7 @@ static double measure(void)
 		units *= 2;
 	}
 	best = (double)t / (double)units;
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < batches; i++) {
 		v = ns_per_unit_once(units, &sink);
 		if (v < best)
 			best = v;
@@ -71,11 +76,138 @@ static double measure(void)
 	return best > 0 ? best : 1e-3;
 }
 
+/* Batches of the per-run check, and of a figure that is stored for later runs. */
+#define CHECK_BATCHES 5
+#define STORE_BATCHES 40
+
+/* The CPU's current clock in kHz, 0 when cpufreq does not say. */
+static long cur_khz(int cpu)
+{
+	char path[96], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+	return lj_file_read(path, buf, sizeof(buf)) > 0 ? atol(buf) : 0;
+}
+
+/* The stored figures this run reads and may add to. */
+struct store {
+	bool on;
+	bool dirty;
+	struct frm_calib_entry e[FRM_CALIB_MAX];
+	int n;
+	char model[128];
+};
+
+static void store_open(struct store *st, const struct lj_topo *t, const struct frm_config *cfg,
+		       struct frm_calibration *cal)
+{
+	int n;
+
+	memset(st, 0, sizeof(*st));
+	/* A substitute topology (HWLOC_XMLFILE...) does not describe this machine's CPUs. */
+	if (t->substitute)
+		return;
+	if (frm_calib_path(cfg, cal->file, sizeof(cal->file))) {
+		snprintf(cal->file_error, sizeof(cal->file_error), "no writable location ($HOME unset)");
+		cal->file[0] = '\0';
+		return;
+	}
+	n = frm_calib_load(cal->file, st->e, FRM_CALIB_MAX);
+	if (n < 0) {
+		snprintf(cal->file_error, sizeof(cal->file_error), "cannot read: %s", strerror(-n));
+		cal->file[0] = '\0';
+		return;
+	}
+	st->n = n;
+	st->on = true;
+	snprintf(st->model, sizeof(st->model), "%s", t->cpu_model[0] ? t->cpu_model : "unknown");
+	/* The file is tab-separated. */
+	for (char *c = st->model; *c; c++)
+		if (*c == '\t' || *c == '\n')
+			*c = ' ';
+}
+
+/*
+ * On the CPU the caller is pinned to: this run's check, and the figure to
+ * use: the stored one, or (first run, or --calibrate) a longer measurement
+ * that is stored for the runs after.
+ */
+static void calibrate_kind(struct frm_calib_kind *ck, struct store *st, const struct lj_topo *t,
+			   const struct frm_config *cfg)
+{
+	struct frm_calib_entry *e = st->on ? frm_calib_find(st->e, st->n, st->model, ck->kind) : NULL;
+
+	ck->check_ns_per_unit = measure(CHECK_BATCHES);
+	if (e && !cfg->calibrate) {
+		ck->ns_per_unit = e->ns_per_unit;
+		ck->khz = e->khz;
+		ck->measured_at = e->measured_at;
+		ck->source = "stored";
+		return;
+	}
+	if (!st->on || (!e && st->n >= FRM_CALIB_MAX)) {
+		ck->ns_per_unit = ck->check_ns_per_unit;
+		ck->khz = cur_khz(ck->cpu);
+		ck->measured_at = (long long)time(NULL);
+		ck->source = "run";
+		return;
+	}
+	if (!e) {
+		e = &st->e[st->n++];
+		snprintf(e->model, sizeof(e->model), "%s", st->model);
+		e->kind = ck->kind;
+		snprintf(e->kind_name, sizeof(e->kind_name), "%s",
+			 ck->kind >= 0 && ck->kind < t->nkinds ? t->kinds[ck->kind].name : "");
+	}
+	e->ns_per_unit = measure(STORE_BATCHES);
+	e->khz = cur_khz(ck->cpu);
+	e->measured_at = (long long)time(NULL);
+	st->dirty = true;
+	ck->ns_per_unit = e->ns_per_unit;
+	ck->khz = e->khz;
+	ck->measured_at = e->measured_at;
+	ck->source = "new";
+}
+
+static void store_close(struct store *st, struct frm_calibration *cal)
+{
+	int ret;
+
+	if (!st->dirty)
+		return;
+	ret = frm_calib_save(cal->file, st->e, st->n);
+	if (!ret)
+		return;
+	snprintf(cal->file_error, sizeof(cal->file_error), "cannot write %s: %s", cal->file,
+		 strerror(-ret));
+	/* Measured like a stored figure, but later runs will not find it. */
+	for (int k = 0; k < cal->n; k++)
+		if (!strcmp(cal->k[k].source, "new"))
+			cal->k[k].source = "run";
+	cal->file[0] = '\0';
+	st->on = false;
+}
+
+/* The figure --work-time converts with (the fastest kind's), and a name for it. */
+static void calibration_finish(struct frm_calibration *cal, const struct store *st)
+{
+	int best = 0;
+
+	for (int i = 1; i < cal->n; i++)
+		if (cal->k[i].ns_per_unit < cal->k[best].ns_per_unit)
+			best = i;
+	cal->ns_per_unit = cal->k[best].ns_per_unit;
+	snprintf(cal->id, sizeof(cal->id), "%s/kind %d/%s %lld/%.3f ns",
+		 st->on ? st->model : "unstored", cal->k[best].kind, cal->k[best].source,
+		 cal->k[best].measured_at, cal->k[best].ns_per_unit);
+}
+
 int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
 		  struct frm_calibration *cal)
 {
 	cpu_set_t allowed, cpus;
-	int ret = 0;
+	struct store *st;
+	int ret = 0, r;
 
 	memset(cal, 0, sizeof(*cal));
 	if (cfg->fake_ns_per_unit > 0) {
@@ -85,14 +217,16 @@ int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
 	}
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
+	st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	store_open(st, t, cfg, cal);
 	for (int k = 0; k < t->nkinds && cal->n < LJ_TOPO_MAX_KINDS; k++) {
 		struct frm_calib_kind *ck = &cal->k[cal->n];
 		int cpu;
 
 		CPU_AND(&cpus, &t->kinds[k].cpus, &allowed);
-		if (!CPU_COUNT(&cpus))
-			continue;
-		if (lj_cpus_to_array(&cpus, &cpu, 1) < 1)
+		if (!CPU_COUNT(&cpus) || lj_cpus_to_array(&cpus, &cpu, 1) < 1)
 			continue;
 		ret = lj_cpus_pin_one(0, cpu);
 		if (ret)
@@ -100,7 +234,7 @@ int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
 		ck->kind = k;
 		ck->cpu = cpu;
 		lj_cpulist_format(&cpus, ck->cpus, sizeof(ck->cpus));
-		ck->ns_per_unit = measure();
+		calibrate_kind(ck, st, t, cfg);
 		cal->n++;
 	}
 	if (!cal->n && !ret) {
@@ -108,19 +242,15 @@ int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
 		cal->k[0].kind = -1;
 		cal->k[0].cpu = sched_getcpu();
 		lj_cpulist_format(&allowed, cal->k[0].cpus, sizeof(cal->k[0].cpus));
-		cal->k[0].ns_per_unit = measure();
+		calibrate_kind(&cal->k[0], st, t, cfg);
 		cal->n = 1;
 	}
-	{
-		int r = lj_cpus_pin(0, &allowed);
-
-		if (r && !ret)
-			ret = r;
-	}
-	cal->ns_per_unit = cal->k[0].ns_per_unit;
-	for (int i = 1; i < cal->n; i++)
-		if (cal->k[i].ns_per_unit < cal->ns_per_unit)
-			cal->ns_per_unit = cal->k[i].ns_per_unit;
+	r = lj_cpus_pin(0, &allowed);
+	if (r && !ret)
+		ret = r;
+	store_close(st, cal);
+	calibration_finish(cal, st);
+	free(st);
 	return ret;
 }
 
