@@ -449,6 +449,8 @@ static void trial_json(struct lj_result *res, const struct frm_config *cfg,
 	add(side, "migrations", i64(migr));
 	add(side, "voluntary_switches", i64(vcsw));
 	add(side, "involuntary_switches", i64(ivcsw));
+	/* Where the timeline's t_s = 0 is on CLOCK_MONOTONIC (the first measured vsync). */
+	add(side, "timeline_t0_ns", i64(frm_trial_vsync(tr, tr->warmup)));
 	add(side, "overhead_ns_per_frame", dbl(ovh));
 	add(side, "overhead_pct_of_period", dbl(100.0 * ovh / (double)cfg->period_ns));
 }
