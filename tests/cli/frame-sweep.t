@@ -48,6 +48,7 @@ bad=$(awk -F, -v t0="$t0" -v iv=100000000 '
 		print bad, checked
 	}' "$TMP/changes" "$TMP/t.csv")
 is "${bad% *}" 0 "each phase change shows within one interval of the sweep's time"
+[ "${bad% *}" = 0 ] || diag "t0 $t0; changes: $(tr '\n' ' ' <"$TMP/changes"); rows: $(cut -d, -f1,2 "$TMP/t.csv" | tr '\n' ' ')"
 ok $(( ${bad#* } >= 2 ? 0 : 1 )) "...checked on the two changes inside the run (${bad#* })"
 [ -z "$(ls "$TMP"/lj-env-phases.* 2>/dev/null)" ]; ok $? "lj-env removes its phase log"
 
