@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lj_cpufreq.h"
+#include "lj_outfile.h"
 #include "lj_time.h"
 
 /* Counts of one timeline interval, by the vsync of each frame. */
@@ -136,24 +137,33 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 		       const struct lj_cpufreq_sample *smp, size_t nsmp)
 {
 	struct binner b = { .tr = tr, .interval_ns = interval_ns };
-	struct frm_phase ph[FRM_MAX_PHASES];
-	size_t nph = phases_load(ph, FRM_MAX_PHASES);
+	struct frm_phase *ph = calloc(FRM_MAX_PHASES, sizeof(*ph));
+	size_t nph = ph ? phases_load(ph, FRM_MAX_PHASES) : 0;
+	struct lj_outfile out;
 	struct frm_account a;
 	cpu_set_t cpus;
 	FILE *f;
-	int ret = 0;
+	int ret;
 
 	/* From the first measured vsync to the interval holding the last. */
 	b.nbins = tr->nrun > tr->warmup ? bin_of(tr, tr->nrun - 1, interval_ns) + 1 : 0;
 	b.bins = calloc(b.nbins ? b.nbins : 1, sizeof(*b.bins));
-	if (!b.bins)
+	if (!b.bins || !ph) {
+		free(b.bins);
+		free(ph);
 		return -ENOMEM;
+	}
 	frm_account_init(&a, &tr->cfg->clock, tr->cfg->latency_frames, tr->cfg->model);
 	frm_account_frames(&a, tr->frames, tr->warmup, tr->nrun, bin_fate, &b);
-	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f) {
-		ret = -errno;
+	ret = lj_outfile_open(&out, path, NULL, 0);
+	f = ret ? NULL : lj_outfile_stdio(&out);
+	if (!ret && !f) {
+		lj_outfile_abort(&out);
+		ret = -ENOMEM;
+	}
+	if (ret) {
 		free(b.bins);
+		free(ph);
 		return ret;
 	}
 	CPU_ZERO(&cpus);
@@ -167,11 +177,7 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 	fputc('\n', f);
 	write_rows(f, tr, &b, smp, nsmp, &cpus, ph, nph);
 	free(b.bins);
-	if (ferror(f))
-		ret = -EIO;
-	if (f != stdout && fclose(f) && !ret)
-		ret = -errno;
-	else if (f == stdout)
-		fflush(f);
-	return ret;
+	free(ph);
+	/* Every write error (a full disk) surfaces here; "-" is flushed, not closed. */
+	return lj_outfile_commit(&out);
 }
