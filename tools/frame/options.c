@@ -115,28 +115,58 @@ static int parse_rate(const char *arg, double *out)
 	return lj_opt_double("--max-drop-rate", arg, 0.0, 1.0, out);
 }
 
+/* The exact rate: vsync times are computed from it (account.h). */
+static int parse_fps(const char *arg, struct frm_config *cfg)
+{
+	if (frm_clock_parse(arg, &cfg->clock))
+		return lj_opt_invalid("--fps", arg, "not a rate in Hz (digits, up to 9 decimals)");
+	cfg->fps = frm_clock_rate(&cfg->clock);
+	if (cfg->fps < 1.0 || cfg->fps > 10000.0)
+		return lj_opt_invalid("--fps", arg, "out of range 1..10000");
+	return 0;
+}
+
+static int parse_model(const char *arg, enum frm_model *model)
+{
+	if (!strcmp(arg, "display"))
+		*model = FRM_MODEL_DISPLAY;
+	else if (!strcmp(arg, "strict"))
+		*model = FRM_MODEL_STRICT;
+	else
+		return lj_opt_invalid("--display-model", arg, "display or strict");
+	return 0;
+}
+
+/* --work (units) or --work-time (durations): one value or one per stage. */
+static int parse_work(int key, const char *arg, struct frm_config *cfg)
+{
+	const char *why = NULL;
+	int n = FRM_MAX_STAGES;
+
+	if (key == K_WORK) {
+		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, &why))
+			return lj_opt_invalid("--work", arg, why);
+		cfg->nwork_units = n;
+		return 0;
+	}
+	if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, &why))
+		return lj_opt_invalid("--work-time", arg, why);
+	for (int i = 0; i < n; i++)
+		if (cfg->work_ns[i] < 0)
+			return lj_opt_invalid("--work-time", arg, "negative duration");
+	cfg->nwork_ns = n;
+	return 0;
+}
+
 static int handle(void *ctx, int key, const char *arg)
 {
 	struct frm_config *cfg = ctx;
-	const char *why = NULL;
-	int n;
 
 	switch (key) {
 	case K_FPS:
-		if (frm_clock_parse(arg, &cfg->clock))
-			return lj_opt_invalid("--fps", arg, "not a rate in Hz (digits, up to 9 decimals)");
-		cfg->fps = frm_clock_rate(&cfg->clock);
-		if (cfg->fps < 1.0 || cfg->fps > 10000.0)
-			return lj_opt_invalid("--fps", arg, "out of range 1..10000");
-		return 0;
+		return parse_fps(arg, cfg);
 	case K_MODEL:
-		if (!strcmp(arg, "display"))
-			cfg->model = FRM_MODEL_DISPLAY;
-		else if (!strcmp(arg, "strict"))
-			cfg->model = FRM_MODEL_STRICT;
-		else
-			return lj_opt_invalid("--display-model", arg, "display or strict");
-		return 0;
+		return parse_model(arg, &cfg->model);
 	case 'D':
 		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns))
 			return LJ_EXIT_USAGE;
@@ -147,20 +177,8 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_STAGES:
 		return lj_opt_int("--stages", arg, 1, FRM_MAX_STAGES, &cfg->nstages);
 	case K_WORK:
-		n = FRM_MAX_STAGES;
-		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, &why))
-			return lj_opt_invalid("--work", arg, why);
-		cfg->nwork_units = n;
-		return 0;
 	case K_WORK_TIME:
-		n = FRM_MAX_STAGES;
-		if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, &why))
-			return lj_opt_invalid("--work-time", arg, why);
-		for (int i = 0; i < n; i++)
-			if (cfg->work_ns[i] < 0)
-				return lj_opt_invalid("--work-time", arg, "negative duration");
-		cfg->nwork_ns = n;
-		return 0;
+		return parse_work(key, arg, cfg);
 	case K_LATENCY:
 		return lj_opt_int("--latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
 	case K_WARMUP:
