@@ -364,35 +364,53 @@ double frm_discrepancy_ns(const int64_t *t, uint64_t n)
 	return (double)(best / scale);
 }
 
-void frm_simulate(int nstages, const struct frm_clock *clk, int latency_frames, uint64_t nframes,
-		  frm_work_fn work_ns, void *arg, struct frm_frame *f)
+/* The next frame after @i still in the pipeline has reached this stage by @t. */
+static bool newer_waiting(const struct frm_frame *f, const int64_t *arrive, uint64_t i,
+			  uint64_t nframes, int64_t t)
 {
-	int64_t free_at[FRM_MAX_STAGES];
+	for (uint64_t j = i + 1; j < nframes; j++)
+		if (f[j].gone_stage < 0)
+			return arrive[j] <= t;
+	return false;
+}
 
+/*
+ * Stage by stage: stage s sees the frames in order, each when stage s - 1
+ * finished it (arrive[]), which is all known once stage s - 1 is done,
+ * because a stage never waits for the next one.
+ */
+void frm_simulate(int nstages, const struct frm_clock *clk, int latency_frames, enum frm_model model,
+		  uint64_t nframes, frm_work_fn work_ns, void *arg, struct frm_frame *f, int64_t *arrive)
+{
 	if (nstages > FRM_MAX_STAGES)
 		nstages = FRM_MAX_STAGES;
-	for (int s = 0; s < nstages; s++)
-		free_at[s] = 0;
 	for (uint64_t i = 0; i < nframes; i++) {
-		int64_t ready = frm_vsync_ns(clk, (int64_t)i);	/* when the frame reaches the stage */
-		int64_t due = frm_vsync_ns(clk, (int64_t)i + latency_frames);
-
 		frm_frame_clear(&f[i]);
-		for (int s = 0; s < nstages; s++) {
-			int64_t start = ready > free_at[s] ? ready : free_at[s];
+		arrive[i] = frm_vsync_ns(clk, (int64_t)i);
+	}
+	for (int s = 0; s < nstages; s++) {
+		int64_t free_at = 0;
 
-			if (start >= due) {
+		for (uint64_t i = 0; i < nframes; i++) {
+			int64_t due = frm_vsync_ns(clk, (int64_t)i + latency_frames);
+			int64_t start = arrive[i] > free_at ? arrive[i] : free_at;
+
+			if (f[i].gone_stage >= 0)
+				continue;
+			if (start >= due && (s == 0 || model == FRM_MODEL_STRICT ||
+					     newer_waiting(f, arrive, i, nframes, start))) {
 				f[i].gone_stage = (int8_t)s;
 				f[i].skipped = s == 0;
-				break;
+				continue;
 			}
-			f[i].waited_ns += start - ready;
-			free_at[s] = start + work_ns(arg, i, s);
-			ready = free_at[s];
-			if (ready > due && f[i].late_stage < 0)
+			f[i].waited_ns += start - arrive[i];
+			free_at = start + work_ns(arg, i, s);
+			arrive[i] = free_at;
+			if (free_at > due && f[i].late_stage < 0)
 				f[i].late_stage = (int8_t)s;
-			if (s == nstages - 1)
-				f[i].present = ready;
 		}
 	}
+	for (uint64_t i = 0; i < nframes; i++)
+		if (f[i].gone_stage < 0)
+			f[i].present = arrive[i];
 }

@@ -153,16 +153,19 @@ double frm_discrepancy_ns(const int64_t *t, uint64_t n);
  * stage 0 starts frame i at max(vsync i, when it finished the previous
  * frame) and skips the frame if that is already at or past its deadline
  * (vsync i + L); stage s > 0 starts it at max(hand-off, when it is free)
- * and abandons it if that is at or past the deadline. The last stage's
- * finish is the present time.
+ * and abandons it if that is at or past the deadline and, in the display
+ * model, a newer frame is already waiting for the stage (the newest frame
+ * wins; a late frame alone is still finished, to be shown late). The last
+ * stage's finish is the present time.
  *
  * frm_simulate runs that model with zero wake-up latency: @work_ns gives
  * the duration of stage @stage's work on frame @frame. Writes
- * f[0..nframes) with times relative to vsync 0 at time 0.
+ * f[0..nframes) with times relative to vsync 0 at time 0; @arrive is
+ * scratch space of @nframes.
  */
 typedef int64_t (*frm_work_fn)(void *arg, uint64_t frame, int stage);
 
-void frm_simulate(int nstages, const struct frm_clock *clk, int latency_frames, uint64_t nframes,
-		  frm_work_fn work_ns, void *arg, struct frm_frame *f);
+void frm_simulate(int nstages, const struct frm_clock *clk, int latency_frames, enum frm_model model,
+		  uint64_t nframes, frm_work_fn work_ns, void *arg, struct frm_frame *f, int64_t *arrive);
 
 #endif

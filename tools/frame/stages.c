@@ -220,6 +220,16 @@ static void run_source(struct frm_stage *st)
 		ring_push_end(st->out);
 }
 
+/* A frame newer than the one just taken is already queued (not the end token). */
+static bool newer_queued(struct frm_ring *r)
+{
+	uint32_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	if (atomic_load_explicit(&r->head, memory_order_acquire) == t)
+		return false;
+	return r->frame[t % FRM_RING] != FRM_END;
+}
+
 /* Stage s > 0: take frames as they are handed over; abandon the stale. */
 static void run_stage(struct frm_stage *st)
 {
@@ -242,7 +252,7 @@ static void run_stage(struct frm_stage *st)
 			else
 				st->busy_starts++;
 		}
-		if (wake >= due(tr, i)) {
+		if (wake >= due(tr, i) && (tr->cfg->model == FRM_MODEL_STRICT || newer_queued(st->in))) {
 			st->abandoned += i >= tr->warmup;
 			tr->frames[i].gone_stage = (int8_t)st->index;
 			continue;
@@ -486,8 +496,9 @@ int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint
 	if (ret)
 		return ret;
 	if (cfg->fake_ns_per_unit > 0) {
-		frm_simulate(cfg->nstages, &cfg->clock, cfg->latency_frames, tr->nframes,
-			     fake_work, tr, tr->frames);
+		/* tr->shown is free until the accounting: the simulator's scratch. */
+		frm_simulate(cfg->nstages, &cfg->clock, cfg->latency_frames, cfg->model, tr->nframes,
+			     fake_work, tr, tr->frames, tr->shown);
 		tr->nrun = tr->nframes;
 		tr->wall_ns = frm_vsync_ns(&cfg->clock, (int64_t)tr->nframes) -
 			      frm_vsync_ns(&cfg->clock, (int64_t)tr->warmup);

@@ -21,26 +21,36 @@ def vsync(i, rate):
     return math.floor(F(i * 10**9) / rate + F(1, 2))
 
 
-def simulate(base, over, rate, lat, n):
-    """Frames of the pipeline model with zero wake-up latency."""
-    free = [0] * len(base)
-    frames = []
-    for i in range(n):
-        ready, due = vsync(i, rate), vsync(i + lat, rate)
-        fr = dict(present=None, waited=0, late=None, gone=None, skipped=False)
-        for s, w in enumerate(base):
-            start = max(ready, free[s])
+def simulate(base, over, rate, lat, n, strict):
+    """Frames of the pipeline model with zero wake-up latency.
+
+    Stage 0 skips a frame it would start at or after its deadline; a later
+    stage abandons such a frame too in the strict model, but in the display
+    model only when a newer frame has already reached that stage.
+    """
+    frames = [dict(present=None, waited=0, late=None, gone=None, skipped=False) for _ in range(n)]
+    ready = [vsync(i, rate) for i in range(n)]   # when each frame reaches the current stage
+    for s, w in enumerate(base):
+        free = 0
+        for i in range(n):
+            fr = frames[i]
+            if fr['gone'] is not None:
+                continue
+            due = vsync(i + lat, rate)
+            start = max(ready[i], free)
             if start >= due:
-                fr['gone'], fr['skipped'] = s, s == 0
-                break
-            fr['waited'] += start - ready
-            free[s] = start + over.get((i, s), w)
-            ready = free[s]
-            if ready > due and fr['late'] is None:
+                nxt = next((j for j in range(i + 1, n) if frames[j]['gone'] is None), None)
+                if s == 0 or strict or (nxt is not None and ready[nxt] <= start):
+                    fr['gone'], fr['skipped'] = s, s == 0
+                    continue
+            fr['waited'] += start - ready[i]
+            free = start + over.get((i, s), w)
+            ready[i] = free
+            if free > due and fr['late'] is None:
                 fr['late'] = s
-        else:
-            fr['present'] = ready
-        frames.append(fr)
+    for i in range(n):
+        if frames[i]['gone'] is None:
+            frames[i]['present'] = ready[i]
     return frames
 
 
@@ -120,7 +130,8 @@ SCHEDULES = [
     ('1x20ms', F(60), 1, [20 * MS], {}, 186, 6),
     ('1x34ms', F(60), 1, [34 * MS], {}, 186, 6),
     ('stuffing', F(60), 1, [12 * MS], {(10, 0): 30 * MS}, 30, 0),
-    ('abandon', F(60), 1, [2 * MS, 2 * MS], {(5, 1): 33 * MS}, 30, 0),
+    ('abandon', F(60), 1, [2 * MS, 2 * MS], {(5, 1): 50 * MS}, 30, 0),
+    ('late_alone', F(60), 1, [2 * MS, 2 * MS], {(5, 1): 33 * MS}, 30, 0),
     ('replace_l2', F(60), 2, [5 * MS], {(8, 0): 25 * MS}, 30, 0),
     ('hz144_7ms', F(144), 1, [7 * MS], {}, 300, 6),
     ('hz59_94', F(5994, 100), 1, [16700000], {}, 600, 6),
@@ -140,9 +151,9 @@ def main():
         print('\tlong long %s;' % f)
     print('\tdouble discrepancy_ns, fps;\n};\n\nstatic const struct display_fixture fixtures[] = {')
     for name, rate, lat, base, over, n, first in SCHEDULES:
-        frames = simulate(base, over, rate, lat, n)
         (of, os), ons = next(iter(over.items())) if over else ((-1, 0), 0)
         for strict in (0, 1):
+            frames = simulate(base, over, rate, lat, n, strict)
             r = account(frames, first, n, rate, lat, strict)
             vals = ', '.join(str(r[f]) for f in FIELDS)
             print('\t{ "%s", %d, %d, %d, %d, %d, { %d, %d }, %d, %d, %d, %d, %d,\n\t  %s,\n\t  %.6f, %.9f },'

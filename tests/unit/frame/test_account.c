@@ -72,7 +72,8 @@ static void test_fixture(const struct display_fixture *x)
 	bool same;
 
 	snprintf(what, sizeof(what), "%s, %s model", x->name, x->strict ? "strict" : "display");
-	frm_simulate(x->nstages, &c, x->latency, x->nframes, fixture_work, &x, f);
+	frm_simulate(x->nstages, &c, x->latency, x->strict ? FRM_MODEL_STRICT : FRM_MODEL_DISPLAY,
+		     x->nframes, fixture_work, &x, f, shown);
 	frm_account_init(&a, &c, x->latency, x->strict ? FRM_MODEL_STRICT : FRM_MODEL_DISPLAY);
 	a.shown = shown;
 	a.shown_cap = x->nframes;
