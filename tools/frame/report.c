@@ -80,10 +80,10 @@ static void text_display(FILE *out, const struct frm_config *cfg, const struct f
 		" smooth: %.2f%% longest streak: %llu\n",
 		ull(a->frames), ull(a->displayed), ull(a->dropped), 100.0 * frm_drop_rate(a),
 		ull(a->janky), frm_fps(a), frm_percentage_smooth(a), ull(a->longest_streak));
-	fprintf(out, "frame_times ms: mean %.3f p50 %.3f p99 %.3f max %.3f discrepancy %.3f;"
-		" longest freeze %.3f freeze time %.3f\n",
+	fprintf(out, "frame_times ms: mean %.3f p50 %.3f p95 %.3f p99 %.3f discrepancy %.3f;"
+		" longest freeze %.3f, freeze time %.3f\n",
 		ms(frm_mean_frame_time(a)), ms((double)q(tr->frame_times, 0.5)),
-		ms((double)q(tr->frame_times, 0.99)), ms((double)a->longest_freeze_ns),
+		ms((double)q(tr->frame_times, 0.95)), ms((double)q(tr->frame_times, 0.99)),
 		ms(tr->discrepancy_ns), ms((double)a->longest_freeze_ns), ms((double)a->freeze_ns));
 	fprintf(out, "frame latency ms (vsync to display): mean %.3f p50 %.3f p99 %.3f max %.3f\n",
 		ms(frm_mean_latency(a)), ms((double)q(tr->latency, 0.5)),
