@@ -74,12 +74,16 @@ int main(int argc, char **argv)
 		ret = cyc_run_start(&run, setup_rec);
 		if (!ret)
 			ret = cyc_run_wait(&run);
+		cyc_validity_finish(&run, setup_rec, res);
 		/* Also for a run refused (77) or failed: the result says why. */
 		ret = write_json(&run, res, ret);
 		/* A run stopped by a signal or -b still reports what it measured. */
 		if (run.start_ns && cyc_report_final(&run, run.text) && !ret)
 			ret = LJ_EXIT_RUNTIME;	/* the --histfile write failed late (e.g. ENOSPC) */
+		/* stderr: stdout keeps exactly cyclictest's lines for its parsers */
+		cyc_validity_report(&run, stderr);
 	}
+	cyc_validity_free(&run);
 	cyc_run_free(&run);
 	lj_setupopt_restore(&cfg.setup, stack);
 out:
