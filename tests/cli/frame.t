@@ -133,6 +133,15 @@ run_rc lj-frame $FAKE --work 20000 --display-model strict --timeline "$TMP/t2.cs
 is "$(tail -n +2 "$TMP/t2.csv" | awk -F, '$3 != $5 || $7 != 0 { bad++ } END { print bad + 0 }')" 0 \
 	"strict, overloaded timeline: every row all dropped, 0 fps"
 # A phase log as lj-env --sweep writes it: the rows take the phase in force at their start.
+# Every frame's class: the issue's 1 x 17 ms case for 3 s.
+run_rc lj-frame --fake-work 1000 --stages 1 -D 3 --work 17000 --frame-log "$TMP/frames.csv" --json "$TMP/f17.json" -q
+is "$(head -1 "$TMP/frames.csv")" "frame,vsync_ns,present_ns,shown_ns,class,stage,waited_ns" "frame log header"
+is "$(tail -n +2 "$TMP/frames.csv" | awk -F, '{ c[$5]++ } END { printf "%d %d %d", NR, c["deadline_missed"], c["skipped"] }')" \
+	"180 177 3" "frame log: 180 frames, 177 shown late, 3 skipped"
+is "$(jq -r '[.summary.fps.value, .summary.percentage_smooth.value, .summary.mean_frame_time.value] | "\(.[0]) \(.[1] * 10 | round / 10) \(.[2] / 10000 | round / 100)"' "$TMP/f17.json")" \
+	"59 98.3 16.95" "1 x 17 ms for 3 s: 59.0 fps, 98.3 % smooth, 16.95 ms mean frame time (telemetry's figures)"
+usage --ramp --frame-log "$TMP/x.csv"
+
 # (A simulated run's vsync 0 is at time 0.)
 printf '0 cpus=0\n150000000 cpus=1\n' >"$TMP/phases"
 export LJ_SWEEP_PHASES="$TMP/phases"

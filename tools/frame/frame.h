@@ -59,6 +59,7 @@ struct frm_config {
 
 	const char *timeline;
 	int64_t timeline_interval_ns;
+	const char *frame_log;		/* --frame-log */
 	const char *json;
 	double fake_ns_per_unit;	/* > 0: simulate, test aid */
 	bool quiet;
@@ -235,6 +236,9 @@ struct frm_phase {
 struct lj_cpufreq_sample;
 int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t interval_ns,
 		       const struct lj_cpufreq_sample *smp, size_t nsmp);
+
+/* framelog.c: --frame-log, one CSV row per measured frame. */
+int frm_frame_log_write(const char *path, const struct frm_trial *tr);
 
 /* report.c */
 void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal,

@@ -193,6 +193,14 @@ static int report(struct frm_main *m)
 			ret = LJ_EXIT_RUNTIME;
 		}
 	}
+	if (cfg->frame_log && tr) {
+		int err = frm_frame_log_write(cfg->frame_log, tr);
+
+		if (err) {
+			lj_error_errno(err, "cannot write frame log %s", cfg->frame_log);
+			ret = LJ_EXIT_RUNTIME;
+		}
+	}
 	if (!cfg->quiet)
 		frm_report_text(stdout, cfg, &m->cal, tr, ramp, &m->topo);
 	if (!ret && tr && cfg->max_drop_set && frm_drop_rate(&tr->acct) > cfg->max_drop_rate) {
@@ -232,7 +240,7 @@ static void report_failure(struct frm_main *m, int ret)
 /* The files the run will write, checked before anything is measured. */
 static int check_paths(const struct frm_config *cfg)
 {
-	const char *paths[] = { cfg->json, cfg->timeline };
+	const char *paths[] = { cfg->json, cfg->timeline, cfg->frame_log };
 
 	return lj_tool_check_outputs(paths, sizeof(paths) / sizeof(paths[0]));
 }

@@ -19,7 +19,7 @@ enum {
 	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
 	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
 	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP, K_MODEL,
-	K_CALIBRATE, K_CALIB_FILE,
+	K_CALIBRATE, K_CALIB_FILE, K_FRAME_LOG,
 };
 
 static const struct lj_opt frame_opts[] = {
@@ -49,6 +49,8 @@ static const struct lj_opt frame_opts[] = {
 	{ "ramp-repeat", K_RAMP_REPEAT, LJ_OPT_ARG, "N", "bisections at the edge, for the spread (default 3)" },
 	{ "ramp-precision", K_RAMP_PRECISION, LJ_OPT_ARG, "FRAC", "relative width ending a bisection (default 0.02)" },
 	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency" },
+	{ "frame-log", K_FRAME_LOG, LJ_OPT_ARG, "FILE",
+	  "CSV of every measured frame: vsync, present and display times, class, stage" },
 	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)" },
 	{ "calibrate", K_CALIBRATE, LJ_OPT_NOARG, NULL,
@@ -226,6 +228,9 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_CALIB_FILE:
 		cfg->calib_file = arg;
 		return 0;
+	case K_FRAME_LOG:
+		cfg->frame_log = arg;
+		return 0;
 	case K_FAKE_WORK:
 		return lj_opt_double("--fake-work", arg, 0.001, 1e9, &cfg->fake_ns_per_unit);
 	case 'q':
@@ -285,10 +290,10 @@ static int validate(struct frm_config *cfg)
 	if (cfg->duration_ns / cfg->period_ns > (int64_t)FRM_MAX_FRAMES)
 		return lj_usage_error("--duration spans more than %llu frames",
 				      (unsigned long long)FRM_MAX_FRAMES);
-	if (cfg->calibrate && (cfg->ramp || cfg->timeline || cfg->fake_ns_per_unit > 0))
-		return lj_usage_error("--calibrate runs no frames: not with --ramp, --timeline or --fake-work");
-	if (cfg->ramp && cfg->timeline)
-		return lj_usage_error("--timeline is for a fixed run, not --ramp");
+	if (cfg->calibrate && (cfg->ramp || cfg->timeline || cfg->frame_log || cfg->fake_ns_per_unit > 0))
+		return lj_usage_error("--calibrate runs no frames: not with --ramp, --timeline, --frame-log or --fake-work");
+	if (cfg->ramp && (cfg->timeline || cfg->frame_log))
+		return lj_usage_error("--timeline and --frame-log are for a fixed run, not --ramp");
 	if (cfg->timeline_interval_ns < cfg->period_ns)
 		return lj_usage_error("--timeline-interval is shorter than a frame period");
 	if (!cfg->background && (cfg->bg_policy_name || cfg->bg_prio > 0 || cfg->bg_cpus || cfg->bg_cgroup ||
