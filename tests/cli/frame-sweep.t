@@ -53,4 +53,13 @@ is "${bad% *}" 0 "each phase change shows within one interval of the sweep's tim
 ok $(( ${bad#* } >= 2 ? 0 : 1 )) "...checked on the two changes inside the run (${bad#* })"
 [ -z "$(ls "$TMP"/lj-env-phases.* 2>/dev/null)" ]; ok $? "lj-env removes its phase log"
 
+# A sweep faster than lj-frame's start: its cpuset changes under the
+# calibration and the setup, which must follow it rather than fail.
+fails=0
+for i in 1 2 3; do
+	run_rc lj-env --cgroup $G --sweep cpus=0,1 --dwell 20ms -- lj-frame -D 0.3 --work-time 400us -q
+	[ "$rc" -eq 0 ] || { fails=$((fails + 1)); diag "exit $rc: $(grep -v 'sweep: +' "$TMP/err" | head -2)"; }
+done
+is "$fails" 0 "lj-frame under a 20 ms sweep starts and runs, 3 times out of 3"
+
 done_testing

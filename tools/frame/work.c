@@ -202,6 +202,69 @@ static void calibration_finish(struct frm_calibration *cal, const struct store *
 		 cal->k[best].measured_at, cal->k[best].ns_per_unit);
 }
 
+/*
+ * Every CPU: the kernel narrows the mask to the process's cpuset. While
+ * the cpuset is being changed the kernel may refuse even that for a
+ * moment: a few tries, 1 ms apart.
+ */
+static int pin_anywhere(void)
+{
+	struct timespec ms = { 0, LJ_NSEC_PER_MSEC };
+	cpu_set_t all;
+	int ret = 0;
+
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &all);
+	for (int i = 0; i < 10; i++) {
+		ret = lj_cpus_pin(0, &all);
+		if (ret != -EINVAL)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	return ret;
+}
+
+/*
+ * Back to the CPUs the process had. When its cpuset changed meanwhile
+ * (lj-env --sweep) and holds none of them, the kernel refuses that mask:
+ * then anywhere in the cpuset.
+ */
+static int restore_affinity(const cpu_set_t *allowed)
+{
+	int r = lj_cpus_pin(0, allowed);
+
+	if (r == -EINVAL)
+		r = pin_anywhere();
+	/* Still refused: the cpuset is changing, and its change resets the affinity. */
+	return r == -EINVAL ? 0 : r;
+}
+
+/*
+ * Pin to the first CPU of @kind among @allowed: *@cpus gets the kind's
+ * CPUs there, *@cpu the one. If the cpuset changed meanwhile (lj-env
+ * --sweep) and no longer holds it, the kind's CPUs the cpuset holds now;
+ * -EINVAL when there are none.
+ */
+static int pin_kind(const cpu_set_t *kind, const cpu_set_t *allowed, cpu_set_t *cpus, int *cpu)
+{
+	cpu_set_t now;
+	int ret;
+
+	CPU_AND(cpus, kind, allowed);
+	if (lj_cpus_to_array(cpus, cpu, 1) < 1)
+		return -EINVAL;
+	ret = lj_cpus_pin_one(0, *cpu);
+	if (ret != -EINVAL)
+		return ret;
+	if (pin_anywhere() || sched_getaffinity(0, sizeof(now), &now))
+		return -EINVAL;
+	CPU_AND(cpus, kind, &now);
+	if (lj_cpus_to_array(cpus, cpu, 1) < 1)
+		return -EINVAL;
+	return lj_cpus_pin_one(0, *cpu);
+}
+
 int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
 		  struct frm_calibration *cal)
 {
@@ -225,10 +288,11 @@ int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
 		struct frm_calib_kind *ck = &cal->k[cal->n];
 		int cpu;
 
-		CPU_AND(&cpus, &t->kinds[k].cpus, &allowed);
-		if (!CPU_COUNT(&cpus) || lj_cpus_to_array(&cpus, &cpu, 1) < 1)
-			continue;
-		ret = lj_cpus_pin_one(0, cpu);
+		ret = pin_kind(&t->kinds[k].cpus, &allowed, &cpus, &cpu);
+		if (ret == -EINVAL) {
+			ret = 0;
+			continue;	/* none of the kind's CPUs is in the cpuset now */
+		}
 		if (ret)
 			break;
 		ck->kind = k;
@@ -238,14 +302,14 @@ int frm_calibrate(const struct lj_topo *t, const struct frm_config *cfg,
 		cal->n++;
 	}
 	if (!cal->n && !ret) {
-		/* No kinds from the topology: measure where we are. */
-		cal->k[0].kind = -1;
+		/* No kinds from the topology (or none in the cpuset now): measure where we are. */
 		cal->k[0].cpu = sched_getcpu();
+		cal->k[0].kind = t->nkinds ? lj_topo_kind_of(t, cal->k[0].cpu) : -1;
 		lj_cpulist_format(&allowed, cal->k[0].cpus, sizeof(cal->k[0].cpus));
 		calibrate_kind(&cal->k[0], st, t, cfg);
 		cal->n = 1;
 	}
-	r = lj_cpus_pin(0, &allowed);
+	r = restore_affinity(&allowed);
 	if (r && !ret)
 		ret = r;
 	store_close(st, cal);
