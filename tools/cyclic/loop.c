@@ -228,6 +228,16 @@ static inline void record(struct cyc_thread *t, uint64_t cycle, int64_t lat, int
 	}
 }
 
+/* A sample over a hook's threshold or periods missed: off the hot path, only when a hook asked. */
+static void __attribute__((noinline, cold)) tell_hooks(struct cyc_thread *t, enum lj_late_kind kind,
+							 int64_t due, int64_t ran)
+{
+	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = t->tid, .index = t->index,
+			      .due_ns = (uint64_t)due, .ran_ns = (uint64_t)ran };
+
+	lj_hooks_late(t->run->hooks, &ev);
+}
+
 /* -b: the first thread over the threshold marks the trace and stops the run. */
 static void breaktrace(struct cyc_thread *t, int64_t lat)
 {
@@ -278,8 +288,9 @@ static void measure(struct cyc_thread *t, timer_t timer)
 	const struct cyc_config *cfg = run->cfg;
 	const struct timespec interval_ts = lj_ns_to_ts(t->interval_ns);
 	struct cyc_pace pace = { .interval_ns = t->interval_ns, .policy = cfg->catchup };
+	struct lj_hooks *hooks = run->hooks;
 	int64_t min = INT64_MAX, max = INT64_MIN, sum = 0, next, now, lat;
-	uint64_t cycles = 0;
+	uint64_t cycles = 0, missed = 0;
 	int overrun = 0, ret;
 	struct timespec ts;
 	sigset_t timer_set;
@@ -314,12 +325,20 @@ static void measure(struct cyc_thread *t, timer_t timer)
 		min = lat < min ? lat : min;
 		max = lat > max ? lat : max;
 		record(t, cycles++, lat, now);
+		/* The hooks (lj_hook): one relaxed load and a compare when none asked. */
+		if (lat > 0 && lj_hooks_wants(hooks, (uint64_t)lat))
+			tell_hooks(t, LJ_LATE_SAMPLE, next, now);
 		if (cfg->wait == CYC_WAIT_TIMER) {
 			/* Measured from the first expiry; the timer keeps its own grid. */
 			pace.missed += (uint64_t)overrun;
 			next += (1 + (int64_t)overrun) * t->interval_ns;
 		} else if (cfg->wait == CYC_WAIT_ABSOLUTE) {
 			next = cyc_pace_next(&pace, next, now);
+		}
+		if (pace.missed != missed) {
+			missed = pace.missed;
+			if (lj_hooks_wants_missed(hooks))
+				tell_hooks(t, LJ_LATE_MISSED, now - lat, now);
 		}
 		live_publish(t, cycles, min, max, lat, sum, pace.missed);
 

@@ -138,6 +138,20 @@ static bool work(struct frm_stage *st, uint32_t i, int64_t end)
 	return done;
 }
 
+/* Hooks for a trial run outside the driver (the ramp's, unit tests): none. */
+static struct lj_hooks no_hooks;
+
+/* A frame dropped (never presented) or presented after its deadline: tell the hooks. */
+static void __attribute__((noinline)) frame_late(struct frm_trial *tr, const struct frm_stage *st,
+						 enum lj_late_kind kind, uint32_t i, int64_t at)
+{
+	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = gettid(), .index = st->index,
+			      .due_ns = (uint64_t)due(tr, i),
+			      .ran_ns = (uint64_t)at };
+
+	lj_hooks_late(tr->hooks, &ev);
+}
+
 /*
  * Work on frame @i, which this stage started at @wake, then pass it on (or
  * present it from the last stage). The emulator's own cost is the wall
@@ -163,14 +177,20 @@ static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
 	if (!work(st, i, end)) {
 		st->abandoned += measured;
 		fr->gone_stage = (int8_t)st->index;
+		if (measured && lj_hooks_wants_missed(tr->hooks))
+			frame_late(tr, st, LJ_LATE_FRAME_DROPPED, i, lj_now_ns());
 		return;
 	}
 	w1 = lj_now_ns();
 	if (w1 > due(tr, i) && fr->late_stage < 0)
 		fr->late_stage = (int8_t)st->index;
-	if (!st->out)
+	if (!st->out) {
 		fr->present = w1 - tr->t0;
-	else if (!ring_push(st->out, i, w1))
+		/* Late: the strict model drops it, the display model shows it late. */
+		if (measured && lj_hooks_wants_missed(tr->hooks) && w1 > due(tr, i))
+			frame_late(tr, st, tr->cfg->model == FRM_MODEL_STRICT ? LJ_LATE_FRAME_DROPPED :
+				   LJ_LATE_FRAME_JANKY, i, w1);
+	} else if (!ring_push(st->out, i, w1))
 		st->ring_full++;
 	if (!measured)
 		return;
@@ -194,6 +214,8 @@ static void run_source(struct frm_stage *st)
 			st->skipped += i >= tr->warmup;
 			tr->frames[i].gone_stage = 0;
 			tr->frames[i].skipped = true;
+			if (i >= tr->warmup && lj_hooks_wants_missed(tr->hooks))
+				frame_late(tr, st, LJ_LATE_FRAME_DROPPED, (uint32_t)i, now);
 			continue;
 		}
 		if (now < vsync) {
@@ -255,6 +277,8 @@ static void run_stage(struct frm_stage *st)
 		if (wake >= due(tr, i) && (tr->cfg->model == FRM_MODEL_STRICT || newer_queued(st->in))) {
 			st->abandoned += i >= tr->warmup;
 			tr->frames[i].gone_stage = (int8_t)st->index;
+			if (i >= tr->warmup && lj_hooks_wants_missed(tr->hooks))
+				frame_late(tr, st, LJ_LATE_FRAME_DROPPED, i, wake);
 			continue;
 		}
 		do_frame(st, i, wake);
@@ -485,9 +509,11 @@ static void trial_account(struct frm_trial *tr)
 
 int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint64_t *units)
 {
+	struct lj_hooks *hooks = tr->hooks;
 	int ret;
 
 	memset(tr, 0, sizeof(*tr));
+	tr->hooks = hooks ? hooks : &no_hooks;
 	tr->cfg = cfg;
 	memcpy(tr->units, units, sizeof(tr->units[0]) * cfg->nstages);
 	tr->warmup = (uint64_t)cfg->warmup;
