@@ -109,6 +109,10 @@ struct cmp_data {
 	/* every summary metric name any loaded result has, --metrics or not */
 	char **names;
 	size_t nnames, capnames;
+	/* the first lj-frame calibration seen (calib.c) */
+	char calib_id[256];
+	char calib_path[256];
+	bool calib_warned;
 };
 
 /* load.c */
@@ -140,6 +144,9 @@ bool cmp_count_metric(const char *name, const char *unit, enum lj_better better,
 		      const char **exposure_metric, bool *scaled);
 /* The worst problem of one result document's values, for --validate: 0 or -EINVAL with @why. */
 int cmp_check_values(json_object *doc, char *why, size_t len);
+
+/* calib.c: warn once when lj-frame runs used different calibrations. */
+void cmp_check_calibration(struct cmp_data *d, const char *path, json_object *doc);
 
 /* analyse.c */
 void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg);

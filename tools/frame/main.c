@@ -62,6 +62,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 
 	d->json = m->cfg.json;
 	d->outputs[0] = m->cfg.timeline;
+	d->outputs[1] = m->cfg.frame_log;
 	d->setup = &m->cfg.setup;
 	d->mlock = m->cfg.fake_ns_per_unit <= 0;	/* a simulated run measures nothing */
 }
@@ -122,6 +123,8 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 		lj_error_errno(ret, "calibration failed");
 		return LJ_EXIT_RUNTIME;
 	}
+	if (cfg->calibrate)
+		return 0;	/* measured and stored: report_text() prints it */
 	frm_work_resolve(cfg, &m->cal, m->units);
 	if (cfg->fake_ns_per_unit <= 0) {
 		ret = frm_background_start(cfg, &t->topo, &m->bg, &err, &what);
@@ -150,6 +153,8 @@ static int wait_run(void *p, struct lj_tool *t)
 	struct frm_config *cfg = &m->cfg;
 	int ret;
 
+	if (cfg->calibrate)
+		return 0;
 	if (cfg->ramp) {
 		ret = frm_ramp_run(&m->ramp, cfg, &m->cal, m->units);
 		m->ran_ramp = !ret || ret == -EINTR;
@@ -199,6 +204,14 @@ static int report_text(void *p, struct lj_tool *t, int ret)
 
 		if (err) {
 			lj_error_errno(err, "cannot write timeline %s", cfg->timeline);
+			ret = LJ_EXIT_RUNTIME;
+		}
+	}
+	if (cfg->frame_log && tr) {
+		int err = frm_frame_log_write(cfg->frame_log, tr);
+
+		if (err) {
+			lj_error_errno(err, "cannot write frame log %s", cfg->frame_log);
 			ret = LJ_EXIT_RUNTIME;
 		}
 	}
