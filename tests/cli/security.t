@@ -109,6 +109,8 @@ run_rc lj-env --json "$PUB/result.json" -- true
 ok "$([ "$rc" -ne 0 ] && [ "$(cat "$TMP/victim")" = precious ] && echo 0 || echo 1)" \
 	"lj-env --json through a link planted in a shared directory: refused, the target intact"
 grep -q "symbolic link.*not followed" "$TMP/err"; ok $? "...saying why"
+run_rc lj-env --show --json "$PUB/result.json"
+ok "$([ "$rc" -eq 1 ] && [ "$(cat "$TMP/victim")" = precious ] && echo 0 || echo 1)" "lj-env --show --json=FILE: the same"
 if [ -x "$LJ_BUILD/lj-cyclic" ]; then
 	run_rc lj-cyclic -q -l 20 -i 1000 --json "$PUB/result.json"
 	ok "$([ "$rc" -ne 0 ] && [ "$(cat "$TMP/victim")" = precious ] && echo 0 || echo 1)" "lj-cyclic --json: the same"
