@@ -7,10 +7,16 @@
 
 tools=$(cd "$LJ_BUILD" && ls lj-* | grep -v '\.')
 ntools=$(echo "$tools" | wc -w)
-plan $((ntools * 5 + 11))
+scripts=$(cd "$LJ_SRC/scripts" && ls lj-*)
+nscripts=$(echo "$scripts" | wc -w)
+plan $((ntools * 5 + nscripts * 2 + 11))
 version=$(sed -n 's/^VERSION *:= *//p' "$LJ_SRC/GNUmakefile")
 
 # The long options of TOOL's --help, one per line.
+help_longs_script() {
+	"$LJ_SRC/scripts/$1" --help | grep -E '^ +(-., )?--[a-z]' | grep -o -- '^ *\(-., \)\?--[a-z][a-z0-9_-]*' |
+		grep -o -- '--[a-z][a-z0-9_-]*' | { cat; echo --help; } | sort -u
+}
 help_longs() {
 	"$LJ_BUILD/$1" --help | grep -E '^ +(-., )?--[a-z]' | grep -o -- '--[a-z][a-z0-9_-]*' | sort -u
 }
@@ -37,6 +43,20 @@ for t in $tools; do
 	is "$got" "$(help_longs "$t")" "completion offers $t's long options"
 done
 
+# The scripts' pages and completion come from their --help (scripts/help-dump).
+for t in $scripts; do
+	page="$LJ_BUILD/man/$t.1"
+	if command -v groff >/dev/null; then
+		warn=$(LC_ALL=C.UTF-8 groff -ww -z -man "$page" 2>&1)
+		is "$?:$warn" "0:" "$t.1 renders without groff warnings"
+	else
+		skip 1 "groff not installed"
+	fi
+	got=$(bash -c '. "$1"; COMP_WORDS=("$2" --); COMP_CWORD=1; _ljkit "$2"; printf "%s\n" "${COMPREPLY[@]}"' \
+		_ "$LJ_BUILD/completion/ljkit" "$t" | sort -u)
+	is "$got" "$(help_longs_script "$t")" "completion offers $t's long options"
+done
+
 # complete WORDS...: what the completion offers for the last word.
 complete_words() {
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ljkit "$1"; echo "${COMPREPLY[*]}"' \
@@ -60,7 +80,7 @@ is "$(LJ_SCENARIO_DIR=$TMP/scn complete_words lj-matrix ti)" "tiny" "lj-matrix c
 make -s -C "$LJ_SRC" BUILD="$LJ_BUILD" DESTDIR="$TMP/root" PREFIX=/usr install >"$TMP/inst.log" 2>&1
 ok $? "make install"
 n=$(ls "$TMP/root/usr/share/man/man1" | grep -c '\.1$')
-is "$n" "$ntools" "make install puts one man page per tool"
+is "$n" "$((ntools + nscripts))" "make install puts one man page per tool and script"
 [ "$(readlink "$TMP/root/usr/share/bash-completion/completions/lj-cyclic")" = ljkit ] &&
 	[ -s "$TMP/root/usr/share/bash-completion/completions/ljkit" ]
 ok $? "make install puts the completion where bash-completion loads it by name"
