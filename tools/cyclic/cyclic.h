@@ -217,6 +217,8 @@ struct lj_topo;
 struct lj_tool;
 int cyc_signals_block(void);
 int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj_topo *topo);
+/* Before memory is locked: -v's header, --smi, -F, the snapshot file, the PM QoS hold. */
+int cyc_run_setup(struct cyc_run *run, struct lj_tool *tool);
 /* Threads created and set up, waiting at the gate; fallbacks recorded in @tool. */
 int cyc_run_start(struct cyc_run *run, struct lj_tool *tool);
 /* Start the clock and open the gate (closed again at once when a stop came first). */
