@@ -111,11 +111,11 @@ char *lj_explain_text(const struct lj_explanation *x, const char *what, uint64_t
 		      char *buf, size_t len);
 
 /*
- * Time by cause over several explanations: causes with the same kind and
- * name (and pid for tasks) summed. @agg holds up to @max; the smallest are
- * folded into the last entry when full. Return: entries used.
+ * Add @x's causes to the run's totals @agg (@used entries of @max):
+ * causes with the same kind and name (and pid or irq number) are summed;
+ * when @agg is full its last entry becomes "other" and takes the rest.
+ * Return: entries used.
  */
-int lj_explain_aggregate(const struct lj_explanation *xs, size_t n, struct lj_cause *agg,
-			 int max);
+int lj_explain_aggregate(struct lj_cause *agg, int used, int max, const struct lj_explanation *x);
 
 #endif

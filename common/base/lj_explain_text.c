@@ -137,32 +137,27 @@ static bool same_cause(const struct lj_cause *a, const struct lj_cause *b)
 	       (a->kind != LJ_CAUSE_IRQ || a->id == b->id);
 }
 
-int lj_explain_aggregate(const struct lj_explanation *xs, size_t n, struct lj_cause *agg,
-			 int max)
+int lj_explain_aggregate(struct lj_cause *agg, int used, int max, const struct lj_explanation *x)
 {
-	int used = 0;
-
 	if (max <= 0)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		for (int j = 0; j < xs[i].ncauses; j++) {
-			const struct lj_cause *c = &xs[i].causes[j];
-			int k;
+	for (int j = 0; j < x->ncauses; j++) {
+		const struct lj_cause *c = &x->causes[j];
+		int k;
 
-			for (k = 0; k < used && !same_cause(&agg[k], c); k++)
-				;
-			if (k == used && used == max) {
-				k = max - 1;	/* full: the last entry becomes "other" */
-				agg[k].kind = LJ_CAUSE_OTHER;
-				strcpy(agg[k].name, "other");
-			} else if (k == used) {
-				agg[used++] = *c;
-				agg[k].ns = 0;
-				agg[k].count = 0;
-			}
-			agg[k].ns += c->ns;
-			agg[k].count += c->count;
+		for (k = 0; k < used && !same_cause(&agg[k], c); k++)
+			;
+		if (k == used && used == max) {
+			k = max - 1;	/* full: the last entry becomes "other" */
+			agg[k].kind = LJ_CAUSE_OTHER;
+			strcpy(agg[k].name, "other");
+		} else if (k == used) {
+			agg[used++] = *c;
+			agg[k].ns = 0;
+			agg[k].count = 0;
 		}
+		agg[k].ns += c->ns;
+		agg[k].count += c->count;
 	}
 	return used;
 }

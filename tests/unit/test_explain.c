@@ -228,16 +228,15 @@ static void test_unaccounted(void)
 /* The same explanation twice sums to twice its causes; a full table folds into "other". */
 static void test_aggregate(const struct lj_explanation *x)
 {
-	struct lj_explanation two[2] = { *x, *x };
 	struct lj_cause agg[8];
-	int n = lj_explain_aggregate(two, 2, agg, 8);
+	int n = lj_explain_aggregate(agg, lj_explain_aggregate(agg, 0, 8, x), 8, x);
 	uint64_t sum = 0;
 
 	is_int(n, x->ncauses, "as many aggregated causes as distinct ones");
 	for (int i = 0; i < n; i++)
 		sum += agg[i].ns;
 	is_int(sum, 2 * x->latency_ns, "aggregated time is twice the latency");
-	n = lj_explain_aggregate(two, 2, agg, 2);
+	n = lj_explain_aggregate(agg, lj_explain_aggregate(agg, 0, 2, x), 2, x);
 	is_int(n, 2, "two slots used");
 	is_int(agg[1].kind, LJ_CAUSE_OTHER, "the last slot folds the rest as other");
 	is_int(agg[0].ns + agg[1].ns, 2 * x->latency_ns, "nothing lost in the folding");

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "lj_explain_hook.h"
+#include "lj_hook.h"
 #include "lj_opt.h"
 #include "lj_report.h"
 #include "lj_result.h"
@@ -70,6 +72,7 @@ struct cyc_config {
 	const char *breaktrace_text;	/* -b, display units (us, ns with -N) */
 	int64_t breaktrace_ns;		/* 0: off */
 	bool tracemark;
+	struct lj_explain_opts explain;	/* --explain; .explain false: not asked */
 	const char *spike_text;		/* --spike, display units */
 	int64_t spike_ns;		/* 0: off */
 	int spike_nodes;
@@ -153,6 +156,8 @@ struct cyc_run {
 	FILE *text;			/* cyclictest's lines: stdout, stderr with --json - */
 	int trace_fd;			/* trace_marker, -1 */
 	int tracing_on_fd;		/* tracing_on, -1 */
+	struct lj_hooks *hooks;		/* --explain, --tracemark; NULL: none */
+	struct lj_explain *explain;
 	bool mlocked;
 	bool sched_fallback;		/* RT policy asked but not granted */
 	int dma_fd;

@@ -149,6 +149,22 @@ static inline int64_t to_unit(bool nsecs, int64_t ns)
 }
 
 /*
+ * A sample above the hooks' threshold, and each period the timer folded
+ * into this one (missed): one relaxed load when no hook wants it.
+ */
+static void report_late(struct lj_hooks *hooks, const struct cyc_thread *t, int64_t due,
+			int64_t now, int overrun)
+{
+	bool missed = overrun > 0 || now - due >= t->interval_ns;
+	struct lj_late ev = { .kind = missed ? LJ_LATE_MISSED : LJ_LATE_SAMPLE,
+			      .cpu = t->cpu >= 0 ? t->cpu : sched_getcpu(), .tid = t->tid,
+			      .index = t->index, .due_ns = (uint64_t)due, .ran_ns = (uint64_t)now };
+
+	if (missed || (now > due && lj_hooks_wants(hooks, (uint64_t)(now - due))))
+		lj_hooks_late(hooks, &ev);
+}
+
+/*
  * The loop touches only this thread's own memory, the wait and
  * clock_gettime (sched_getcpu reads the rseq area, no system call). Other
  * system calls happen only on the way out: -b's trace mark.
@@ -227,6 +243,8 @@ static void measure(struct cyc_thread *t, timer_t timer)
 		if (lat > max)
 			max = lat;
 		lj_hist_add(t->hist, lat);
+		if (run->hooks)
+			report_late(run->hooks, t, next, now, overrun);
 		if (nbuckets) {
 			uint64_t b = lat > 0 ? (uint64_t)(lat / unit) : 0;
 
@@ -269,7 +287,14 @@ static void measure(struct cyc_thread *t, timer_t timer)
 			if (__atomic_compare_exchange_n(&run->break_tid, &none, t->tid, false,
 							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 				run->break_value = to_unit(cfg->nsecs, lat);
-				if (run->trace_fd >= 0) {
+				if (run->explain) {
+					char msg[96];
+
+					snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
+						 (long long)to_unit(cfg->nsecs, lat),
+						 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
+					lj_explain_break(run->explain, msg);
+				} else if (run->trace_fd >= 0) {
 					char msg[96];
 					int n = snprintf(msg, sizeof(msg),
 							 "hit latency threshold (%lld > %lld)\n",

@@ -26,6 +26,25 @@ static int write_json(struct cyc_run *run, struct lj_result *res, int code)
 }
 
 /*
+ * --explain, and --tracemark with -b (the marker and the stop go through
+ * the same recorder): the hook beside the run. Return: 0 or an exit code.
+ */
+static int add_explain(struct cyc_run *run, struct cyc_config *cfg, struct lj_hooks *hooks)
+{
+	struct lj_explain_opts o = cfg->explain;
+
+	lj_hooks_init(hooks);
+	if (!o.explain && !(cfg->tracemark && cfg->breaktrace_ns))
+		return 0;
+	if (lj_explain_new(&run->explain, &o) || lj_explain_add(hooks, run->explain)) {
+		lj_error("out of memory");
+		return LJ_EXIT_RUNTIME;
+	}
+	run->hooks = hooks;
+	return 0;
+}
+
+/*
  * The files the run will write (--json, and --histfile when -h prints a
  * histogram), checked before anything is measured: a bad path must not
  * cost a long run. Return: 0 or an exit code after a message.
@@ -44,6 +63,7 @@ int main(int argc, char **argv)
 	struct lj_topo topo = { 0 };
 	struct lj_setup *stack = NULL;
 	struct lj_result *res = NULL;
+	struct lj_hooks hooks = { 0 };
 	json_object *setup_rec;
 	char **args;
 	int nargs = 0, ret;
@@ -80,17 +100,25 @@ int main(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = cyc_run_prepare(&run, &cfg, &topo);
+	if (!ret)
+		ret = add_explain(&run, &cfg, &hooks);
 	if (!ret) {
 		ret = cyc_run_start(&run, setup_rec);
 		if (!ret)
 			ret = cyc_run_wait(&run);
+		lj_hooks_stop(&hooks);
+		if (res)
+			lj_hooks_contribute(&hooks, res);
 		/* Also for a run refused (77) or failed: the result says why. */
 		ret = write_json(&run, res, ret);
 		/* A run stopped by a signal or -b still reports what it measured. */
 		if (run.start_ns && cyc_report_final(&run, run.text) && !ret)
 			ret = LJ_EXIT_RUNTIME;	/* the --histfile write failed late (e.g. ENOSPC) */
+		if (run.start_ns)
+			lj_hooks_report(&hooks, run.text);
 	}
 	cyc_run_free(&run);
+	lj_hooks_free(&hooks);
 	lj_setupopt_restore(&cfg.setup, stack);
 out:
 	lj_topo_free(&topo);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lj_err.h"
+#include "lj_explain_hook.h"
 #include "lj_time.h"
 
 /* Long-only keys, far above LJ_OPT_LONG_BASE so they cannot meet the setup table's. */
@@ -24,6 +25,7 @@ enum {
 	K_TRACEMARK,
 	K_CATCHUP,
 	K_PERCENTILES,
+	K_EXPLAIN,
 };
 
 static const struct lj_opt cyc_opts[] = {
@@ -57,6 +59,7 @@ static const struct lj_opt cyc_opts[] = {
 	{ "tracemark", K_TRACEMARK, LJ_OPT_NOARG, NULL, "write to trace_marker when -b fires" },
 	{ "catch-up", K_CATCHUP, LJ_OPT_ARG, "POLICY", "after missed periods: skip (default) or burst" },
 	{ "percentiles", K_PERCENTILES, LJ_OPT_NOARG, NULL, "also print percentiles and missed periods" },
+	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US", "explain missed periods and the tail (or latencies above US) from trace events" },
 	{ 0 }
 };
 
@@ -192,6 +195,8 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_TRACEMARK:
 		c->tracemark = true;
 		return 0;
+	case K_EXPLAIN:
+		return lj_explain_parse(arg, &c->explain);
 	case K_CATCHUP:
 		if (!strcmp(arg, "skip"))
 			c->catchup = CYC_CATCHUP_SKIP;

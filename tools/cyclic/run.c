@@ -297,7 +297,7 @@ static void setup_system(struct cyc_run *run, json_object *rec, char *why, size_
 			}
 		}
 	}
-	if (cfg->breaktrace_ns && cfg->tracemark)
+	if (cfg->breaktrace_ns && cfg->tracemark && !run->explain)
 		open_tracemark(run, rec);
 }
 
@@ -407,6 +407,36 @@ static void move_reporter(struct cyc_run *run, json_object *rec)
 	record(rec, "applied", "reporter_cpu", detail);
 }
 
+/*
+ * --explain / --tracemark: the hooks start once the threads exist, before
+ * the first sample. One that cannot start is a fallback (77 with --strict).
+ */
+static int start_hooks(struct cyc_run *run, json_object *rec)
+{
+	struct lj_run_desc d = { .tool = "lj-cyclic", .measured = run->measured,
+				 .ntids = run->nthreads, .policy = run->cfg->policy,
+				 .prio = run->cfg->priority };
+	pid_t *tids = calloc((size_t)run->nthreads + 1, sizeof(*tids));
+	int failed;
+
+	if (!tids)
+		return LJ_EXIT_RUNTIME;
+	for (int i = 0; i < run->nthreads; i++)
+		tids[i] = run->th[i].tid;
+	d.tids = tids;
+	failed = lj_hooks_start(run->hooks, &d);
+	free(tids);
+	for (int i = 0; failed && i < run->hooks->n; i++)
+		if (!run->hooks->h[i].started)
+			record(rec, "fallbacks", run->hooks->h[i].ops->name,
+			       lj_strerror(run->hooks->h[i].start_err));
+	if (failed && run->cfg->setup.strict) {
+		lj_error("missing capability (--strict): %s", "tracing");
+		return LJ_EXIT_NOCAP;
+	}
+	return 0;
+}
+
 int cyc_run_start(struct cyc_run *run, json_object *rec)
 {
 	struct cyc_config *cfg = run->cfg;
@@ -466,6 +496,10 @@ int cyc_run_start(struct cyc_run *run, json_object *rec)
 		lj_warn("measuring with fallbacks: %s", why);
 	}
 	move_reporter(run, rec);
+	if (run->hooks && (ret = start_hooks(run, rec))) {
+		gate_open(run, true);
+		return ret;
+	}
 	run->start_ns = lj_now_ns();
 	if (cfg->duration_ns)
 		run->stop_at_ns = run->start_ns + cfg->duration_ns;

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_explain_hook - --explain: the flight recorder beside a measurement, explaining late samples. */
+#include "lj_explain_hook.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lj_err.h"
+#include "lj_explain.h"
+#include "lj_explain_json.h"
+#include "lj_parse.h"
+#include "lj_result.h"
+#include "lj_time.h"
+#include "lj_trace.h"
+
+#define MAXAGG 16
+
+struct cand {
+	enum lj_late_kind kind;
+	int cpu;
+	pid_t tid;
+	uint64_t due, ran;
+};
+
+/* One measuring thread's candidates: written by that thread only, read after stop. */
+struct thread_cands {
+	pid_t tid;
+	uint64_t nsamples;		/* samples late() saw (default threshold: all of them) */
+	int ntop;
+	struct cand top[LJ_EXPLAIN_TOPK];	/* min-heap by latency: the largest samples */
+	int nkept, maxkept;
+	struct cand *kept;		/* missed deadlines, frames, samples above a threshold */
+	uint64_t dropped;		/* kept[] was full */
+};
+
+struct done {
+	struct lj_explanation x;
+	const char *what;
+};
+
+struct lj_explain {
+	struct lj_explain_opts opts;
+	struct lj_trace *trace;
+	uint64_t start_ns;
+	int nthreads;
+	struct thread_cands *th;
+	_Atomic uint64_t unmatched;	/* late() from a thread not in the run description */
+	_Atomic int broke;
+	struct done *done;
+	int ndone;
+	uint64_t outside_window, failed, dropped;
+	struct lj_cause agg[MAXAGG];
+	int nagg;
+	char why[256];
+};
+
+int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
+{
+	const char *why;
+	int64_t ns;
+
+	o->explain = true;
+	if (!arg)
+		return 0;
+	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, &why) || ns <= 0)
+		return lj_usage_error("--explain: invalid threshold '%s'%s%s (e.g. 200us, 1ms)", arg,
+				      ns <= 0 && !why ? "" : ": ", ns <= 0 && !why ? "" : why);
+	o->threshold_ns = (uint64_t)ns;
+	return 0;
+}
+
+int lj_explain_new(struct lj_explain **out, const struct lj_explain_opts *o)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	(*out)->opts = *o;
+	return 0;
+}
+
+int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x)
+{
+	/* Without a threshold every sample comes in: the run's p99.9 is only known at the end. */
+	return lj_hooks_add(hs, &lj_explain_ops, x, x->opts.threshold_ns);
+}
+
+static uint64_t lat_of(const struct cand *c)
+{
+	return c->ran > c->due ? c->ran - c->due : 0;
+}
+
+static void heap_down(struct cand *h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		struct cand t;
+
+		if (l < n && lat_of(&h[l]) < lat_of(&h[m]))
+			m = l;
+		if (r < n && lat_of(&h[r]) < lat_of(&h[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Keep @c if it is among the LJ_EXPLAIN_TOPK largest: the heap's root is the moving threshold. */
+static void keep_top(struct thread_cands *tc, const struct cand *c)
+{
+	if (tc->ntop < LJ_EXPLAIN_TOPK) {
+		int i = tc->ntop++;
+
+		tc->top[i] = *c;
+		while (i > 0 && lat_of(&tc->top[(i - 1) / 2]) > lat_of(&tc->top[i])) {
+			struct cand t = tc->top[i];
+
+			tc->top[i] = tc->top[(i - 1) / 2];
+			tc->top[(i - 1) / 2] = t;
+			i = (i - 1) / 2;
+		}
+	} else if (lat_of(c) > lat_of(&tc->top[0])) {
+		tc->top[0] = *c;
+		heap_down(tc->top, tc->ntop, 0);
+	}
+}
+
+static struct thread_cands *thread_of(struct lj_explain *x, const struct lj_late *ev)
+{
+	if (ev->index >= 0 && ev->index < x->nthreads &&
+	    (x->th[ev->index].tid == ev->tid || x->th[ev->index].tid == 0))
+		return &x->th[ev->index];
+	for (int i = 0; i < x->nthreads; i++)
+		if (x->th[i].tid == ev->tid)
+			return &x->th[i];
+	return NULL;
+}
+
+static void late(void *priv, const struct lj_late *ev)
+{
+	struct lj_explain *x = priv;
+	struct thread_cands *tc = thread_of(x, ev);
+	struct cand c = { ev->kind, ev->cpu, ev->tid, ev->due_ns, ev->ran_ns };
+
+	if (!tc) {
+		atomic_fetch_add_explicit(&x->unmatched, 1, memory_order_relaxed);
+		return;
+	}
+	if (ev->kind == LJ_LATE_SAMPLE && !x->opts.threshold_ns) {
+		tc->nsamples++;
+		keep_top(tc, &c);
+	} else if (tc->nkept < tc->maxkept) {
+		tc->kept[tc->nkept++] = c;
+	} else {
+		tc->dropped++;
+	}
+}
+
+static int start(void *priv, const struct lj_run_desc *run)
+{
+	struct lj_explain *x = priv;
+	int n = run->ntids > 0 ? run->ntids : 1, err;
+
+	x->th = calloc((size_t)n, sizeof(*x->th));
+	if (!x->th)
+		return -ENOMEM;
+	x->nthreads = n;
+	for (int i = 0; i < n; i++) {
+		x->th[i].tid = run->ntids > 0 ? run->tids[i] : 0;
+		x->th[i].maxkept = LJ_EXPLAIN_MAXCAND / n > 0 ? LJ_EXPLAIN_MAXCAND / n : 1;
+		x->th[i].kept = calloc((size_t)x->th[i].maxkept, sizeof(struct cand));
+		if (!x->th[i].kept)
+			return -ENOMEM;
+	}
+	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
+	if (err) {
+		lj_warn("%s: %s; the run goes on without it", x->opts.explain ? "--explain" : "--tracemark",
+			x->why);
+		return err;
+	}
+	x->start_ns = (uint64_t)lj_now_ns();
+	return 0;
+}
+
+void lj_explain_break(struct lj_explain *x, const char *marker)
+{
+	if (!x || !x->trace || atomic_exchange(&x->broke, 1))
+		return;
+	lj_trace_mark(x->trace, marker);
+	lj_trace_off(x->trace);
+}
+
+static void free_(void *priv)
+{
+	struct lj_explain *x = priv;
+
+	if (!x)
+		return;
+	lj_trace_close(x->trace, atomic_load(&x->broke));
+	for (int i = 0; x->th && i < x->nthreads; i++)
+		free(x->th[i].kept);
+	free(x->th);
+	free(x->done);
+	free(x);
+}
+
+static const char *what_of(enum lj_late_kind k)
+{
+	switch (k) {
+	case LJ_LATE_MISSED: return "missed period";
+	case LJ_LATE_FRAME_DROPPED: return "dropped frame";
+	case LJ_LATE_FRAME_JANKY: return "janky frame";
+	default: return "spike";
+	}
+}
+
+static int by_latency_desc(const void *a, const void *b)
+{
+	uint64_t x = lat_of(a), y = lat_of(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int by_due(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return x->due < y->due ? -1 : x->due > y->due;
+}
+
+/*
+ * The candidates to explain, by time: everything kept, and of the largest
+ * samples those above the run's p99.9 (the top n/1000, at least one).
+ */
+static struct cand *candidates(struct lj_explain *x, int *n)
+{
+	int total = 0, k = 0;
+	struct cand *all;
+
+	for (int i = 0; i < x->nthreads; i++)
+		total += x->th[i].nkept + x->th[i].ntop;
+	all = calloc((size_t)total + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	for (int i = 0; i < x->nthreads; i++) {
+		struct thread_cands *tc = &x->th[i];
+		uint64_t above = tc->nsamples / 1000 ? tc->nsamples / 1000 : 1;
+
+		qsort(tc->top, (size_t)tc->ntop, sizeof(tc->top[0]), by_latency_desc);
+		for (int j = 0; j < tc->ntop && (uint64_t)j < above; j++)
+			all[k++] = tc->top[j];
+		memcpy(all + k, tc->kept, (size_t)tc->nkept * sizeof(*all));
+		k += tc->nkept;
+		x->dropped += tc->dropped;
+	}
+	qsort(all, (size_t)k, sizeof(*all), by_due);
+	*n = k;
+	return all;
+}
+
+/* RT priorities do not say FIFO or RR: ask the task, if it still runs under that name. */
+static void refine_policies(struct lj_explanation *e)
+{
+	for (int i = 0; i < e->ncauses; i++) {
+		struct lj_cause *c = &e->causes[i];
+
+		if ((c->kind == LJ_CAUSE_TASK || c->kind == LJ_CAUSE_SELF) && c->id > 0) {
+			int pol = lj_trace_policy_of(c->id, c->name);
+
+			if (pol != LJ_POLICY_UNKNOWN)
+				c->policy = pol;
+		}
+	}
+}
+
+static void explain_one(struct lj_explain *x, const struct lj_trace_view *v, const struct cand *c)
+{
+	struct done *d = &x->done[x->ndone];
+	const struct lj_tev_seq *s;
+
+	if (c->cpu < 0 || c->cpu >= v->ncpus) {
+		x->failed++;
+		return;
+	}
+	s = &v->cpus[c->cpu];
+	if (!s->n || s->ev[0].ts > c->due) {
+		x->outside_window++;
+		return;
+	}
+	if (lj_explain(v, c->cpu, c->tid, c->due, c->ran, &d->x)) {
+		x->failed++;
+		return;
+	}
+	refine_policies(&d->x);
+	d->what = what_of(c->kind);
+	x->ndone++;
+}
+
+static int by_ns_desc(const void *a, const void *b)
+{
+	const struct lj_cause *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static void stop(void *priv)
+{
+	struct lj_explain *x = priv;
+	const struct lj_trace_view *v;
+	struct cand *all;
+	int n = 0;
+
+	if (!x->trace)
+		return;
+	if (lj_trace_collect(x->trace, x->why, sizeof(x->why)))
+		lj_warn("--explain: %s", x->why);
+	if (!x->opts.explain)
+		return;
+	all = candidates(x, &n);
+	x->done = calloc((size_t)n + 1, sizeof(*x->done));
+	if (!all || !x->done) {
+		free(all);
+		lj_warn("--explain: out of memory for %d explanations", n);
+		return;
+	}
+	v = lj_trace_view(x->trace);
+	for (int i = 0; i < n; i++)
+		explain_one(x, v, &all[i]);
+	free(all);
+	for (int i = 0; i < x->ndone; i++)
+		x->nagg = lj_explain_aggregate(x->agg, x->nagg, MAXAGG, &x->done[i].x);
+	qsort(x->agg, (size_t)x->nagg, sizeof(x->agg[0]), by_ns_desc);
+}
+
+static int contribute(void *priv, struct lj_result *res)
+{
+	struct lj_explain *x = priv;
+	json_object *o, *arr, *causes;
+	struct lj_trace_stats st;
+
+	if (!x->opts.explain || !x->trace)
+		return 0;
+	lj_trace_get_stats(x->trace, &st);
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	causes = json_object_new_array();
+	json_object_object_add(o, "instance", json_object_new_string(lj_trace_dir(x->trace)));
+	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
+			       json_object_new_int64((int64_t)x->opts.threshold_ns) : NULL);
+	json_object_object_add(o, "events", json_object_new_int64((int64_t)st.events));
+	json_object_object_add(o, "lost_events", json_object_new_int64((int64_t)st.lost));
+	json_object_object_add(o, "overrun_events", json_object_new_int64((int64_t)st.overrun));
+	json_object_object_add(o, "suspect", json_object_new_boolean(st.lost > 0));
+	json_object_object_add(o, "outside_window", json_object_new_int64((int64_t)x->outside_window));
+	json_object_object_add(o, "not_explained", json_object_new_int64((int64_t)x->failed));
+	json_object_object_add(o, "candidates_dropped",
+			       json_object_new_int64((int64_t)(x->dropped + atomic_load(&x->unmatched))));
+	for (int i = 0; i < x->ndone; i++)
+		json_object_array_add(arr, lj_explanation_json(&x->done[i].x, x->done[i].what,
+								x->start_ns));
+	for (int i = 0; i < x->nagg; i++)
+		json_object_array_add(causes, lj_cause_json(&x->agg[i]));
+	json_object_object_add(o, "explanations", arr);
+	json_object_object_add(o, "causes", causes);
+	json_object_object_add(lj_result_side(res), "explain", o);
+	return 0;
+}
+
+static void report_summary(struct lj_explain *x, FILE *out)
+{
+	struct lj_trace_stats st;
+	char d[24], sch[24];
+
+	lj_trace_get_stats(x->trace, &st);
+	fprintf(out, "## explain: %d explained, %llu events read, %llu lost", x->ndone,
+		(unsigned long long)st.events, (unsigned long long)st.lost);
+	if (x->outside_window)
+		fprintf(out, ", %llu before the kept trace (a larger buffer keeps more)",
+			(unsigned long long)x->outside_window);
+	if (x->dropped || atomic_load(&x->unmatched))
+		fprintf(out, ", %llu not kept",
+			(unsigned long long)(x->dropped + atomic_load(&x->unmatched)));
+	for (int i = 0; i < x->nagg && i < 5; i++) {
+		const struct lj_cause *c = &x->agg[i];
+
+		fprintf(out, "%s%s %s", i ? ", " : "; in all: ", c->kind == LJ_CAUSE_TASK ? c->name :
+			c->kind == LJ_CAUSE_SELF ? "itself" : lj_cause_kind_name(c->kind),
+			lj_explain_dur(c->ns, d, sizeof(d)));
+		if (c->kind == LJ_CAUSE_TASK)
+			fprintf(out, " (pid %d, %s)", c->id, lj_cause_sched_text(c, sch, sizeof(sch)));
+		else if (c->kind == LJ_CAUSE_IRQ || c->kind == LJ_CAUSE_SOFTIRQ)
+			fprintf(out, " %s", c->name);
+	}
+	fputc('\n', out);
+}
+
+static void report(void *priv, FILE *out)
+{
+	struct lj_explain *x = priv;
+	char line[1024];
+
+	if (!x->trace)
+		return;
+	for (int i = 0; x->opts.explain && i < x->ndone; i++)
+		fprintf(out, "## %s\n", lj_explain_text(&x->done[i].x, x->done[i].what, x->start_ns,
+							line, sizeof(line)));
+	if (x->opts.explain)
+		report_summary(x, out);
+	if (atomic_load(&x->broke))
+		fprintf(out, "## trace stopped at the break, kept in %s (rmdir it when done)\n",
+			lj_trace_dir(x->trace));
+}
+
+const struct lj_hook_ops lj_explain_ops = {
+	.name = "explain",
+	.start = start,
+	.late = late,
+	.stop = stop,
+	.contribute = contribute,
+	.report = report,
+	.free = free_,
+};
