@@ -317,10 +317,10 @@ static void stop(void *priv)
 
 	if (!x->trace)
 		return;
-	if (lj_trace_collect(x->trace, x->why, sizeof(x->why)))
-		lj_warn("--explain: %s", x->why);
 	if (!x->opts.explain)
 		return;
+	if (lj_trace_collect(x->trace, atomic_load(&x->broke), x->why, sizeof(x->why)))
+		lj_warn("--explain: %s", x->why);
 	all = candidates(x, &n);
 	x->done = calloc((size_t)n + 1, sizeof(*x->done));
 	if (!all || !x->done) {
@@ -399,16 +399,49 @@ static void report_summary(struct lj_explain *x, FILE *out)
 	fputc('\n', out);
 }
 
+static int done_by_latency_desc(const void *a, const void *b)
+{
+	uint64_t x = (*(const struct done *const *)a)->x.latency_ns;
+	uint64_t y = (*(const struct done *const *)b)->x.latency_ns;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The LJ_EXPLAIN_LINES largest explanations, in time order; the JSON has them all. */
+static void report_lines(struct lj_explain *x, FILE *out)
+{
+	const struct done **by = calloc((size_t)x->ndone + 1, sizeof(*by));
+	uint64_t cut = 0;
+	char line[1024];
+	int shown = 0;
+
+	if (!by)
+		return;
+	for (int i = 0; i < x->ndone; i++)
+		by[i] = &x->done[i];
+	qsort(by, (size_t)x->ndone, sizeof(*by), done_by_latency_desc);
+	if (x->ndone > LJ_EXPLAIN_LINES)
+		cut = by[LJ_EXPLAIN_LINES - 1]->x.latency_ns;
+	free(by);
+	for (int i = 0; i < x->ndone && shown < LJ_EXPLAIN_LINES; i++) {
+		if (x->done[i].x.latency_ns < cut)
+			continue;
+		shown++;
+		fprintf(out, "## %s\n", lj_explain_text(&x->done[i].x, x->done[i].what, x->start_ns,
+							line, sizeof(line)));
+	}
+	if (shown < x->ndone)
+		fprintf(out, "## (%d more, smaller, in the JSON's side.explain)\n", x->ndone - shown);
+}
+
 static void report(void *priv, FILE *out)
 {
 	struct lj_explain *x = priv;
-	char line[1024];
 
 	if (!x->trace)
 		return;
-	for (int i = 0; x->opts.explain && i < x->ndone; i++)
-		fprintf(out, "## %s\n", lj_explain_text(&x->done[i].x, x->done[i].what, x->start_ns,
-							line, sizeof(line)));
+	if (x->opts.explain)
+		report_lines(x, out);
 	if (x->opts.explain)
 		report_summary(x, out);
 	if (atomic_load(&x->broke))

@@ -25,6 +25,8 @@ struct lj_explain_opts {
 /* The samples kept per thread without a threshold, and the candidates kept at most. */
 #define LJ_EXPLAIN_TOPK 64
 #define LJ_EXPLAIN_MAXCAND 1024
+/* Text lines at most (the largest); the JSON holds every explanation. */
+#define LJ_EXPLAIN_LINES 20
 
 struct lj_explain;
 

@@ -55,9 +55,11 @@ int lj_trace_off(struct lj_trace *t);
 /*
  * Stop tracing and read every CPU's buffer into events (lj_trace_view()).
  * A record after dropped events gets an LJ_TEV_LOST marker before it.
- * Return: 0 or -errno (detail in @why).
+ * With @keep the buffers are read without consuming them (the text
+ * "trace" files, microsecond timestamps), so the trace stays for the
+ * user. Return: 0 or -errno (detail in @why).
  */
-int lj_trace_collect(struct lj_trace *t, char *why, size_t len);
+int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len);
 const struct lj_trace_view *lj_trace_view(const struct lj_trace *t);
 void lj_trace_get_stats(const struct lj_trace *t, struct lj_trace_stats *st);
 

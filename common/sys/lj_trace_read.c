@@ -159,7 +159,37 @@ static int map_events(struct lj_trace *t)
 	return 0;
 }
 
-int lj_trace_collect(struct lj_trace *t, char *why, size_t len)
+/* The kept trace, read as text (which does not consume it) and parsed line by line. */
+static int read_text(struct lj_trace *t, int cpu)
+{
+	char file[64], *txt, *line, *save = NULL;
+	bool lost = false;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace", cpu);
+	txt = tracefs_instance_file_read(t->inst, file, NULL);
+	if (!txt)
+		return errno ? -errno : -EIO;
+	for (line = strtok_r(txt, "\n", &save); line && !t->err; line = strtok_r(NULL, "\n", &save)) {
+		struct lj_tev ev;
+		int c;
+
+		if (lj_tev_parse_line(line, &ev, &c) != 1 || c != cpu)
+			continue;
+		if (ev.type == LJ_TEV_LOST) {
+			t->st.lost += ev.lost;
+			lost = true;
+		} else {
+			t->st.events++;
+		}
+		if (lost && ev.type != LJ_TEV_LOST && t->buf[cpu].n)	/* the marker takes the next time */
+			t->buf[cpu].ev[t->buf[cpu].n - 1].ts = ev.ts, lost = false;
+		t->err = push(t, cpu, &ev);
+	}
+	free(txt);
+	return t->err;
+}
+
+int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
 {
 	int err;
 
@@ -179,9 +209,14 @@ int lj_trace_collect(struct lj_trace *t, char *why, size_t len)
 		snprintf(why, len, "cannot read the event formats: %s", strerror(-err));
 		return err;
 	}
-	if (tracefs_iterate_raw_events(t->tep, t->inst, &t->cpus, sizeof(t->cpus), on_record, t) < 0 &&
-	    !t->err)
+	if (keep) {
+		for (int c = 0; c < t->ncpus && !t->err; c++)
+			if (CPU_ISSET(c, &t->cpus))
+				t->err = read_text(t, c);
+	} else if (tracefs_iterate_raw_events(t->tep, t->inst, &t->cpus, sizeof(t->cpus), on_record,
+					      t) < 0 && !t->err) {
 		t->err = -EIO;
+	}
 	for (int c = 0; c < t->ncpus; c++) {
 		t->seqs[c] = (struct lj_tev_seq){ t->buf[c].ev, t->buf[c].n };
 		if (CPU_ISSET(c, &t->cpus))

@@ -287,7 +287,7 @@ static void measure(struct cyc_thread *t, timer_t timer)
 			if (__atomic_compare_exchange_n(&run->break_tid, &none, t->tid, false,
 							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 				run->break_value = to_unit(cfg->nsecs, lat);
-				if (run->explain) {
+				if (run->explain && cfg->tracemark) {
 					char msg[96];
 
 					snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
