@@ -38,11 +38,27 @@ static int lock_memory(struct sig_ring *r, struct lj_tool *tool)
 	return 0;
 }
 
+/* --explain: the hook beside the ring. Return: 0 or an exit code. */
+static int add_explain(struct sig_config *cfg, struct lj_hooks *hooks, struct sig_ring *r)
+{
+	struct lj_explain *x;
+
+	if (!cfg->explain.explain)
+		return 0;
+	if (lj_explain_new(&x, &cfg->explain) || lj_explain_add(hooks, x)) {
+		lj_error("out of memory");
+		return LJ_EXIT_RUNTIME;
+	}
+	r->hooks = hooks;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sig_config cfg;
 	struct sig_ring ring = { 0 };
 	struct lj_tool tool = { 0 };
+	struct lj_hooks hooks = { 0 };
 	int ret, err;
 
 	lj_err_init(argv[0]);
@@ -60,6 +76,8 @@ int main(int argc, char **argv)
 	}
 	if (!ret)
 		ret = lock_memory(&ring, &tool);
+	if (!ret)
+		ret = add_explain(&cfg, &hooks, &ring);
 	if (ret)
 		goto teardown;
 
@@ -67,14 +85,19 @@ int main(int argc, char **argv)
 	err = sig_ring_start(&ring);
 	if (ring.sched_fallback)
 		lj_tool_fallback(&tool, "policy", ring.first_sched_err);
+	for (int i = 0; ring.hooks_failed && i < hooks.n; i++)
+		if (!hooks.h[i].started)
+			lj_tool_fallback(&tool, hooks.h[i].ops->name, hooks.h[i].start_err);
 	ret = sig_ring_wait(&ring);
+	lj_hooks_stop(&hooks);
 	if (err) {
 		ret = lj_exit_code(err);
 		goto teardown;		/* the ring never ran: nothing to report */
 	}
 	sig_report_final(&ring);
+	lj_hooks_report(&hooks, stdout);
 	if (tool.res) {
-		if (sig_report_json(&ring, tool.res))
+		if (sig_report_json(&ring, tool.res) || lj_hooks_contribute(&hooks, tool.res))
 			ret = LJ_EXIT_RUNTIME;
 		ret = lj_tool_write_result(&tool, ret);
 	}
@@ -82,6 +105,7 @@ teardown:
 	if (ring.mlocked)
 		munlockall();
 	sig_ring_free(&ring);
+	lj_hooks_free(&hooks);
 out:
 	lj_tool_end(&tool);
 	return ret;

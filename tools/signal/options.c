@@ -17,6 +17,7 @@ enum {
 	K_PACE_EVERY,
 	K_NO_AFFINITY,
 	K_HISTOGRAM,
+	K_EXPLAIN,
 };
 
 static const struct lj_opt sig_opts[] = {
@@ -36,6 +37,8 @@ static const struct lj_opt sig_opts[] = {
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "print every hop as n:c:v (thread, cycle, value) on exit" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the ljkit-result/1 document to FILE (- for stdout)" },
 	{ "output", K_OUTPUT, LJ_OPT_ARG, "FILE", NULL },	/* older signaltest spelling */
+	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
+	  "explain the hops above the run's p99.9 (or above US) from trace events" },
 	{ "percentiles", K_PERCENTILES, LJ_OPT_NOARG, NULL,
 	  "also print p50/p90/p99/p99.9/p99.99 per hop and for the round trip" },
 	{ "histogram", K_HISTOGRAM, LJ_OPT_ARG, "N",
@@ -79,6 +82,8 @@ static int sig_handle(void *ctx, int key, const char *arg)
 	case 'b':
 		cfg->breaktrace_text = arg;	/* parsed after the loop: -N changes its unit */
 		return 0;
+	case K_EXPLAIN:
+		return lj_explain_parse(arg, &cfg->explain);
 	case 'D':
 		return lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns);
 	case 'h':

@@ -65,6 +65,17 @@ static bool record_hop(struct sig_thread *t, int64_t ns)
 	return false;
 }
 
+/* A hop above the hooks' threshold: one relaxed load when no hook wants it. */
+static void report_late(const struct sig_thread *t, int64_t sent, int64_t now)
+{
+	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = t->cpu >= 0 ? t->cpu : sched_getcpu(),
+			      .tid = t->tid, .index = t->index, .due_ns = (uint64_t)sent,
+			      .ran_ns = (uint64_t)now };
+
+	if (now > sent && lj_hooks_wants(t->ring->hooks, (uint64_t)(now - sent)))
+		lj_hooks_late(t->ring->hooks, &ev);
+}
+
 /* Thread 0's pause between round trips: outside both measured intervals. */
 static void pace(struct sig_thread *t, uint64_t rounds)
 {
@@ -132,6 +143,8 @@ static void *ring_thread(void *arg)
 			uncounted--;
 		} else {
 			hop = now - sent;
+			if (r->hooks)
+				report_late(t, sent, now);
 			if (t->index == 0) {
 				lj_hist_add(t->rt, now - last_send);
 				live_add(&t->rt_live, now - last_send);
@@ -276,6 +289,23 @@ int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_to
 	return 0;
 }
 
+/* --explain: the hooks start once the ring's threads exist, before the kick. */
+static int start_hooks(struct sig_ring *r)
+{
+	struct lj_run_desc d = { .tool = "lj-signal", .measured = r->measured, .ntids = r->n,
+				 .policy = r->cfg->policy, .prio = r->cfg->priority };
+	pid_t *tids = calloc((size_t)r->n, sizeof(*tids));
+
+	if (!tids)
+		return -ENOMEM;
+	for (int i = 0; i < r->n; i++)
+		tids[i] = r->th[i].tid;
+	d.tids = tids;
+	r->hooks_failed = lj_hooks_start(r->hooks, &d);
+	free(tids);
+	return r->hooks_failed && r->cfg->setup.strict ? -ENOTSUP : 0;
+}
+
 int sig_ring_start(struct sig_ring *r)
 {
 	const struct sig_config *cfg = r->cfg;
@@ -333,6 +363,10 @@ int sig_ring_start(struct sig_ring *r)
 			lj_warn_errno(r->th[i].sched_err, "cannot set %s priority %d, running SCHED_OTHER",
 				      lj_sched_policy_name(cfg->policy), cfg->priority);
 		}
+	}
+	if (r->hooks && start_hooks(r)) {
+		stop_ring(r);
+		return -ENOTSUP;	/* --strict: a hook (tracing) could not start */
 	}
 	r->start_ns = lj_now_ns();
 	STORE(&r->th[0].in_sent_ns, r->start_ns);

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lj_explain_hook.h"
+#include "lj_hook.h"
 #include "lj_opt.h"
 #include "lj_result.h"
 #include "lj_sched.h"
@@ -46,6 +48,7 @@ struct sig_config {
 	int64_t histogram;		/* --histogram N: cyclictest's linear buckets, 0: off */
 	const char *breaktrace_text;	/* -b as given: its unit depends on -N */
 	int64_t breaktrace_ns;		/* -b, 0: off */
+	struct lj_explain_opts explain;	/* --explain; .explain false: not asked */
 	enum sig_affinity affinity;
 	cpu_set_t affinity_set;
 	int64_t pace_ns;
@@ -109,6 +112,8 @@ struct sig_ring {
 	int first_sched_err;		/* -errno of the first thread refused its policy */
 	int64_t start_ns, end_ns;
 	cpu_set_t measured;
+	struct lj_hooks *hooks;		/* --explain; NULL: none */
+	int hooks_failed;		/* hooks that could not start */
 };
 
 /* options.c */
