@@ -60,7 +60,8 @@ else
 	kill "$helper_job" 2>/dev/null
 	wait "$helper_job"
 	is "$rc" 0 "lj-cyclic --explain beside a FIFO 99 spinner exits 0"
-	big="[e for e in x['explanations'] if e['latency_ns'] >= 1000000]"
+	# The spikes the spinner took part in (a shared machine may add others: they are listed).
+	big="[e for e in x['explanations'] if any(c.get('pid') == $helper_pid for c in e['causes'])]"
 	json_check "$TMP/spin.json" "len($big) >= 3" "the spins are explained (at least 3 of them)"
 	json_check "$TMP/spin.json" "all(e['causes'][0]['kind'] == 'task' and e['causes'][0]['pid'] == $helper_pid and e['causes'][0]['name'] == 'interferer' for e in $big)" \
 		"each spike's first cause is the spinner by comm and pid ($helper_pid)"
@@ -73,6 +74,7 @@ else
 	ok $(grep -c "^## missed period .* interferer (pid $helper_pid, FIFO 99) ran [23]\.[0-9]* ms" "$TMP/out" | \
 		awk '{ print !($1 >= 3) }') "the text names the spinner after the run's lines"
 	diag "$(grep -m2 '^## ' "$TMP/out")"
+	[ "$_tap_fail" -eq 0 ] || diag "$(grep '^## ' "$TMP/out")"
 fi
 
 # 2. An interrupt-heavy helper: a loopback UDP flood on the CPU shows NET_RX softirqs.
