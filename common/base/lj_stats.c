@@ -98,7 +98,7 @@ static double beta_cf(double x, double a, double b)
 	return f;
 }
 
-static double inc_beta(double x, double a, double b)
+double lj_stats_inc_beta(double x, double a, double b)
 {
 	double front;
 
@@ -115,7 +115,7 @@ static double inc_beta(double x, double a, double b)
 /* P(T <= t) for Student's t with df degrees of freedom. */
 static double t_cdf(double t, double df)
 {
-	double tail = 0.5 * inc_beta(df / (df + t * t), df / 2.0, 0.5);
+	double tail = 0.5 * lj_stats_inc_beta(df / (df + t * t), df / 2.0, 0.5);
 
 	return t >= 0 ? 1.0 - tail : tail;
 }
@@ -166,8 +166,11 @@ void lj_stats_summarise(const double *v, size_t n, struct lj_stats_summary *out)
 	/* two passes: deviations from the mean do not cancel like sum-of-squares */
 	for (i = 0; i < n; i++)
 		ss += (v[i] - out->mean) * (v[i] - out->mean);
-	out->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
-	if (out->stddev == 0.0)
+	/* one run says nothing about the spread: unknown, not 0 */
+	out->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+	if (n < 2)
+		out->coeffvar = NAN;
+	else if (out->stddev == 0.0)
 		out->coeffvar = 0.0;
 	else if (out->mean == 0.0)
 		out->coeffvar = NAN;
@@ -202,26 +205,24 @@ static int cmp_item(const void *pa, const void *pb)
  * Exact null distribution of U for sizes na, nb without ties: the number of
  * orderings of na a's and nb b's with U = u obeys
  * N(i, j, u) = N(i - 1, j, u - j) + N(i, j - 1, u) (the largest element is
- * either an a, beating all j b's, or a b). Returns the two-sided p-value,
- * or -1 on ENOMEM.
+ * either an a, beating all j b's, or a b).
  */
-static double mwu_exact_p(size_t na, size_t nb, double u)
+double *lj_stats_mwu_counts(size_t na, size_t nb)
 {
 	size_t umax = na * nb, w = umax + 1, i, j, k;
 	double *prev = calloc((nb + 1) * w, sizeof(double));
 	double *cur = calloc((nb + 1) * w, sizeof(double));
-	double total = 0.0, le = 0.0, ge = 0.0, p;
+	double *out;
 
 	if (!prev || !cur) {
 		free(prev);
 		free(cur);
-		return -1.0;
+		return NULL;
 	}
 	/* i = 0: only b's, U = 0 */
 	for (j = 0; j <= nb; j++)
 		prev[j * w] = 1.0;
 	for (i = 1; i <= na; i++) {
-		memset(cur, 0, (nb + 1) * w * sizeof(double));
 		for (j = 0; j <= nb; j++)
 			for (k = 0; k <= umax; k++) {
 				double c = k >= j ? prev[j * w + k - j] : 0.0;
@@ -232,19 +233,70 @@ static double mwu_exact_p(size_t na, size_t nb, double u)
 			}
 		memcpy(prev, cur, (nb + 1) * w * sizeof(double));
 	}
-	for (k = 0; k <= umax; k++) {
-		double c = prev[nb * w + k];
-
-		total += c;
-		if ((double)k <= u)
-			le += c;
-		if ((double)k >= u)
-			ge += c;
-	}
-	free(prev);
 	free(cur);
+	out = malloc(w * sizeof(double));
+	if (out)
+		memcpy(out, prev + nb * w, w * sizeof(double));
+	free(prev);
+	return out;
+}
+
+/* Two-sided exact p-value of U, or -1 on ENOMEM. */
+static double mwu_exact_p(size_t na, size_t nb, double u)
+{
+	double *cnt = lj_stats_mwu_counts(na, nb), total = 0.0, le = 0.0, ge = 0.0, p;
+
+	if (!cnt)
+		return -1.0;
+	for (size_t k = 0; k <= na * nb; k++) {
+		total += cnt[k];
+		if ((double)k <= u)
+			le += cnt[k];
+		if ((double)k >= u)
+			ge += cnt[k];
+	}
+	free(cnt);
 	p = 2.0 * fmin(le, ge) / total;
 	return p > 1.0 ? 1.0 : p;
+}
+
+double lj_stats_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+double lj_stats_norm_quantile(double p)
+{
+	double lo = -40.0, hi = 40.0;
+
+	if (!(p > 0.0 && p < 1.0))
+		return NAN;
+	for (int i = 0; i < 200 && hi - lo > 1e-14; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (lj_stats_norm_cdf(mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+double lj_stats_beta_quantile(double p, double a, double b)
+{
+	double lo = 0.0, hi = 1.0;
+
+	if (!(p >= 0.0 && p <= 1.0) || !(a > 0.0) || !(b > 0.0))
+		return NAN;
+	for (int i = 0; i < 200 && hi - lo > 1e-16; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (lj_stats_inc_beta(mid, a, b) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
 }
 
 void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
@@ -287,7 +339,7 @@ void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t n
 	free(it);
 	out->u = ranksum - (double)na * (double)(na + 1) / 2.0;
 
-	if (n <= LJ_STATS_MWU_EXACT_MAX && ties == 0.0) {
+	if (na < LJ_STATS_MWU_EXACT_BELOW && nb < LJ_STATS_MWU_EXACT_BELOW && ties == 0.0) {
 		double p = mwu_exact_p(na, nb, out->u);
 
 		if (p >= 0.0) {

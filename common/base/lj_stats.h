@@ -17,9 +17,9 @@ struct lj_stats_summary {
 
 /*
  * @v is not modified. n == 0 gives all zeros. Sample stddev (n - 1).
- * n == 1: stddev and coeffvar 0, and no interval can be given, so
- * ci95_lo == ci95_hi == mean. coeffvar is NAN when the mean is 0 but the
- * stddev is not.
+ * n == 1: stddev and coeffvar are unknown (NAN: one run says nothing about
+ * the spread), and no interval can be given, so ci95_lo == ci95_hi == mean.
+ * coeffvar is NAN when the mean is 0 but the stddev is not.
  */
 void lj_stats_summarise(const double *v, size_t n, struct lj_stats_summary *out);
 
@@ -39,19 +39,33 @@ double lj_stats_t_quantile(double p, double df);
 
 /*
  * Two-sided Mann-Whitney U test of @a against @b, ties given mid-ranks and
- * the tie correction. Exact p-value by enumeration for small samples
- * (na + nb <= 20 and no ties), normal approximation with continuity
- * correction otherwise (both as R's wilcox.test computes them). Returns the
- * p-value (1.0 when either is empty, or when all values are equal).
+ * the tie correction. Exact p-value by enumeration when each side has fewer
+ * than 50 values and there are no ties, normal approximation with tie and
+ * continuity correction otherwise: the same switch and formulas as R's
+ * wilcox.test. p is 1.0 when either is empty, or when all values are equal.
  */
 struct lj_mwu {
 	double u;		/* U of sample a: pairs with a > b, ties count 1/2 */
 	double p;		/* two-sided p-value */
 	bool exact;
 };
-#define LJ_STATS_MWU_EXACT_MAX 20	/* na + nb up to which p is exact */
+#define LJ_STATS_MWU_EXACT_BELOW 50	/* exact p when na and nb are both below this */
 void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			   struct lj_mwu *out);
+
+/*
+ * The exact null distribution of U: counts[u] orderings of na a's and nb
+ * b's (no ties) give U = u, u = 0 .. na * nb. Allocated (free() it); NULL
+ * on ENOMEM. The total is C(na + nb, na).
+ */
+double *lj_stats_mwu_counts(size_t na, size_t nb);
+
+/* Standard normal distribution function and its inverse (NAN outside (0,1)). */
+double lj_stats_norm_cdf(double z);
+double lj_stats_norm_quantile(double p);
+/* Regularised incomplete beta I_x(a, b), and its inverse in x (bisection). */
+double lj_stats_inc_beta(double x, double a, double b);
+double lj_stats_beta_quantile(double p, double a, double b);
 
 /*
  * Bimodality: the sample bimodality coefficient (skewness^2 + 1) /

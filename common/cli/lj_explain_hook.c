@@ -15,7 +15,9 @@
 #include "lj_time.h"
 #include "lj_trace.h"
 
+/* Causes summed over the run: kept for the result, and counted before folding. */
 #define MAXAGG 16
+#define AGG_WORK 512
 
 struct cand {
 	enum lj_late_kind kind;
@@ -308,6 +310,32 @@ static int by_ns_desc(const void *a, const void *b)
 	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
 }
 
+/* The run's causes: summed in a large table, the MAXAGG - 1 largest kept, the rest "other". */
+static void aggregate(struct lj_explain *x)
+{
+	struct lj_cause *work = calloc(AGG_WORK, sizeof(*work));
+	int n = 0;
+
+	if (!work)
+		return;
+	for (int i = 0; i < x->ndone; i++)
+		n = lj_explain_aggregate(work, n, AGG_WORK, &x->done[i].x);
+	qsort(work, (size_t)n, sizeof(*work), by_ns_desc);
+	x->nagg = n < MAXAGG ? n : MAXAGG;
+	memcpy(x->agg, work, (size_t)x->nagg * sizeof(*work));
+	if (n > MAXAGG) {
+		struct lj_cause *o = &x->agg[MAXAGG - 1];
+
+		*o = (struct lj_cause){ .kind = LJ_CAUSE_OTHER, .policy = LJ_POLICY_UNKNOWN };
+		strcpy(o->name, "other");
+		for (int i = MAXAGG - 1; i < n; i++) {
+			o->ns += work[i].ns;
+			o->count += work[i].count;
+		}
+	}
+	free(work);
+}
+
 static void stop(void *priv)
 {
 	struct lj_explain *x = priv;
@@ -332,9 +360,7 @@ static void stop(void *priv)
 	for (int i = 0; i < n; i++)
 		explain_one(x, v, &all[i]);
 	free(all);
-	for (int i = 0; i < x->ndone; i++)
-		x->nagg = lj_explain_aggregate(x->agg, x->nagg, MAXAGG, &x->done[i].x);
-	qsort(x->agg, (size_t)x->nagg, sizeof(x->agg[0]), by_ns_desc);
+	aggregate(x);
 }
 
 static int contribute(void *priv, struct lj_result *res)

@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,13 +29,48 @@ enum lj_opt_arg {
 	LJ_OPT_OPTARG = optional_argument,
 };
 
+/*
+ * What an entry does with its value. LJ_OPT_CALL (the default, so tables
+ * that name only the first five members keep working) hands the option to
+ * the table's handler; the others store the value into the field at @off
+ * of the table's ctx (the tool's configuration), so a handler keeps only
+ * the options that carry logic.
+ */
+enum lj_opt_type {
+	LJ_OPT_CALL,		/* the handler decides */
+	LJ_OPT_FLAG,		/* bool = true */
+	LJ_OPT_CONST,		/* int (or enum) = @min: "-r" chooses a wait mode */
+	LJ_OPT_INT,		/* int in [@min, @max] */
+	LJ_OPT_I64,		/* int64_t in [@min, @max] */
+	LJ_OPT_U64,		/* uint64_t in [@min, @max]; @max 0: no limit */
+	LJ_OPT_DURATION,	/* int64_t ns, a bare number in @unit ns; [@min, @max], @max 0: none */
+	LJ_OPT_STRING,		/* const char *, pointing into argv */
+	LJ_OPT_CPULIST,		/* cpu_set_t: "0-3,6" (existence is the tool's check) */
+	LJ_OPT_POLICY,		/* enum lj_policy: other, normal, batch, idle, fifo, rr */
+	LJ_OPT_HELP,		/* print --help; the parse returns LJ_OPT_EXIT_HELP */
+};
+
+/* lj_opt.flags */
+#define LJ_OPT_NEXT_NUMBER	0x1u	/* optional argument also as the next word when that starts with a digit */
+#define LJ_OPT_NEXT_CPUS	0x2u	/* ... when it reads as a CPU list: a digit, !N, +N or "all" */
+#define LJ_OPT_THEN_CALL	0x4u	/* typed: after storing, also call the handler (cross-checks) */
+
 struct lj_opt {
 	const char *name;		/* long name, or NULL for short-only */
 	int key;
 	enum lj_opt_arg arg;
 	const char *argname;		/* shown in --help: "US", "LIST" */
 	const char *help;		/* one line; NULL hides the option */
+	enum lj_opt_type type;
+	size_t off;			/* offsetof(tool config, field) for typed entries */
+	int64_t min, max;		/* range of numbers and durations (ns); LJ_OPT_CONST's value */
+	int64_t unit;			/* LJ_OPT_DURATION: ns in one unit of a bare number */
+	size_t given;			/* LJ_OPT_GIVEN(): a bool set when the option appears, 0: none */
+	unsigned int flags;		/* LJ_OPT_NEXT_*, LJ_OPT_THEN_CALL */
 };
+
+/* The "given" member of an entry: offset + 1, so that 0 means none. */
+#define LJ_OPT_GIVEN(type, field) (offsetof(type, field) + 1)
 
 /*
  * Called for each option in command-line order. @arg is NULL for options
@@ -62,6 +98,15 @@ struct lj_opt_spec {
 	 * may follow operands (GNU style); "--" ends options either way.
 	 */
 	bool stop_at_operand;
+	/*
+	 * argv as rt-tests' programs read it (lj-cyclic, lj-signal,
+	 * lj-hackbench): a number given with blanks before it (one word
+	 * "-h 3500") is accepted; junk after a number, which atoi ignores,
+	 * is ignored with a warning naming it; one word holding several
+	 * options ("-s 100 -l 100 -g 10") is split into words with a warning
+	 * when every option in it is one of the spec's.
+	 */
+	bool rt_argv;
 };
 
 /*
@@ -78,6 +123,13 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 int lj_opt_parse_no_operands(const struct lj_opt_spec *spec, int argc, char **argv);
 
 void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out);
+
+/*
+ * Store @arg into @ctx's field as entry @o says (typed entries), with
+ * @rt_argv's leniency. Return: 0 or LJ_EXIT_USAGE after the message.
+ * lj_opt_parse calls it; exposed for the unit tests.
+ */
+int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_argv);
 
 /*
  * Option values for handlers. Each parses @arg with the matching

@@ -2,20 +2,24 @@
 /* lj_tool - the start and end every measuring tool shares: stop flag, topology, result, setup stack. */
 #include "lj_tool.h"
 #include "lj_err.h"
+#include "lj_outfile.h"
 #include "lj_stop.h"
 
 int lj_tool_check_outputs(const char *const *paths, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
+		char why[512];
 		int err;
 
 		if (!paths[k])
 			continue;
-		err = lj_result_check_path(paths[k]);
-		if (err) {
+		err = lj_outfile_check(paths[k], why, sizeof(why));
+		if (err && why[0])
+			lj_error("cannot write %s: %s", paths[k], why);
+		else if (err)
 			lj_error_errno(err, "cannot write %s", paths[k]);
+		if (err)
 			return LJ_EXIT_RUNTIME;
-		}
 	}
 	return 0;
 }

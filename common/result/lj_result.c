@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_result - the ljkit-result/1 JSON document: build, write atomically, read back. */
 #include "lj_result.h"
+#include "lj_outfile.h"
 
 #include "lj_hist.h"
+#include "lj_rtjson.h"
 #include "lj_sysinfo.h"
 #include "lj_time.h"
 
@@ -224,6 +226,8 @@ void lj_result_finish(struct lj_result *r, int exit_code)
 	put(r->root, "end", iso8601_now());
 	put(r->root, "duration_ns", json_object_new_int64(lj_now_ns() - r->start_mono_ns));
 	put(r->root, "exit_code", json_object_new_int(exit_code));
+	if (lj_rtjson_present(r->root))	/* rt-tests' copies of the same two facts */
+		lj_rtjson_finish(r->root, exit_code);
 	r->finished = true;
 }
 
@@ -238,123 +242,24 @@ int lj_result_write(struct lj_result *r, const char *path)
 	return lj_json_write_atomic(r->root, path);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int lj_result_check_path(const char *path)
 {
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* fsync the directory holding @path so the rename itself is durable. */
-static int sync_parent(const char *path)
-{
-	char *copy = strdup(path);
-	int fd, ret = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-	} else {
-		if (fsync(fd) < 0 && errno != EINVAL)	/* some fs cannot sync dirs */
-			ret = -errno;
-		close(fd);
-	}
-	free(copy);
-	return ret;
+	if (!path || !*path)
+		return -EINVAL;
+	return lj_outfile_check(path, NULL, 0);
 }
 
 /*
- * Where a write to @path goes. rename() replaces a directory entry: over
- * a device, a FIFO or /dev/stdout it would replace the node itself (run
- * as root, "--json /dev/null" turned /dev/null into a regular file), so
- * those are written in place (*in_place); a symlink to a regular file is
- * followed (*real, to free), so the link stays a link. Return: 0 or
- * -errno (-EISDIR for a directory).
+ * Through lj_outfile: a regular file is replaced by rename (a reader or a
+ * crash sees the old document or the new one, never half), a device or
+ * FIFO written in place ("--json /dev/null" must not turn /dev/null into a
+ * regular file), a link planted in a shared directory refused.
  */
-static int write_target(const char *path, char **real, bool *in_place)
-{
-	struct stat st;
-
-	*real = NULL;
-	*in_place = false;
-	if (stat(path, &st) < 0)
-		return 0;	/* a new file (or a dangling link): the write says why */
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode)) {
-		*in_place = true;
-		return 0;
-	}
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		*real = realpath(path, NULL);
-		if (!*real)
-			return -errno;
-	}
-	return 0;
-}
-
-/* The sibling temporary file of an atomic write: open, O_EXCL. */
-static int open_tmp(const char *path, char **tmp)
-{
-	int fd;
-
-	if (asprintf(tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST) {
-		/* left behind by a crashed process that had our pid */
-		unlink(*tmp);
-		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	}
-	return fd < 0 ? -errno : fd;
-}
-
-int lj_result_check_path(const char *path)
-{
-	char *real, *tmp;
-	bool in_place;
-	int fd, ret;
-
-	if (!path || !*path)
-		return -EINVAL;
-	if (!strcmp(path, "-"))
-		return 0;
-	ret = write_target(path, &real, &in_place);
-	if (ret)
-		return ret;
-	if (in_place)
-		return access(path, W_OK) < 0 ? -errno : 0;
-	/* Probe with the very file the write will create, then remove it. */
-	fd = open_tmp(real ? real : path, &tmp);
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-		fd = 0;
-	}
-	free(tmp);
-	free(real);
-	return fd;
-}
-
 int lj_json_write_atomic(json_object *obj, const char *path)
 {
+	struct lj_outfile o;
 	const char *text;
-	char *tmp = NULL, *real = NULL;
-	bool in_place;
-	int fd, ret;
+	int ret;
 
 	if (!obj || !path || !*path)
 		return -EINVAL;
@@ -362,55 +267,17 @@ int lj_json_write_atomic(json_object *obj, const char *path)
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text)
 		return -ENOMEM;
-	if (!strcmp(path, "-")) {
-		errno = 0;
-		if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF ||
-		    fflush(stdout) == EOF)
-			return errno ? -errno : -EIO;
-		return 0;
-	}
-	ret = write_target(path, &real, &in_place);
+	ret = lj_outfile_open(&o, path, NULL, 0);
 	if (ret)
 		return ret;
-	if (in_place) {
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		ret = write_all(fd, text, strlen(text));
-		if (!ret)
-			ret = write_all(fd, "\n", 1);
-		if (close(fd) < 0 && !ret)
-			ret = -errno;
-		return ret;
-	}
-	if (real)
-		path = real;
-	/*
-	 * Write a sibling temporary file and rename it over @path: a reader
-	 * (or a crash) sees the old document or the new one, never half.
-	 */
-	fd = open_tmp(path, &tmp);
-	if (fd < 0) {
-		ret = fd;
-		goto out;
-	}
-	ret = write_all(fd, text, strlen(text));
+	ret = lj_outfile_write(&o, text, strlen(text));
 	if (!ret)
-		ret = write_all(fd, "\n", 1);
-	if (!ret && fsync(fd) < 0)
-		ret = -errno;
-	if (close(fd) < 0 && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path) < 0)
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	else
-		ret = sync_parent(path);
-out:
-	free(tmp);
-	free(real);
-	return ret;
+		ret = lj_outfile_write(&o, "\n", 1);
+	if (ret) {
+		lj_outfile_abort(&o);
+		return ret;
+	}
+	return lj_outfile_commit(&o);
 }
 
 /* Read all of @fd; NUL-terminated. */

@@ -63,8 +63,9 @@ void lj_result_finish(struct lj_result *r, int exit_code);
  * printed, slashes unescaped. lj_result_write also records "end" and
  * "duration_ns" if lj_result_finish was not called. A @path that exists
  * and is not a regular file (a device, a FIFO, /dev/stdout) is written in
- * place, never renamed over; a symlink is followed. Return: 0 or -errno
- * (the temporary file is removed on failure).
+ * place, never renamed over; a symlink is followed only where lj_outfile
+ * expects it (not one planted in a directory others can write: -ELOOP).
+ * Return: 0 or -errno (the temporary file is removed on failure).
  */
 int lj_result_write(struct lj_result *r, const char *path);
 int lj_json_write_atomic(json_object *obj, const char *path);
@@ -72,8 +73,8 @@ int lj_json_write_atomic(json_object *obj, const char *path);
 /*
  * lj_result_check_path - can a result be written to @path? Call it before
  * measuring so a bad --json path costs nothing: it creates and removes
- * the write's own temporary file. Return: 0 or -errno (-EISDIR, -ENOENT,
- * -EACCES, ...).
+ * the write's own temporary file (lj_outfile_check, which also says why
+ * in words). Return: 0 or -errno (-EISDIR, -ENOENT, -EACCES, -ELOOP, ...).
  */
 int lj_result_check_path(const char *path);
 

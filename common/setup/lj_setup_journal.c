@@ -99,17 +99,14 @@ void lj_setup_journal_free(struct lj_setup_jfile *j)
 	j->n = 0;
 }
 
-int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j)
+/* The parser itself, on an open stream: lj_setup_journal_read and _parse share it. */
+static int journal_parse_stream(FILE *f, struct lj_setup_jfile *j)
 {
-	FILE *f = fopen(path, "re");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	int ret = 0, alloc = 0;
 
-	memset(j, 0, sizeof(*j));
-	if (!f)
-		return -errno;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		char *f1, *f2, *f3, *save = NULL;
 
@@ -171,9 +168,37 @@ int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j)
 		j->n++;
 	}
 	free(line);
-	fclose(f);
 	if (ret)
 		lj_setup_journal_free(j);
+	return ret;
+}
+
+int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j)
+{
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	if (!f)
+		return -errno;
+	ret = journal_parse_stream(f, j);
+	fclose(f);
+	return ret;
+}
+
+int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j)
+{
+	FILE *f;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	if (!len)
+		return 0;	/* fmemopen refuses an empty buffer; an empty journal has no entries */
+	f = fmemopen((void *)(uintptr_t)buf, len, "r");
+	if (!f)
+		return -errno;
+	ret = journal_parse_stream(f, j);
+	fclose(f);
 	return ret;
 }
 

@@ -45,6 +45,8 @@ unsigned long long lj_setup_pid_starttime(pid_t pid);
 const char *lj_setup_kind_name(enum lj_setup_kind k);
 int lj_setup_mkdir_p(const char *dir);
 int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j);
+/* The same parser on @len bytes in memory (the fuzz target; parsing only, no file). */
+int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j);
 void lj_setup_journal_free(struct lj_setup_jfile *j);
 bool lj_setup_journal_alive(const struct lj_setup_jfile *j);
 bool lj_setup_is_journal_name(const char *name);

@@ -5,8 +5,10 @@
 #include "lj_topo.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Every CPU of @set must exist (be online) and be allowed. */
@@ -165,4 +167,26 @@ int lj_cpus_to_array(const cpu_set_t *set, int *cpus, int max)
 		if (CPU_ISSET(cpu, set))
 			cpus[n++] = cpu;
 	return n;
+}
+
+int lj_cpus_node(int cpu)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int node = 0;
+
+	if (cpu < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, "node", 4) && d->d_name[4] >= '0' && d->d_name[4] <= '9') {
+			node = atoi(d->d_name + 4);
+			break;
+		}
+	closedir(dir);
+	return node;
 }

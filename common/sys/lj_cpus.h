@@ -37,4 +37,7 @@ int lj_cpus_pin_one(pid_t tid, int cpu);
 /* The CPUs of @set in ascending order into @cpus (capacity @max); returns the count. */
 int lj_cpus_to_array(const cpu_set_t *set, int *cpus, int max);
 
+/* The NUMA node of @cpu from sysfs (cpuN/nodeM), 0 on a machine without node directories. */
+int lj_cpus_node(int cpu);
+
 #endif

@@ -54,7 +54,7 @@ usage lj-cyclic -i ''
 usage lj-cyclic -i 0 -l 10
 usage lj-cyclic -i -5 -l 10
 usage lj-cyclic -i 99999999999999999999999 -l 10
-usage lj-cyclic -i 10q -l 10
+usage lj-cyclic -i q10 -l 10
 usage lj-cyclic -l -1
 usage lj-cyclic -l 99999999999999999999
 usage lj-cyclic -t 0 -l 10

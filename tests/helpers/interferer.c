@@ -5,7 +5,11 @@
  * PERIOD_US, or a loopback UDP flood (softirq NET_RX on that CPU).
  *
  *   interferer spin CPU PRIO SPIN_US PERIOD_US COUNT
- *   interferer flood CPU SECONDS
+ *   interferer flood CPU MS [PRIO [DELAY_MS]]
+ *
+ * PRIO > 0 makes the flood SCHED_FIFO, so it holds the CPU between the
+ * measuring thread's wake-ups; DELAY_MS lets the measuring tool start
+ * first (an RT flood would starve its start-up on that CPU).
  *
  * It prints "ready PID" once pinned and at its priority, then works.
  */
@@ -68,14 +72,20 @@ static int spin(int prio, int64_t spin_ns, int64_t period_ns, long count)
 	return 0;
 }
 
-static int flood(int seconds)
+static int flood(int64_t ms, int prio, int64_t delay_ms)
 {
+	struct sched_param sp = { .sched_priority = prio };
+	struct timespec delay = { .tv_sec = delay_ms / 1000, .tv_nsec = delay_ms % 1000 * 1000000 };
 	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t alen = sizeof(addr);
 	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0);
 	char buf[64] = { 0 };
-	int64_t end = now_ns() + (int64_t)seconds * 1000000000LL;
+	int64_t end;
 
+	if (prio > 0 && sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		fprintf(stderr, "interferer: SCHED_FIFO %d: %s\n", prio, strerror(errno));
+		return 1;
+	}
 	if (rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)&addr, sizeof(addr)) ||
 	    getsockname(rx, (struct sockaddr *)&addr, &alen)) {
 		fprintf(stderr, "interferer: loopback socket: %s\n", strerror(errno));
@@ -83,6 +93,8 @@ static int flood(int seconds)
 	}
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
+	nanosleep(&delay, NULL);
+	end = now_ns() + ms * 1000000LL;
 	while (now_ns() < end) {
 		for (int i = 0; i < 64; i++)
 			if (sendto(tx, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&addr,
@@ -101,11 +113,11 @@ int main(int argc, char **argv)
 			return 1;
 		return spin(atoi(argv[3]), atoll(argv[4]) * 1000, atoll(argv[5]) * 1000, atol(argv[6]));
 	}
-	if (argc == 4 && !strcmp(argv[1], "flood")) {
+	if (argc >= 4 && argc <= 6 && !strcmp(argv[1], "flood")) {
 		if (pin(atoi(argv[2])))
 			return 1;
-		return flood(atoi(argv[3]));
+		return flood(atoll(argv[3]), argc >= 5 ? atoi(argv[4]) : 0, argc == 6 ? atoll(argv[5]) : 0);
 	}
-	fprintf(stderr, "usage: interferer spin CPU PRIO SPIN_US PERIOD_US COUNT | flood CPU SECONDS\n");
+	fprintf(stderr, "usage: interferer spin CPU PRIO SPIN_US PERIOD_US COUNT | flood CPU MS [PRIO [DELAY_MS]]\n");
 	return 2;
 }

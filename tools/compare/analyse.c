@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* analyse - per set: summary, % change against the first set, Mann-Whitney U, flags. */
+/*
+ * analyse - per set against the first: summary, % change, the row's test (Mann-Whitney
+ * with the Hodges-Lehmann shift, or pooled counts for count metrics), then the
+ * multiple-comparison adjustment across all rows of the comparison.
+ */
 #include "compare.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static double pct(double v, double base)
 {
@@ -11,41 +16,126 @@ static double pct(double v, double base)
 	return (v - base) / fabs(base) * 100.0;
 }
 
+double cmp_min_p(size_t na, size_t nb)
+{
+	double c = 1;
+
+	for (size_t i = 1; i <= nb; i++)
+		c = c * (double)(na + i) / (double)i;
+	return c > 0 ? fmin(1.0, 2.0 / c) : 1.0;
+}
+
+static void pooled(const struct cmp_series *se, double *events, double *exposure)
+{
+	*events = *exposure = 0;
+	for (size_t i = 0; i < se->n; i++) {
+		*events += se->v[i];
+		*exposure += se->exposure ? se->exposure[i] : 1;
+	}
+}
+
+/* Counts: the rate test on the pooled counts; the interval is the rate ratio's, in %. */
+static void test_counts(struct cmp_row *r, int s, const struct cmp_config *cfg)
+{
+	struct cmp_cellstat *st = &r->st[s], *b = &r->st[0];
+
+	pooled(&r->series[s], &st->events, &st->exposure);
+	lj_rate_compare(b->events, b->exposure, st->events, st->exposure, 1 - cfg->alpha, &st->rate);
+	st->p = st->rate.p;
+	st->judgeable = true;
+	st->pct_est = (st->rate.ratio - 1) * 100;
+	st->pct_lo = (st->rate.ratio_lo - 1) * 100;
+	st->pct_hi = (st->rate.ratio_hi - 1) * 100;
+	if (b->events + st->events == 0)
+		st->pct_est = st->pct_lo = st->pct_hi = 0;
+}
+
+/* Other metrics: Mann-Whitney, and the Hodges-Lehmann shift in % of the first set's median. */
+static void test_values(struct cmp_row *r, int s, const struct cmp_config *cfg)
+{
+	struct cmp_cellstat *st = &r->st[s];
+	const struct cmp_series *a = &r->series[0], *b = &r->series[s];
+	double med = r->st[0].s.median;
+
+	lj_stats_mann_whitney(a->v, a->n, b->v, b->n, &st->mwu);
+	st->p = st->mwu.p;
+	lj_shift_hl(a->v, a->n, b->v, b->n, 1 - cfg->alpha, &st->shift);
+	st->judgeable = st->shift.reached;
+	st->pct_est = st->pct_lo = st->pct_hi = NAN;
+	if (med != 0) {
+		st->pct_est = st->shift.estimate / fabs(med) * 100;
+		st->pct_lo = st->shift.lo / fabs(med) * 100;
+		st->pct_hi = st->shift.hi / fabs(med) * 100;
+	}
+}
+
+static void analyse_row(struct cmp_row *r, const struct cmp_data *d, const struct cmp_config *cfg)
+{
+	const struct cmp_series *base = &r->series[0];
+
+	for (int s = 0; s < d->nsets; s++) {
+		const struct cmp_series *se = &r->series[s];
+		struct cmp_cellstat *st = &r->st[s];
+		double b[5], v[5];
+
+		lj_stats_summarise(se->v, se->n, &st->s);
+		st->bimodal = lj_stats_bimodal(se->v, se->n, &st->bimodal_coef);
+		st->high_cv = se->n > 1 && (isnan(st->s.coeffvar) || st->s.coeffvar > cfg->cv_warn);
+		st->mwu.p = st->p = st->p_adj = NAN;
+		st->pct_mean = st->pct_est = st->pct_lo = st->pct_hi = NAN;
+		for (int k = 0; k < 5; k++)
+			st->pct[k] = NAN;
+		if (r->is_count)
+			pooled(se, &st->events, &st->exposure);
+		if (s == 0 || !se->n || !base->n)
+			continue;
+		b[0] = r->st[0].s.min;
+		b[1] = r->st[0].s.mean;
+		b[2] = r->st[0].s.stddev;
+		b[3] = r->st[0].s.coeffvar;
+		b[4] = r->st[0].s.max;
+		v[0] = st->s.min;
+		v[1] = st->s.mean;
+		v[2] = st->s.stddev;
+		v[3] = st->s.coeffvar;
+		v[4] = st->s.max;
+		for (int k = 0; k < 5; k++)
+			st->pct[k] = pct(v[k], b[k]);
+		st->pct_mean = st->pct[1];
+		if (r->is_count)
+			test_counts(r, s, cfg);
+		else
+			test_values(r, s, cfg);
+	}
+}
+
+/* One family: every (row, set) test of the comparison. */
+static void adjust(struct cmp_data *d, const struct cmp_config *cfg)
+{
+	size_t n = d->nrows * (size_t)(d->nsets > 1 ? d->nsets - 1 : 0), k = 0;
+	double *p = malloc((n ? n : 1) * sizeof(*p));
+
+	if (!p)
+		n = 0;		/* no memory: keep the raw p (the header still names the method) */
+	for (size_t i = 0; i < d->nrows && p; i++)
+		for (int s = 1; s < d->nsets; s++)
+			p[k++] = d->rows[i]->st[s].p;
+	if (p && lj_adjust_p(p, n, cfg->adjust, p))
+		n = 0;
+	k = 0;
+	for (size_t i = 0; i < d->nrows; i++)
+		for (int s = 1; s < d->nsets; s++, k++) {
+			struct cmp_cellstat *st = &d->rows[i]->st[s];
+
+			st->p_adj = n ? p[k] : st->p;
+			st->significant = st->p_adj < cfg->alpha;
+		}
+	free(p);
+}
+
 void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg)
 {
-	for (size_t i = 0; i < d->nrows; i++) {
-		struct cmp_row *r = d->rows[i];
-		const struct cmp_series *base = &r->series[0];
-
-		for (int s = 0; s < d->nsets; s++) {
-			const struct cmp_series *se = &r->series[s];
-			struct cmp_cellstat *st = &r->st[s];
-			double b[5], v[5];
-
-			lj_stats_summarise(se->v, se->n, &st->s);
-			st->bimodal = lj_stats_bimodal(se->v, se->n, &st->bimodal_coef);
-			st->high_cv = se->n > 1 && (isnan(st->s.coeffvar) || st->s.coeffvar > cfg->cv_warn);
-			st->mwu.p = NAN;
-			st->pct_mean = NAN;
-			for (int k = 0; k < 5; k++)
-				st->pct[k] = NAN;
-			if (s == 0 || !se->n || !base->n)
-				continue;
-			b[0] = r->st[0].s.min;
-			b[1] = r->st[0].s.mean;
-			b[2] = r->st[0].s.stddev;
-			b[3] = r->st[0].s.coeffvar;
-			b[4] = r->st[0].s.max;
-			v[0] = st->s.min;
-			v[1] = st->s.mean;
-			v[2] = st->s.stddev;
-			v[3] = st->s.coeffvar;
-			v[4] = st->s.max;
-			for (int k = 0; k < 5; k++)
-				st->pct[k] = pct(v[k], b[k]);
-			st->pct_mean = st->pct[1];
-			lj_stats_mann_whitney(base->v, base->n, se->v, se->n, &st->mwu);
-			st->significant = st->mwu.p < cfg->alpha;
-		}
-	}
+	for (size_t i = 0; i < d->nrows; i++)
+		analyse_row(d->rows[i], d, cfg);
+	adjust(d, cfg);
 }

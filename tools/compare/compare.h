@@ -6,8 +6,12 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "lj_adjust.h"
+#include "lj_rate.h"
 #include "lj_result.h"
+#include "lj_shift.h"
 #include "lj_stats.h"
 
 #define CMP_MAX_SETS	32
@@ -23,7 +27,14 @@ struct cmp_config {
 	const char *rules[CMP_MAX_RULES];
 	int nrules;
 	const char *metrics;		/* comma list filter, or NULL */
+	double plan_pct;		/* --plan PCT: runs needed to detect PCT %, 0 = off */
+	enum lj_adjust_method adjust;	/* across the rows of one comparison (default Holm) */
+	bool cannot_judge_ok;		/* a rule that cannot be judged passes (exit 0, not 4) */
+	bool include_failed;		/* keep runs whose exit_code is not 0 */
 };
+
+/* The exit status of a gate that could not judge a rule (docs/lj-compare.md). */
+#define CMP_EXIT_CANNOT_JUDGE 4
 
 /* One result set: a run directory, or one value of the --by axis within it. */
 struct cmp_set {
@@ -36,8 +47,12 @@ struct cmp_set {
 /* The repetitions of one metric in one set. */
 struct cmp_series {
 	double *v;
+	double *exposure;		/* count metrics: what each run's count is out of (frames, samples, 1) */
 	size_t n, cap;
+	double min_samples;		/* quantile metrics: the fewest samples of a run (0: unknown) */
 };
+
+enum cmp_outcome { CMP_NOT_GATED, CMP_PASS, CMP_FAIL, CMP_CANNOT_JUDGE };
 
 /* Results of the statistics, per set, filled by cmp_analyse. */
 struct cmp_cellstat {
@@ -45,11 +60,20 @@ struct cmp_cellstat {
 	double pct_mean;		/* (mean - first mean) / |first mean| * 100, NAN for the first */
 	double pct[5];			/* same for min, mean, stddev, coeffvar, max */
 	struct lj_mwu mwu;		/* against the first set (p = NAN for the first) */
-	bool significant;
+	struct lj_shift shift;		/* Hodges-Lehmann shift set - first, with its interval */
+	struct lj_rate_test rate;	/* count rows: pooled counts over exposure against the first set */
+	double events, exposure;	/* count rows: this set's pooled counts */
+	double p;			/* raw p of the row's test (MWU or rate), NAN for the first set */
+	double p_adj;			/* p adjusted across the comparison's rows (cfg->adjust) */
+	double pct_est, pct_lo, pct_hi;	/* the shift (or rate ratio - 1) in % of the first set, with interval */
+	bool judgeable;			/* the sizes let the test reach alpha */
+	bool significant;		/* p_adj < alpha */
 	bool bimodal;
 	double bimodal_coef;
 	bool high_cv;
 	bool gate_failed;
+	enum cmp_outcome outcome;	/* worst outcome of the rules on this row and set */
+	char reason[320];		/* the rule, and why it failed or could not be judged */
 };
 
 struct cmp_row {
@@ -58,6 +82,7 @@ struct cmp_row {
 	char *metric;
 	char unit[16];
 	enum lj_better better;
+	bool is_count;			/* compared on pooled counts (counts.c) */
 	struct cmp_series series[CMP_MAX_SETS];
 	struct cmp_cellstat st[CMP_MAX_SETS];
 };
@@ -71,6 +96,8 @@ struct cmp_data {
 	size_t hashcap;
 	json_object *docs;		/* array keeping manifests alive (systems are borrowed) */
 	size_t nskipped_files;
+	size_t nfailed_runs;		/* runs left out: exit_code not 0 */
+	size_t nbad_values;		/* NaN / Infinity values left out */
 	/* every summary metric name any loaded result has, --metrics or not */
 	char **names;
 	size_t nnames, capnames;
@@ -89,9 +116,31 @@ const char *cmp_missing_metric(const struct cmp_data *d, const struct cmp_config
 int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
 		  const char *metric, const char *unit, enum lj_better better, double v);
 void cmp_sort_rows(struct cmp_data *d);
+/* A count metric's events and exposure, and storing them (counts.c). */
+int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char *cell,
+		  const char *metric, const char *unit, enum lj_better better, double events,
+		  double exposure);
+
+/* counts.c */
+/*
+ * Is summary metric @name (with @unit and @better) a count of events, and
+ * what is it out of: *@exposure_metric names the sibling summary metric
+ * holding the exposure (frames, samples) or is NULL (per run), and
+ * *@scaled is true when the value is a rate to multiply by that exposure.
+ */
+bool cmp_count_metric(const char *name, const char *unit, enum lj_better better,
+		      const char **exposure_metric, bool *scaled);
+/* The worst problem of one result document's values, for --validate: 0 or -EINVAL with @why. */
+int cmp_check_values(json_object *doc, char *why, size_t len);
 
 /* analyse.c */
 void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg);
+
+/* plan.c: --plan, and the tail notes (a quantile needs enough samples per run) */
+void cmp_plan(FILE *out, const struct cmp_data *d, const struct cmp_config *cfg);
+/* "p99_9 needs >= 3688 samples per run for a 95% bound; 'base' has 2000", or "" */
+void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
+		   double alpha);
 
 /* gate.c */
 struct cmp_rule {
@@ -101,12 +150,20 @@ struct cmp_rule {
 	char op;			/* '>' or '<' */
 	double pct;			/* threshold in percent, signed */
 	int failures;
+	int cannot_judge;		/* row/set pairs the rule could not judge */
 	int matched;
 };
 int cmp_rule_parse(const char *text, struct cmp_rule *r, const char **why);
-/* Evaluate all rules; marks gate_failed in the rows. Returns the number of failing rules. */
+/*
+ * Evaluate all rules; marks each row's outcome and reason. Returns the exit
+ * status: LJ_EXIT_THRESHOLD when a rule failed, else CMP_EXIT_CANNOT_JUDGE
+ * when one could not be judged (0 with cfg->cannot_judge_ok), else 0; a
+ * rule that matches no metric at all is LJ_EXIT_USAGE.
+ */
 int cmp_gate(struct cmp_data *d, const struct cmp_config *cfg, struct cmp_rule *rules, int nrules,
 	     bool report);
+/* Smallest two-sided exact Mann-Whitney p with na and nb values: 2 / C(na+nb, na). */
+double cmp_min_p(size_t na, size_t nb);
 
 /* output.c */
 void cmp_output(struct cmp_data *d, const struct cmp_config *cfg, const struct cmp_rule *rules,

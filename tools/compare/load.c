@@ -2,9 +2,11 @@
 /* load - read run directories (manifest + result files) into per-set metric series. */
 #include "compare.h"
 #include "lj_err.h"
+#include "lj_plan.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,8 +92,9 @@ static struct cmp_row *find_row(struct cmp_data *d, const char *w, const char *c
 	return r;
 }
 
-int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
-		  const char *metric, const char *unit, enum lj_better better, double v)
+int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char *cell,
+		  const char *metric, const char *unit, enum lj_better better, double v,
+		  double exposure)
 {
 	struct cmp_row *r = find_row(d, workload, cell, metric, true);
 	struct cmp_series *s;
@@ -101,19 +104,31 @@ int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char 
 	if (!r->unit[0]) {
 		snprintf(r->unit, sizeof(r->unit), "%s", unit ? unit : "");
 		r->better = better;
+		r->is_count = !isnan(exposure);
 	}
 	s = &r->series[set];
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 8;
-		double *nv = realloc(s->v, cap * sizeof(*nv));
+		double *nv = realloc(s->v, cap * sizeof(*nv)), *ne;
 
 		if (!nv)
 			return -ENOMEM;
 		s->v = nv;
+		ne = realloc(s->exposure, cap * sizeof(*ne));
+		if (!ne)
+			return -ENOMEM;
+		s->exposure = ne;
 		s->cap = cap;
 	}
+	s->exposure[s->n] = exposure;
 	s->v[s->n++] = v;
 	return 0;
+}
+
+int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
+		  const char *metric, const char *unit, enum lj_better better, double v)
+{
+	return cmp_add_count(d, set, workload, cell, metric, unit, better, v, NAN);
 }
 
 static bool metric_wanted(const struct cmp_config *cfg, const char *m)
@@ -174,6 +189,39 @@ const char *cmp_missing_metric(const struct cmp_data *d, const struct cmp_config
 	return NULL;
 }
 
+/* One summary value; a count metric is stored with its exposure (counts.c). */
+static int add_metric(struct cmp_data *d, int set, const char *workload, const char *cell,
+		      const char *name, json_object *sum, const char *unit, enum lj_better better,
+		      double v)
+{
+	const char *of = NULL;
+	double exposure = 1;
+	json_object *m, *ev;
+	bool scaled = false;
+
+	if (!cmp_count_metric(name, unit, better, &of, &scaled)) {
+		double q = lj_plan_metric_quantile(name);
+		int ret = cmp_add_value(d, set, workload, cell, name, unit, better, v);
+		struct cmp_row *r;
+
+		/* a tail quantile remembers the fewest samples a run had (plan.c's note) */
+		if (ret || !(q > 0 && q < 1) || !json_object_object_get_ex(sum, "samples", &m) ||
+		    !json_object_object_get_ex(m, "value", &ev) || !ev)
+			return ret;
+		r = find_row(d, workload, cell, name, false);
+		if (r && (!r->series[set].min_samples || json_object_get_double(ev) < r->series[set].min_samples))
+			r->series[set].min_samples = json_object_get_double(ev);
+		return 0;
+	}
+	if (of && json_object_object_get_ex(sum, of, &m) && json_object_object_get_ex(m, "value", &ev) &&
+	    ev && isfinite(json_object_get_double(ev)) && json_object_get_double(ev) > 0)
+		exposure = json_object_get_double(ev);
+	else
+		scaled = false;	/* no exposure: the rate per run stays what it is */
+	return cmp_add_count(d, set, workload, cell, name, unit, better,
+			     scaled ? round(v * exposure) : v, exposure);
+}
+
 /*
  * The "summary" of one result document (@path, for messages) into set @set
  * under (workload, cell). A metric whose value is null is one the run could
@@ -184,12 +232,19 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		   const char *workload, const char *cell, json_object *doc)
 {
 	const char *bad = NULL, *why = NULL;
-	json_object *sum;
+	json_object *sum, *ec;
 	int nbad = 0;
 
 	if (!json_object_object_get_ex(doc, "summary", &sum) ||
 	    !json_object_is_type(sum, json_type_object))
 		return -EINVAL;
+	if (!cfg->include_failed && json_object_object_get_ex(doc, "exit_code", &ec) && ec &&
+	    json_object_get_int(ec) != 0) {
+		lj_info("%s: exit_code %d: run left out (--include-failed keeps it)", path,
+			json_object_get_int(ec));
+		d->nfailed_runs++;
+		return -ECANCELED;
+	}
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;
@@ -217,14 +272,20 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 			return ret;
 		if (!v || !metric_wanted(cfg, name))
 			continue;
+		if (!isfinite(json_object_get_double(v))) {
+			lj_warn("%s: summary metric '%s' is %s: skipped", path, name,
+				isnan(json_object_get_double(v)) ? "NaN" : "infinite");
+			d->nbad_values++;
+			continue;
+		}
 		bs = json_object_object_get_ex(m, "better", &b) ? json_object_get_string(b) : "";
 		if (!strcmp(bs, "lower"))
 			better = LJ_BETTER_LOWER;
 		else if (!strcmp(bs, "higher"))
 			better = LJ_BETTER_HIGHER;
-		ret = cmp_add_value(d, set, workload, cell, name,
-				    json_object_object_get_ex(m, "unit", &u) ? json_object_get_string(u) : "",
-				    better, json_object_get_double(v));
+		ret = add_metric(d, set, workload, cell, name, sum,
+				 json_object_object_get_ex(m, "unit", &u) ? json_object_get_string(u) : "",
+				 better, json_object_get_double(v));
 		if (ret)
 			return ret;
 	}
@@ -330,9 +391,13 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 		char cell[1024], value[256];
 		int s = set;
 
+		/* A manifest is data: a cell of the wrong shape is skipped, never trusted. */
 		if (!json_object_object_get_ex(c, "workload", &w) ||
 		    !json_object_object_get_ex(c, "id", &id) ||
-		    !json_object_object_get_ex(c, "runs", &runs))
+		    !json_object_object_get_ex(c, "runs", &runs) ||
+		    !json_object_is_type(w, json_type_string) ||
+		    !json_object_is_type(id, json_type_string) ||
+		    !json_object_is_type(runs, json_type_array))
 			continue;
 		snprintf(cell, sizeof(cell), "%s", json_object_get_string(id));
 		if (cfg->by) {
@@ -354,7 +419,8 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 			char path[4096];
 			int ret;
 
-			if (!json_object_object_get_ex(run, "file", &f))
+			if (!json_object_object_get_ex(run, "file", &f) ||
+			    !json_object_is_type(f, json_type_string))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
 			doc = json_object_from_file(path);
@@ -367,6 +433,8 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 			json_object_put(doc);
 			if (ret == -ENOMEM)
 				return LJ_EXIT_RUNTIME;
+			if (ret == -ECANCELED)
+				continue;
 			if (ret) {
 				lj_warn("%s: no summary object, skipped", path);
 				d->nskipped_files++;
@@ -412,7 +480,8 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 		return 0;
 	}
 	doc = json_object_from_file(path);
-	if (!doc || !json_object_object_get_ex(doc, "tool", &tool)) {
+	if (!doc || !json_object_object_get_ex(doc, "tool", &tool) ||
+	    !json_object_is_type(tool, json_type_string)) {
 		json_object_put(doc);
 		lj_warn("%s: not a result document, skipped", path);
 		d->nskipped_files++;
@@ -433,7 +502,7 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 	json_object_put(doc);
 	if (!ret)
 		d->sets[set].nfiles++;
-	else if (ret != -ENOMEM)
+	else if (ret != -ENOMEM && ret != -ECANCELED)
 		d->nskipped_files++;
 	return ret == -ENOMEM ? ret : 0;
 }
@@ -522,8 +591,10 @@ void cmp_free(struct cmp_data *d)
 	for (size_t i = 0; i < d->nrows; i++) {
 		struct cmp_row *r = d->rows[i];
 
-		for (int s = 0; s < CMP_MAX_SETS; s++)
+		for (int s = 0; s < CMP_MAX_SETS; s++) {
 			free(r->series[s].v);
+			free(r->series[s].exposure);
+		}
 		free(r->workload);
 		free(r->cell);
 		free(r->metric);

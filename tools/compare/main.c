@@ -11,13 +11,18 @@
 
 enum {
 	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
+	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN,
 };
 
 static const struct lj_opt cmp_opts[] = {
 	{ "by", K_BY, LJ_OPT_ARG, "AXIS", "pivot one run directory on an axis (cgroup off vs on, ...)" },
 	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava" },
 	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)" },
-	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise; repeatable" },
+	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise beyond 10%; repeatable" },
+	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
+	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none" },
+	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
+	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
 	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
 	{ "metrics", K_METRICS, LJ_OPT_ARG, "LIST", "only these summary metrics (comma list)" },
@@ -72,6 +77,24 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		cfg->rules[cfg->nrules++] = arg;
 		return 0;
 	}
+	case K_ADJUST:
+		if (!strcmp(arg, "holm"))
+			cfg->adjust = LJ_ADJUST_HOLM;
+		else if (!strcmp(arg, "bh"))
+			cfg->adjust = LJ_ADJUST_BH;
+		else if (!strcmp(arg, "none"))
+			cfg->adjust = LJ_ADJUST_NONE;
+		else
+			return lj_opt_invalid("--adjust", arg, "holm, bh or none");
+		return 0;
+	case K_PLAN:
+		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
+	case K_CJ_OK:
+		cfg->cannot_judge_ok = true;
+		return 0;
+	case K_INC_FAILED:
+		cfg->include_failed = true;
+		return 0;
 	case K_LAVA:
 		cfg->format = CMP_LAVA;
 		return 0;
@@ -96,8 +119,12 @@ static int validate(char **files, int n)
 		json_object *doc = NULL;
 		const char *why = NULL;
 		int ret = lj_result_read(files[i], &doc, &why);
+		char vwhy[160];
 
-		if (ret) {
+		if (!ret && cmp_check_values(doc, vwhy, sizeof(vwhy))) {
+			printf("%s: invalid: %s\n", files[i], vwhy);
+			bad++;
+		} else if (ret) {
 			printf("%s: invalid: %s\n", files[i], why ? why : lj_strerror(ret));
 			bad++;
 		} else {
@@ -132,13 +159,14 @@ int main(int argc, char **argv)
 		&tab, 1,
 		"Per workload, cell and summary metric: min, mean, stddev, coeffvar and max of the\n"
 		"runs in each set, % change against the first set, and a Mann-Whitney U test.\n"
-		"Exit: 0 ok, 2 bad input, 3 a --fail-on rule failed.",
+		"Exit: 0 ok, 2 bad input (or a rule naming no metric), 3 a --fail-on rule failed,\n"
+		"4 a rule could not be judged (too few runs, metric missing; --cannot-judge-ok: 0).",
 	};
 	struct cmp_rule rules[CMP_MAX_RULES];
 	struct cmp_data d = { 0 };
 	const char *missing;
 	char name[128];
-	int first, ret, failing;
+	int first, ret;
 
 	lj_err_init(argv[0]);
 	ret = lj_opt_parse(&spec, argc, argv, &first);
@@ -171,9 +199,13 @@ int main(int argc, char **argv)
 	}
 	cmp_sort_rows(&d);
 	cmp_analyse(&d, &a.cfg);
-	failing = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
-	cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
-	ret = failing ? LJ_EXIT_THRESHOLD : LJ_EXIT_OK;
+	if (a.cfg.plan_pct) {
+		cmp_plan(stdout, &d, &a.cfg);
+		goto out;
+	}
+	ret = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
+	if (ret != LJ_EXIT_USAGE)
+		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
 out:
 	cmp_free(&d);
 	return ret;

@@ -29,23 +29,46 @@ static const char *better_name(enum lj_better b)
 }
 
 /* "better"/"worse" for a significant change, "" otherwise. */
+/* The direction is the shift's (or the rate ratio's), not the mean's: an outlier moves the mean. */
 static const char *verdict(const struct cmp_row *r, const struct cmp_cellstat *st)
 {
-	if (!st->significant || r->better == LJ_BETTER_NONE || isnan(st->pct_mean) || st->pct_mean == 0)
+	double dir = r->is_count ? st->events / st->exposure - r->st[0].events / r->st[0].exposure :
+		     st->shift.estimate;
+
+	if (!st->significant || r->better == LJ_BETTER_NONE || isnan(dir) || dir == 0)
 		return "";
-	if ((st->pct_mean < 0) == (r->better == LJ_BETTER_LOWER))
+	if ((dir < 0) == (r->better == LJ_BETTER_LOWER))
 		return "better";
 	return "worse";
 }
 
-/* Smallest two-sided exact p-value of a Mann-Whitney U test with na and nb values: 2 / C(na+nb, na). */
-static double min_p(size_t na, size_t nb)
+/* The row's change with its interval: "+9.14% [+6.02%, +12.3%]", or for counts the rates. */
+static void shift_cell(char *cell, size_t len, const struct cmp_row *r, const struct cmp_cellstat *st)
 {
-	double c = 1;
+	const struct cmp_cellstat *b = &r->st[0];
 
-	for (size_t i = 1; i <= nb; i++)
-		c = c * (double)(na + i) / (double)i;
-	return c > 0 ? 2.0 / c : 1.0;
+	if (r->is_count && b->events == 0 && st->events > 0)
+		snprintf(cell, len, "0 -> %.3g/%s", st->events / st->exposure,
+			 st->exposure > (double)r->series[0].n ? "unit" : "run");
+	else if (r->is_count)
+		snprintf(cell, len, "x%.3g [%.3g, %.3g]", st->rate.ratio, st->rate.ratio_lo, st->rate.ratio_hi);
+	else if (isnan(st->pct_est))
+		snprintf(cell, len, "%+.4g [%+.4g, %+.4g]", st->shift.estimate, st->shift.lo, st->shift.hi);
+	else
+		snprintf(cell, len, "%+.2f%% [%+.2f, %+.2f]", st->pct_est, st->pct_lo, st->pct_hi);
+}
+
+/* "-" for a statistic that is unknown (the spread of one run). */
+static void stat_cell(char *cell, size_t len, const struct cmp_cellstat *st, int k, bool with_pct)
+{
+	double v = stat_value(st, k);
+
+	if (isnan(v))
+		snprintf(cell, len, "-");
+	else if (!with_pct || isnan(st->pct[k]))
+		snprintf(cell, len, "%.2f", v);
+	else
+		snprintf(cell, len, "%.2f (%+7.2f%%)", v, st->pct[k]);
 }
 
 static bool same_section(const struct cmp_row *a, const struct cmp_row *b)
@@ -90,7 +113,7 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 		for (int s = 1; s < d->nsets; s++)
 			if (d->rows[i]->series[0].n && d->rows[i]->series[s].n) {
 				size_t na = d->rows[i]->series[0].n, nb = d->rows[i]->series[s].n;
-				double p = min_p(na, nb);
+				double p = d->rows[i]->is_count ? 0 : cmp_min_p(na, nb);
 
 				if (p >= cfg->alpha && p > worst) {
 					worst = p;
@@ -100,8 +123,20 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 			}
 	fprintf(out, "%s%% = change of the mean (and of each statistic) against %s: (set - %s) / %s\n",
 		pfx, d->sets[0].label, d->sets[0].label, d->sets[0].label);
-	fprintf(out, "%s* = significant: Mann-Whitney U test, two-sided, alpha %g, on the runs' values (n in the Runs row)\n",
-		pfx, cfg->alpha);
+	fprintf(out, "%s* = significant at alpha %g after the %s adjustment across %zu tests (p row: raw p, adj = adjusted)\n",
+		pfx, cfg->alpha, cfg->adjust == LJ_ADJUST_HOLM ? "Holm (family-wise)" :
+		cfg->adjust == LJ_ADJUST_BH ? "Benjamini-Hochberg (false discovery rate)" : "no",
+		d->nrows * (size_t)(d->nsets - 1));
+	fprintf(out, "%s  tests: Mann-Whitney U, two-sided, on the runs' values (n in the Runs row); Shift = Hodges-Lehmann\n"
+		"%s  shift in %% of the first set's median with its %g%% interval; counts (missed, dropped, ...) pooled\n"
+		"%s  over their exposure (samples, frames, runs): conditional binomial test, Shift = rate ratio\n",
+		pfx, pfx, 100 * (1 - cfg->alpha), pfx);
+	if (d->nfailed_runs)
+		fprintf(out, "%snote: %zu run%s left out: exit_code not 0 (--include-failed keeps them)\n", pfx,
+			d->nfailed_runs, d->nfailed_runs == 1 ? "" : "s");
+	if (d->nbad_values)
+		fprintf(out, "%snote: %zu NaN or infinite value%s left out (warnings above name them)\n", pfx,
+			d->nbad_values, d->nbad_values == 1 ? "" : "s");
 	if (worst > 0)
 		fprintf(out, "%snote: some metrics have too few runs to ever be significant at alpha %g "
 			"(%zu vs %zu runs: smallest possible p = %.3g): use repeat >= 5\n", pfx, cfg->alpha,
@@ -113,6 +148,7 @@ static void print_flags(FILE *out, struct cmp_data *d, const struct cmp_config *
 {
 	for (int s = 0; s < d->nsets; s++) {
 		const struct cmp_cellstat *st = &r->st[s];
+		char tail[256];
 
 		if (st->bimodal)
 			fprintf(out, "%s! %s %s: runs look bimodal (coefficient %.2f > %.3f): more repetitions needed\n",
@@ -120,6 +156,38 @@ static void print_flags(FILE *out, struct cmp_data *d, const struct cmp_config *
 		if (st->high_cv)
 			fprintf(out, "%s! %s %s: coeffvar %.1f%% > %g%%: noisy, more repetitions needed\n",
 				pfx, d->sets[s].label, r->metric, st->s.coeffvar, cfg->cv_warn);
+		cmp_tail_note(tail, sizeof(tail), r, d->sets[s].label, s, cfg->alpha);
+		if (*tail)
+			fprintf(out, "%s! %s\n", pfx, tail);
+	}
+}
+
+/* The Shift and p rows of one metric. */
+static void text_tests(FILE *out, struct cmp_data *d, const struct cmp_row *r)
+{
+	fprintf(out, "%-9s %-14s", "Shift", r->metric);
+	for (int s = 0; s < d->nsets; s++) {
+		char cell[96] = "-";
+
+		if (s > 0 && !isnan(r->st[s].p)) {
+			shift_cell(cell, sizeof(cell), r, &r->st[s]);
+			if (r->st[s].significant)
+				strcat(cell, "*");
+		}
+		fprintf(out, " %24s", cell);
+	}
+	fputc('\n', out);
+	fprintf(out, "%-9s %-14s", r->is_count ? "p(rate)" : "p(MWU)", r->metric);
+	for (int s = 0; s < d->nsets; s++) {
+		const struct cmp_cellstat *st = &r->st[s];
+		char cell[96];
+
+		if (s == 0 || isnan(st->p))
+			snprintf(cell, sizeof(cell), "-");
+		else
+			snprintf(cell, sizeof(cell), "%.3g adj %.3g%s%s%s", st->p, st->p_adj,
+				 st->significant ? " *" : "", *verdict(r, st) ? " " : "", verdict(r, st));
+		fprintf(out, " %24s", cell);
 	}
 }
 
@@ -143,32 +211,17 @@ static void text_section(FILE *out, struct cmp_data *d, const struct cmp_config 
 		for (int k = 0; k < 5; k++) {
 			fprintf(out, "%-9s %-14s", stat_names[k], r->metric);
 			for (int s = 0; s < d->nsets; s++) {
-				const struct cmp_cellstat *st = &r->st[s];
 				char cell[64];
 
 				if (!r->series[s].n)
 					snprintf(cell, sizeof(cell), "-");
-				else if (s == 0 || isnan(st->pct[k]))
-					snprintf(cell, sizeof(cell), "%.2f", stat_value(st, k));
 				else
-					snprintf(cell, sizeof(cell), "%.2f (%+7.2f%%)%s", stat_value(st, k),
-						 st->pct[k], k == 1 && st->significant ? "*" : " ");
+					stat_cell(cell, sizeof(cell), &r->st[s], k, s > 0);
 				fprintf(out, " %24s", cell);
 			}
 			fputc('\n', out);
 		}
-		fprintf(out, "%-9s %-14s", "p(MWU)", r->metric);
-		for (int s = 0; s < d->nsets; s++) {
-			const struct cmp_cellstat *st = &r->st[s];
-			char cell[64];
-
-			if (s == 0 || isnan(st->mwu.p))
-				snprintf(cell, sizeof(cell), "-");
-			else
-				snprintf(cell, sizeof(cell), "%.3g%s%s%s", st->mwu.p, st->significant ? " *" : "",
-					 *verdict(r, st) ? " " : "", verdict(r, st));
-			fprintf(out, " %24s", cell);
-		}
+		text_tests(out, d, r);
 		fprintf(out, "   [%s, %s is better]\n", *r->unit ? r->unit : "-", better_name(r->better));
 		print_flags(out, d, cfg, r, "  ");
 	}
@@ -199,24 +252,31 @@ static void markdown_section(FILE *out, struct cmp_data *d, const struct cmp_con
 			for (int s = 0; s < d->nsets; s++) {
 				const struct cmp_cellstat *st = &r->st[s];
 
-				if (!r->series[s].n)
+				if (!r->series[s].n || isnan(stat_value(st, k)))
 					fprintf(out, " - |");
 				else if (s == 0 || isnan(st->pct[k]))
 					fprintf(out, " %.2f |", stat_value(st, k));
 				else
-					fprintf(out, " %.2f (%+.2f%%)%s |", stat_value(st, k), st->pct[k],
-						k == 1 && st->significant ? " \\*" : "");
+					fprintf(out, " %.2f (%+.2f%%) |", stat_value(st, k), st->pct[k]);
 			}
 			fputc('\n', out);
 		}
-		fprintf(out, "| p(MWU) | %s |", r->metric);
+		fprintf(out, "| Shift | %s |", r->metric);
+		for (int s = 0; s < d->nsets; s++) {
+			char cell[96] = "-";
+
+			if (s > 0 && !isnan(r->st[s].p))
+				shift_cell(cell, sizeof(cell), r, &r->st[s]);
+			fprintf(out, " %s |", cell);
+		}
+		fprintf(out, "\n| %s | %s |", r->is_count ? "p(rate)" : "p(MWU)", r->metric);
 		for (int s = 0; s < d->nsets; s++) {
 			const struct cmp_cellstat *st = &r->st[s];
 
-			if (s == 0 || isnan(st->mwu.p))
+			if (s == 0 || isnan(st->p))
 				fprintf(out, " - |");
 			else
-				fprintf(out, " %.3g%s %s |", st->mwu.p, st->significant ? " \\*" : "",
+				fprintf(out, " %.3g adj %.3g%s %s |", st->p, st->p_adj, st->significant ? " \\*" : "",
 					verdict(r, st));
 		}
 		fputc('\n', out);
@@ -250,9 +310,14 @@ static void csv_num(FILE *out, double v)
 		fprintf(out, ",%.6g", v);
 }
 
+static const char *outcome_name(enum cmp_outcome o)
+{
+	return o == CMP_PASS ? "pass" : o == CMP_FAIL ? "fail" : o == CMP_CANNOT_JUDGE ? "cannot-judge" : "";
+}
+
 static void output_csv(FILE *out, struct cmp_data *d)
 {
-	fputs("workload,cell,metric,unit,better,set,n,min,mean,stddev,coeffvar,max,pct_mean,p,significant,bimodal,high_cv,gate_failed\n",
+	fputs("workload,cell,metric,unit,better,set,n,min,mean,stddev,coeffvar,max,pct_mean,shift_pct,shift_lo_pct,shift_hi_pct,p,p_adj,significant,bimodal,high_cv,gate_failed,gate\n",
 	      out);
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct cmp_row *r = d->rows[i];
@@ -273,9 +338,13 @@ static void output_csv(FILE *out, struct cmp_data *d)
 			for (int k = 0; k < 5; k++)
 				csv_num(out, r->series[s].n ? stat_value(st, k) : NAN);
 			csv_num(out, st->pct_mean);
-			csv_num(out, st->mwu.p);
-			fprintf(out, ",%d,%d,%d,%d\n", st->significant, st->bimodal, st->high_cv,
-				st->gate_failed);
+			csv_num(out, st->pct_est);
+			csv_num(out, st->pct_lo);
+			csv_num(out, st->pct_hi);
+			csv_num(out, st->p);
+			csv_num(out, st->p_adj);
+			fprintf(out, ",%d,%d,%d,%d,%s\n", st->significant, st->bimodal, st->high_cv,
+				st->gate_failed, outcome_name(st->outcome));
 		}
 	}
 }
@@ -292,7 +361,8 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 	json_object *rows = json_object_new_array(), *gate = json_object_new_array();
 
 	json_object_object_add(root, "schema", json_object_new_string("ljkit-compare/1"));
-	json_object_object_add(root, "test", json_object_new_string("mann-whitney-u two-sided"));
+	json_object_object_add(root, "test", json_object_new_string("mann-whitney-u two-sided; counts: conditional binomial"));
+	json_object_object_add(root, "adjust", json_object_new_string(lj_adjust_name(cfg->adjust)));
 	json_object_object_add(root, "alpha", json_object_new_double(cfg->alpha));
 	json_object_object_add(root, "by", cfg->by ? json_object_new_string(cfg->by) : NULL);
 	for (int s = 0; s < d->nsets; s++) {
@@ -313,6 +383,7 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object_object_add(o, "metric", json_object_new_string(r->metric));
 		json_object_object_add(o, "unit", json_object_new_string(r->unit));
 		json_object_object_add(o, "better", json_object_new_string(better_name(r->better)));
+		json_object_object_add(o, "count", json_object_new_boolean(r->is_count));
 		for (int s = 0; s < d->nsets; s++) {
 			const struct cmp_cellstat *st = &r->st[s];
 			json_object *p = json_object_new_object();
@@ -322,7 +393,19 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 				json_object_object_add(p, stat_keys[k],
 						       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
 			json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
-			json_object_object_add(p, "p", jnum(st->mwu.p));
+			json_object_object_add(p, "shift_pct", jnum(st->pct_est));
+			json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
+			json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
+			if (r->is_count) {
+				json_object_object_add(p, "events", jnum(st->events));
+				json_object_object_add(p, "exposure", jnum(st->exposure));
+			}
+			json_object_object_add(p, "p", jnum(st->p));
+			json_object_object_add(p, "p_adj", jnum(st->p_adj));
+			json_object_object_add(p, "gate", st->outcome == CMP_NOT_GATED ? NULL :
+					       json_object_new_string(outcome_name(st->outcome)));
+			json_object_object_add(p, "gate_reason", st->outcome == CMP_NOT_GATED ? NULL :
+					       json_object_new_string(st->reason));
 			json_object_object_add(p, "significant", json_object_new_boolean(st->significant));
 			json_object_object_add(p, "bimodal", json_object_new_boolean(st->bimodal));
 			json_object_object_add(p, "bimodal_coef", jnum(st->bimodal_coef));
@@ -340,6 +423,9 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object_object_add(o, "rule", json_object_new_string(rules[k].text));
 		json_object_object_add(o, "matched", json_object_new_int(rules[k].matched));
 		json_object_object_add(o, "failures", json_object_new_int(rules[k].failures));
+		json_object_object_add(o, "cannot_judge", json_object_new_int(rules[k].cannot_judge));
+		json_object_object_add(o, "outcome", json_object_new_string(rules[k].failures ? "fail" :
+					rules[k].cannot_judge ? "cannot-judge" : "pass"));
 		json_object_array_add(gate, o);
 	}
 	json_object_object_add(root, "gate", gate);
@@ -359,21 +445,30 @@ static void lava_name(char *buf, size_t len, const struct cmp_row *r)
 			*c = '_';
 }
 
-/* One lava-test-case per metric of the last set: the measurement and the gate's verdict. */
+/*
+ * One lava-test-case per metric of the last set: the measurement and the
+ * gate's outcome: pass, fail, or skip when it could not judge, the reason
+ * on a companion comment line (the shell LAVA feeds these to ignores it).
+ */
 static void output_lava(FILE *out, struct cmp_data *d)
 {
 	int s = d->nsets - 1;
 
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct cmp_row *r = d->rows[i];
+		const struct cmp_cellstat *st = &r->st[s];
 		char name[512];
 
-		if (!r->series[s].n)
+		if (!r->series[s].n && st->outcome != CMP_CANNOT_JUDGE)
 			continue;
 		lava_name(name, sizeof(name), r);
+		if (st->outcome == CMP_CANNOT_JUDGE) {
+			fprintf(out, "# %s: skip: cannot judge: %s\n", name, st->reason);
+			fprintf(out, "lava-test-case %s --result skip\n", name);
+			continue;
+		}
 		fprintf(out, "lava-test-case %s --result %s --measurement %.6g --units %s\n", name,
-			r->st[s].gate_failed ? "fail" : "pass", r->st[s].s.mean,
-			*r->unit ? r->unit : "none");
+			st->outcome == CMP_FAIL ? "fail" : "pass", st->s.mean, *r->unit ? r->unit : "none");
 	}
 }
 

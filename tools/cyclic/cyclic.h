@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "lj_explain_hook.h"
 #include "lj_hook.h"
@@ -23,6 +24,8 @@
 #define CYC_HIST_MAX 1000000LL			/* cyclictest clamps -h to this */
 #define CYC_DEFAULT_SPIKE_NODES 1024
 #define CYC_THREAD_STACK (64 * 1024)		/* measurement thread stack (see run.c) */
+#define CYC_MSR_SMI_COUNT 0x34			/* Intel: SMIs since reset, for --smi */
+#define CYC_VALUES_RING (1 << 16)		/* -v values kept per thread until main prints them */
 
 /* How the thread waits for its next period. */
 enum cyc_wait {
@@ -38,9 +41,10 @@ enum cyc_catchup {
 };
 
 enum cyc_affinity {
-	CYC_AFF_NONE,		/* threads not pinned (cyclictest without -a) */
-	CYC_AFF_EACH,		/* thread i on the i-th allowed CPU (-a, -S) */
-	CYC_AFF_LIST,		/* round robin over a list (-a LIST, --cpus) */
+	CYC_AFF_DEFAULT,	/* no -a: as cyclictest 2.x, thread i on the i-th allowed CPU (or --cpus) */
+	CYC_AFF_NONE,		/* --no-affinity: threads not pinned, the reporter moved off them */
+	CYC_AFF_EACH,		/* thread i on the i-th allowed CPU (-a, -a all, -S) */
+	CYC_AFF_LIST,		/* round robin over a list (-a LIST, !LIST, +LIST, --cpus) */
 };
 
 struct cyc_config {
@@ -51,8 +55,9 @@ struct cyc_config {
 	int64_t duration_ns;		/* 0: none */
 	int threads;			/* 0: not given (1 thread); -1: one per CPU */
 	enum cyc_affinity affinity;
-	cpu_set_t affinity_set;		/* CYC_AFF_LIST */
-	const char *affinity_text;
+	cpu_set_t affinity_set;		/* CYC_AFF_LIST, resolved by place_threads */
+	const char *affinity_text;	/* -a's value: LIST, all, !LIST, +LIST */
+	bool loops_each;		/* --loops-per-thread: every thread runs -l wake-ups */
 	bool smp;
 	bool mainaffinity_given;
 	cpu_set_t mainaffinity;
@@ -79,8 +84,22 @@ struct cyc_config {
 	const char *json;
 	int32_t latency_us;		/* --latency, the /dev/cpu_dma_latency hold */
 	bool laptop;
+	bool default_system;		/* --default-system: no PM QoS hold, no tuning */
 	bool percentiles;
-	int verbose;
+	bool verbose;			/* -v: one n:c:v line per wake-up */
+	int oscope;			/* -o: -v prints the max of each group of this many */
+	bool refresh_on_max;		/* -M: redraw the live screen on a new max only */
+	int64_t aligned_ns;		/* -A: thread i starts at a shared base + i * this */
+	bool aligned;
+	bool secaligned;		/* --secaligned: start on the next full second (+ offset) */
+	int64_t secaligned_ns;
+	int clock;			/* -c: 0 CLOCK_MONOTONIC, 1 CLOCK_REALTIME */
+	bool system_sleep;		/* -s: cyclictest's "system" mode, clock_nanosleep only */
+	bool resolution;		/* -R: report the clock's resolution before the run */
+	bool smi;			/* --smi: count SMIs (needs the MSR) */
+	bool dbg;			/* --dbg_cyclictest */
+	const char *fifo;		/* -F: named pipe the T: lines are written to */
+	const char *shm_path;		/* the SIGUSR2 snapshot file, set by the run */
 	struct lj_setupopt setup;
 };
 
@@ -122,6 +141,13 @@ struct cyc_thread {
 	uint64_t *oflow_cycles;		/* cycle numbers of the first cfg->histogram overflows */
 	struct cyc_spike *spikes;	/* first cfg->spike_nodes spikes */
 	uint64_t nspikes;		/* all spikes, even those not stored */
+	int64_t *values;		/* -v: ring of values_cap display-unit values */
+	uint64_t values_cap;
+	uint64_t nvalues;		/* values (or -o groups) written so far (atomic) */
+	uint64_t printed;		/* main: values already printed */
+	int64_t group_max;		/* -o: the current group's maximum */
+	int smi_fd;			/* --smi: /dev/cpu/N/msr, else 0 or -1 */
+	uint64_t smi_start, smi_end;	/* --smi: the CPU's SMI count around the loop */
 	int sched_err;			/* -errno of applying the policy, 0 ok */
 	int pin_err;
 	int loop_err;			/* -errno of a failed wait, ends the thread */
@@ -150,7 +176,9 @@ struct cyc_run {
 	int ready;			/* threads that finished their setup */
 	bool go;
 	int64_t start_ns;
-	int64_t stop_at_ns;		/* -D, 0: none */
+	int64_t stop_at_ns;		/* -D, 0: none (CLOCK_MONOTONIC) */
+	clockid_t clock;		/* -c: the clock the threads wait on and read */
+	int64_t align_base_ns;		/* -A, --secaligned: the shared start on that clock, 0: none */
 	pid_t break_tid;		/* -b: first thread over the threshold (atomic) */
 	int64_t break_value;
 	FILE *text;			/* cyclictest's lines: stdout, stderr with --json - */
@@ -162,14 +190,18 @@ struct cyc_run {
 	bool sched_fallback;		/* RT policy asked but not granted */
 	int dma_fd;
 	int64_t end_ns;
+	int shm_fd;			/* SIGUSR2's /dev/shm/cyclictest<PID>, -1 */
+	char shm_path[64];		/* "" when there is none */
+	bool fifo_created;		/* -F's pipe is ours to remove */
+	int64_t shown_maxsum;		/* -M: the maxima the live screen last showed */
 };
 
 /* options.c */
 void cyc_config_init(struct cyc_config *cfg);
 int cyc_options_parse(struct cyc_config *cfg, int argc, char **argv);
 int cyc_config_finish(struct cyc_config *cfg);
-char **cyc_argv_normalise(int argc, char **argv);
-void cyc_argv_free(char **norm, char **argv);
+/* -a's value against the allowed CPUs: LIST, all, !LIST (all but), +LIST (relative). 0 or -EINVAL. */
+int cyc_affinity_resolve(const char *text, const cpu_set_t *allowed, cpu_set_t *out, const char **why);
 
 /* loop.c */
 void *cyc_thread_main(void *arg);
@@ -193,11 +225,28 @@ void cyc_run_free(struct cyc_run *run);
 /* report.c */
 void cyc_report_live(struct cyc_run *run, FILE *out, bool first);
 void cyc_report_status(struct cyc_run *run, FILE *out);
+/* The status block headed "# NAME current status:" (SIGUSR2's file says "cyclictest"). */
+void cyc_report_status_as(struct cyc_run *run, FILE *out, const char *name);
+/* The T: lines of every thread, now. */
+void cyc_report_threads(struct cyc_run *run, FILE *out);
+/* -v: the values written since the last call, as cyclictest's "%8d:%8lu:%8ld" lines. */
+void cyc_report_values(struct cyc_run *run, FILE *out);
+/* -v, -R, --dbg_cyclictest: what cyclictest prints before the run. */
+void cyc_report_start(struct cyc_run *run, FILE *out);
+void cyc_report_intervals(struct cyc_run *run, FILE *out);
 /* Return: 0, or -errno when the --histfile could not be written (said why). */
 int cyc_report_final(struct cyc_run *run, FILE *out);
 void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
 		 const struct cyc_live *lv, struct lj_report_line *l);
 int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns);
+
+/* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
+int cyc_snapshot_open(struct cyc_run *run);
+void cyc_snapshot_write(struct cyc_run *run);
+void cyc_snapshot_close(struct cyc_run *run);
+int cyc_fifo_open(struct cyc_run *run);
+void cyc_fifo_write(struct cyc_run *run);
+void cyc_fifo_close(struct cyc_run *run);
 
 /* histogram.c */
 int cyc_hist_print(struct cyc_run *run);

@@ -5,6 +5,7 @@
 #include <errno.h>
 
 #include "lj_err.h"
+#include "lj_outfile.h"
 #include "lj_hist.h"
 
 /*
@@ -93,21 +94,31 @@ static void print_to(struct cyc_run *run, FILE *f)
 int cyc_hist_print(struct cyc_run *run)
 {
 	const char *path = run->cfg->histfile;
-	FILE *f = run->text;
+	struct lj_outfile out;
+	char why[512];
+	int err;
 
-	if (path) {
-		f = fopen(path, "w");
-		if (!f) {
-			int err = -errno;	/* before printing can change errno */
-
-			lj_error_errno(err, "cannot open histogram file %s", path);
-			return err;
-		}
+	if (!path) {
+		print_to(run, run->text);
+		return 0;
 	}
-	print_to(run, f);
-	if (path && fclose(f)) {
-		lj_error_errno(-errno, "cannot write histogram file %s", path);
-		return -EIO;
+	err = lj_outfile_open(&out, path, why, sizeof(why));
+	if (!err && !lj_outfile_stdio(&out)) {
+		lj_outfile_abort(&out);
+		err = -ENOMEM;
+	}
+	if (err) {
+		if (why[0])
+			lj_error("cannot open histogram file %s: %s", path, why);
+		else
+			lj_error_errno(err, "cannot open histogram file %s", path);
+		return err;
+	}
+	print_to(run, lj_outfile_stdio(&out));
+	err = lj_outfile_commit(&out);
+	if (err) {
+		lj_error_errno(err, "cannot write histogram file %s", path);
+		return err;
 	}
 	return 0;
 }

@@ -2,7 +2,9 @@
 /* json.c - lj-cyclic's ljkit-result/1 document: params, per-thread results, summary, side. */
 #include "cyclic.h"
 
+#include "lj_cpus.h"
 #include "lj_hist.h"
+#include "lj_rtjson.h"
 #include "lj_time.h"
 
 static const char *wait_name(enum cyc_wait w)
@@ -131,6 +133,40 @@ static void summary(struct cyc_run *run, struct lj_result *r)
 	lj_hist_free(all);
 }
 
+/*
+ * cyclictest's own keys (num_threads, resolution_in_ns, thread{"<i>"}),
+ * in its units: the T: lines' numbers, the -h buckets as its histogram.
+ */
+static void rt_keys(struct cyc_run *run, json_object *root)
+{
+	const struct cyc_config *cfg = run->cfg;
+	json_object *threads;
+
+	lj_rtjson_header(root);
+	add_i64(root, "num_threads", run->nthreads);
+	add_i64(root, "resolution_in_ns", cfg->nsecs);
+	threads = lj_rtjson_threads(root);
+	for (int i = 0; i < run->nthreads; i++) {
+		const struct cyc_thread *t = &run->th[i];
+		struct lj_rtjson_thread rt = { .hist = t->cthist, .nbuckets = t->cthist ? cfg->histogram : 0 };
+		uint64_t none = 0;
+		struct cyc_live lv;
+
+		cyc_live_read(t, &lv);
+		if (!rt.hist)
+			rt.hist = &none;	/* cyclictest writes "histogram": {} without -h */
+		rt.cycles = lv.cycles;
+		if (lv.cycles) {
+			rt.min = cyc_to_unit(cfg, lv.min_ns);
+			rt.max = cyc_to_unit(cfg, lv.max_ns);
+			rt.avg = (double)lv.sum_ns / (double)lv.cycles / (cfg->nsecs ? 1.0 : 1000.0);
+		}
+		rt.cpu = t->cpu;
+		rt.node = lj_cpus_node(t->cpu);
+		lj_rtjson_thread_add(threads, i, &rt);
+	}
+}
+
 void cyc_json_fill(struct cyc_run *run, struct lj_result *r)
 {
 	params(run, lj_result_params(r));
@@ -138,4 +174,5 @@ void cyc_json_fill(struct cyc_run *run, struct lj_result *r)
 		thread_result(run, &run->th[i], lj_result_results(r));
 	summary(run, r);
 	side(run, lj_result_side(r));
+	rt_keys(run, lj_result_root(r));
 }

@@ -137,7 +137,7 @@ static int thread_setup(struct cyc_thread *t, timer_t *timer)
 		sev.sigev_notify = SIGEV_THREAD_ID;
 		sev.sigev_signo = SIGRTMIN;
 		sev.sigev_notify_thread_id = t->tid;
-		if (timer_create(CLOCK_MONOTONIC, &sev, timer))
+		if (timer_create(t->run->clock, &sev, timer))
 			return -errno;
 	}
 	return 0;
@@ -149,8 +149,122 @@ static inline int64_t to_unit(bool nsecs, int64_t ns)
 }
 
 /*
- * A sample above the hooks' threshold, and each period the timer folded
- * into this one (missed): one relaxed load when no hook wants it.
+ * Sleep until the next period as -n, -r or -x asks. Return: 0, or the
+ * errno of the wait (EINTR: main's wake-up or a stray signal). *@overrun:
+ * expirations the POSIX timer folded into this one.
+ */
+static int wait_period(const struct cyc_thread *t, int64_t *next, const struct timespec *interval_ts,
+		       const sigset_t *timer_set, int *overrun)
+{
+	const struct cyc_run *run = t->run;
+	struct timespec ts;
+	siginfo_t si;
+
+	switch (run->cfg->wait) {
+	case CYC_WAIT_ABSOLUTE:
+		ts = lj_ns_to_ts(*next);
+		return clock_nanosleep(run->clock, TIMER_ABSTIME, &ts, NULL);
+	case CYC_WAIT_RELATIVE:
+		clock_gettime(run->clock, &ts);
+		*next = lj_ts_to_ns(&ts) + t->interval_ns;
+		return clock_nanosleep(run->clock, 0, interval_ts, NULL);
+	default:
+		if (sigwaitinfo(timer_set, &si) < 0)
+			return errno;
+		*overrun = si.si_code == SI_TIMER && si.si_overrun > 0 ? si.si_overrun : 0;
+		return 0;
+	}
+}
+
+/* -v's values: one per wake-up, or with -o the maximum of each group, in a ring main drains. */
+static inline void keep_value(struct cyc_thread *t, uint64_t cycle, int64_t value)
+{
+	uint64_t red = (uint64_t)t->run->cfg->oscope, pos = cycle % red;
+
+	if (pos == 0 || value > t->group_max)	/* pos 0 starts a group */
+		t->group_max = value;
+	if (pos != red - 1)
+		return;
+	t->values[t->nvalues % t->values_cap] = t->group_max;
+	__atomic_store_n(&t->nvalues, t->nvalues + 1, __ATOMIC_RELEASE);
+}
+
+/* Everything one wake-up adds to the thread's statistics (but the live numbers). */
+static inline void record(struct cyc_thread *t, uint64_t cycle, int64_t lat, int64_t now)
+{
+	const struct cyc_config *cfg = t->run->cfg;
+	const uint64_t nbuckets = (uint64_t)cfg->histogram;
+	int64_t unit = cfg->nsecs ? 1 : LJ_NSEC_PER_USEC;
+	int cpu;
+
+	lj_hist_add(t->hist, lat);
+	if (nbuckets) {
+		uint64_t b = lat > 0 ? (uint64_t)(lat / unit) : 0;
+
+		if (b < nbuckets) {
+			t->cthist[b]++;
+		} else {
+			if (t->cthist_overflows < nbuckets)
+				t->oflow_cycles[t->cthist_overflows] = cycle;
+			t->cthist_overflows++;
+		}
+	}
+	if (cfg->spike_ns && lat > cfg->spike_ns) {
+		if (t->nspikes < (uint64_t)cfg->spike_nodes) {
+			t->spikes[t->nspikes].value = to_unit(cfg->nsecs, lat);
+			t->spikes[t->nspikes].ts_us = now / LJ_NSEC_PER_USEC;
+		}
+		t->nspikes++;
+	}
+	if (t->values)
+		keep_value(t, cycle, to_unit(cfg->nsecs, lat));
+	cpu = sched_getcpu();
+	if (cpu != t->last_cpu) {
+		if (t->last_cpu >= 0)
+			t->migrations++;
+		else
+			t->first_cpu = cpu;
+		t->last_cpu = cpu;
+	}
+}
+
+/* -b: the first thread over the threshold marks the trace and stops the run. */
+static void breaktrace(struct cyc_thread *t, int64_t lat)
+{
+	struct cyc_run *run = t->run;
+	const struct cyc_config *cfg = run->cfg;
+	pid_t none = 0;
+
+	if (__atomic_compare_exchange_n(&run->break_tid, &none, t->tid, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		run->break_value = to_unit(cfg->nsecs, lat);
+		if (run->explain && cfg->tracemark) {
+			char msg[96];
+
+			snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
+				 (long long)to_unit(cfg->nsecs, lat),
+				 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
+			lj_explain_break(run->explain, msg);
+		} else if (run->trace_fd >= 0) {
+			char msg[96];
+			int n = snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
+					 (long long)to_unit(cfg->nsecs, lat),
+					 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
+
+			if (write(run->trace_fd, msg, n) < 0)
+				t->errors++;
+			/* Stop the trace at the event, as cyclictest does. */
+			if (run->tracing_on_fd >= 0 && write(run->tracing_on_fd, "0\n", 2) < 0)
+				t->errors++;
+		}
+	}
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * A sample above the hooks' threshold, and each missed period (the timer
+ * folded expirations, or a whole interval late): one relaxed load when no
+ * hook wants it. The trace's clock is CLOCK_MONOTONIC: -c 1 reports none.
  */
 static void report_late(struct lj_hooks *hooks, const struct cyc_thread *t, int64_t due,
 			int64_t now, int overrun)
@@ -160,8 +274,23 @@ static void report_late(struct lj_hooks *hooks, const struct cyc_thread *t, int6
 			      .cpu = t->cpu >= 0 ? t->cpu : sched_getcpu(), .tid = t->tid,
 			      .index = t->index, .due_ns = (uint64_t)due, .ran_ns = (uint64_t)now };
 
+	if (t->run->clock != CLOCK_MONOTONIC)
+		return;
 	if (missed || (now > due && lj_hooks_wants(hooks, (uint64_t)(now - due))))
 		lj_hooks_late(hooks, &ev);
+}
+
+/* The first deadline: one interval from now, or from -A's / --secaligned's shared start. */
+static int64_t first_deadline(const struct cyc_thread *t)
+{
+	const struct cyc_run *run = t->run;
+	struct timespec ts;
+
+	if (run->align_base_ns)
+		return run->align_base_ns + (run->cfg->aligned ? t->index * run->cfg->aligned_ns : 0) +
+		       t->interval_ns;
+	clock_gettime(run->clock, &ts);
+	return lj_ts_to_ns(&ts) + t->interval_ns;
 }
 
 /*
@@ -173,23 +302,17 @@ static void measure(struct cyc_thread *t, timer_t timer)
 {
 	struct cyc_run *run = t->run;
 	const struct cyc_config *cfg = run->cfg;
-	const int64_t interval = t->interval_ns;
-	const struct timespec interval_ts = lj_ns_to_ts(interval);
-	const int64_t unit = cfg->nsecs ? 1 : LJ_NSEC_PER_USEC;
-	const uint64_t nbuckets = (uint64_t)cfg->histogram;
-	struct cyc_pace pace = { .interval_ns = interval, .policy = cfg->catchup };
+	const struct timespec interval_ts = lj_ns_to_ts(t->interval_ns);
+	struct cyc_pace pace = { .interval_ns = t->interval_ns, .policy = cfg->catchup };
+	int64_t min = INT64_MAX, max = INT64_MIN, sum = 0, next, now, lat;
 	uint64_t cycles = 0;
-	int64_t min = INT64_MAX, max = INT64_MIN, sum = 0;
-	int64_t next, now, lat;
-	int last_cpu = -1;
-	int overrun = 0;
+	int overrun = 0, ret;
 	struct timespec ts;
 	sigset_t timer_set;
 
 	sigemptyset(&timer_set);
 	sigaddset(&timer_set, SIGRTMIN);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	next = lj_ts_to_ns(&ts) + interval;
+	next = first_deadline(t);
 	if (cfg->wait == CYC_WAIT_TIMER) {
 		struct itimerspec its = { .it_interval = interval_ts, .it_value = lj_ns_to_ts(next) };
 
@@ -198,130 +321,47 @@ static void measure(struct cyc_thread *t, timer_t timer)
 			return;
 		}
 	}
-
 	for (;;) {
-		int ret;
-
-		switch (cfg->wait) {
-		case CYC_WAIT_ABSOLUTE:
-			ts = lj_ns_to_ts(next);
-			ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-			break;
-		case CYC_WAIT_RELATIVE:
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			next = lj_ts_to_ns(&ts) + interval;
-			ret = clock_nanosleep(CLOCK_MONOTONIC, 0, &interval_ts, NULL);
-			break;
-		default: {
-			siginfo_t si;
-
-			ret = sigwaitinfo(&timer_set, &si) < 0 ? errno : 0;
-			/* Expirations the kernel folded into this one: periods missed. */
-			overrun = !ret && si.si_code == SI_TIMER && si.si_overrun > 0 ? si.si_overrun : 0;
-			break;
-		}
+		ret = wait_period(t, &next, &interval_ts, &timer_set, &overrun);
+		if (ret == EINTR) {
+			if (__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE))
+				break;
+			continue;
 		}
 		if (ret) {
-			/* EINTR: main's wake-up after a stop, or a stray signal. */
-			if (ret == EINTR) {
-				if (__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE))
-					break;
-				continue;
-			}
 			t->errors++;
 			t->loop_err = -ret;
 			break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
+		clock_gettime(run->clock, &ts);
 		now = lj_ts_to_ns(&ts);
 		lat = now - next;
-
-		cycles++;
 		sum += lat;
-		if (lat < min)
-			min = lat;
-		if (lat > max)
-			max = lat;
-		lj_hist_add(t->hist, lat);
+		min = lat < min ? lat : min;
+		max = lat > max ? lat : max;
+		record(t, cycles++, lat, now);
 		if (run->hooks)
 			report_late(run->hooks, t, next, now, overrun);
-		if (nbuckets) {
-			uint64_t b = lat > 0 ? (uint64_t)(lat / unit) : 0;
-
-			if (b < nbuckets) {
-				t->cthist[b]++;
-			} else {
-				if (t->cthist_overflows < nbuckets)
-					t->oflow_cycles[t->cthist_overflows] = cycles - 1;
-				t->cthist_overflows++;
-			}
-		}
-		if (cfg->spike_ns && lat > cfg->spike_ns) {
-			if (t->nspikes < (uint64_t)cfg->spike_nodes) {
-				t->spikes[t->nspikes].value = to_unit(cfg->nsecs, lat);
-				t->spikes[t->nspikes].ts_us = now / LJ_NSEC_PER_USEC;
-			}
-			t->nspikes++;
-		}
-		ret = sched_getcpu();
-		if (ret != last_cpu) {
-			if (last_cpu >= 0)
-				t->migrations++;
-			else
-				t->first_cpu = ret;
-			last_cpu = ret;
-		}
-
 		if (cfg->wait == CYC_WAIT_TIMER) {
 			/* Measured from the first expiry; the timer keeps its own grid. */
 			pace.missed += (uint64_t)overrun;
-			next += (1 + (int64_t)overrun) * interval;
+			next += (1 + (int64_t)overrun) * t->interval_ns;
 		} else if (cfg->wait == CYC_WAIT_ABSOLUTE) {
 			next = cyc_pace_next(&pace, next, now);
 		}
 		live_publish(t, cycles, min, max, lat, sum, pace.missed);
 
 		if (cfg->breaktrace_ns && lat > cfg->breaktrace_ns) {
-			pid_t none = 0;
-
-			if (__atomic_compare_exchange_n(&run->break_tid, &none, t->tid, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-				run->break_value = to_unit(cfg->nsecs, lat);
-				if (run->explain && cfg->tracemark) {
-					char msg[96];
-
-					snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
-						 (long long)to_unit(cfg->nsecs, lat),
-						 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
-					lj_explain_break(run->explain, msg);
-				} else if (run->trace_fd >= 0) {
-					char msg[96];
-					int n = snprintf(msg, sizeof(msg),
-							 "hit latency threshold (%lld > %lld)\n",
-							 (long long)to_unit(cfg->nsecs, lat),
-							 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
-
-					if (write(run->trace_fd, msg, n) < 0)
-						t->errors++;
-					/* Stop the trace at the event, as cyclictest does. */
-					if (run->tracing_on_fd >= 0 &&
-					    write(run->tracing_on_fd, "0\n", 2) < 0)
-						t->errors++;
-				}
-			}
-			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
+			breaktrace(t, lat);
 			break;
 		}
-		if (cfg->loops && cycles >= cfg->loops)
-			break;
-		if (run->stop_at_ns && now >= run->stop_at_ns) {
+		/* cyclictest ends the run when the first thread has its -l wake-ups. */
+		if ((cfg->loops && cycles >= cfg->loops && !cfg->loops_each) ||
+		    (run->stop_at_ns && (run->clock == CLOCK_MONOTONIC ? now : lj_now_ns()) >= run->stop_at_ns))
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
-			break;
-		}
-		if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
+		if ((cfg->loops && cycles >= cfg->loops) || __atomic_load_n(&run->stop, __ATOMIC_RELAXED))
 			break;
 	}
-	t->last_cpu = last_cpu;
 }
 
 void *cyc_thread_main(void *arg)
@@ -342,8 +382,12 @@ void *cyc_thread_main(void *arg)
 	while (!run->go)
 		pthread_cond_wait(&run->gate_cond, &run->gate_lock);
 	pthread_mutex_unlock(&run->gate_lock);
+	if (t->smi_fd > 0 && pread(t->smi_fd, &t->smi_start, sizeof(t->smi_start), CYC_MSR_SMI_COUNT) < 0)
+		t->errors++;
 	if (!t->loop_err && !__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE))
 		measure(t, timer);
+	if (t->smi_fd > 0 && pread(t->smi_fd, &t->smi_end, sizeof(t->smi_end), CYC_MSR_SMI_COUNT) < 0)
+		t->errors++;
 	if (run->cfg->wait == CYC_WAIT_TIMER && !ret)
 		timer_delete(timer);
 	side_metrics(t);

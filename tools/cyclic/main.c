@@ -65,27 +65,17 @@ int main(int argc, char **argv)
 	struct lj_result *res = NULL;
 	struct lj_hooks hooks = { 0 };
 	json_object *setup_rec;
-	char **args;
-	int nargs = 0, ret;
+	int ret;
 
 	lj_err_init(argv[0]);
 	cyc_config_init(&cfg);
-	args = cyc_argv_normalise(argc, argv);
-	if (!args) {
-		lj_error("out of memory");
-		return LJ_EXIT_RUNTIME;
-	}
-	while (args[nargs])
-		nargs++;
-	ret = cyc_options_parse(&cfg, nargs, args);
+	ret = cyc_options_parse(&cfg, argc, argv);
 	if (!ret)
 		ret = cyc_config_finish(&cfg);
 	if (!ret)
 		ret = check_paths(&cfg);
-	if (ret) {
-		cyc_argv_free(args, argv);
+	if (ret)
 		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
-	}
 
 	cyc_signals_block();
 	if (cfg.json)
@@ -126,6 +116,5 @@ out:
 		lj_result_free(res);
 	else
 		json_object_put(setup_rec);
-	cyc_argv_free(args, argv);
 	return ret;
 }

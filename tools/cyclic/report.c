@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lj_err.h"
 #include "lj_hist.h"
 #include "lj_time.h"
 
@@ -36,7 +37,7 @@ void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
 	}
 }
 
-static void print_threads(struct cyc_run *run, FILE *out)
+void cyc_report_threads(struct cyc_run *run, FILE *out)
 {
 	for (int i = 0; i < run->nthreads; i++) {
 		struct cyc_live lv;
@@ -79,26 +80,116 @@ static void print_policy(struct cyc_run *run, FILE *out)
  */
 void cyc_report_live(struct cyc_run *run, FILE *out, bool first)
 {
+	if (run->cfg->refresh_on_max) {
+		/* -M: a new frame only when some thread's maximum grew. */
+		int64_t maxsum = 0;
+
+		for (int i = 0; i < run->nthreads; i++) {
+			struct cyc_live lv;
+
+			cyc_live_read(&run->th[i], &lv);
+			maxsum += lv.cycles ? lv.max_ns : 0;
+		}
+		if (!first && maxsum == run->shown_maxsum)
+			return;
+		run->shown_maxsum = maxsum;
+	}
 	if (!first)
 		fprintf(out, "\033[%dA", run->nthreads + 2);
 	print_policy(run, out);
-	print_threads(run, out);
+	cyc_report_threads(run, out);
 	fflush(out);
 }
 
-/* SIGUSR1: the current numbers to stderr, the run goes on. */
-void cyc_report_status(struct cyc_run *run, FILE *out)
+void cyc_report_status_as(struct cyc_run *run, FILE *out, const char *name)
 {
 	fprintf(out, "#---------------------------\n");
-	fprintf(out, "# lj-cyclic current status:\n");
-	print_threads(run, out);
-	for (int i = 0; i < run->nthreads; i++) {
+	fprintf(out, "# %s current status:\n", name);
+	cyc_report_threads(run, out);
+	for (int i = 0; i < run->nthreads && strcmp(name, "cyclictest"); i++) {
 		struct cyc_live lv;
 
 		cyc_live_read(&run->th[i], &lv);
 		fprintf(out, "# T:%2d missed: %llu\n", i, (unsigned long long)lv.missed);
 	}
 	fprintf(out, "#---------------------------\n");
+	fflush(out);
+}
+
+/* SIGUSR1: the current numbers to stderr, the run goes on. */
+void cyc_report_status(struct cyc_run *run, FILE *out)
+{
+	cyc_report_status_as(run, out, "lj-cyclic");
+}
+
+void cyc_report_values(struct cyc_run *run, FILE *out)
+{
+	for (int i = 0; i < run->nthreads; i++) {
+		struct cyc_thread *t = &run->th[i];
+		uint64_t n = t->values ? __atomic_load_n(&t->nvalues, __ATOMIC_ACQUIRE) : 0;
+
+		if (n - t->printed > t->values_cap) {
+			lj_warn("-v: thread %d: %llu values overwritten before they were printed", i,
+				(unsigned long long)(n - t->printed - t->values_cap));
+			t->printed = n - t->values_cap;
+		}
+		for (; t->printed < n; t->printed++)
+			fprintf(out, "%8d:%8lu:%8ld\n", i,
+				(unsigned long)(t->printed * (uint64_t)run->cfg->oscope),
+				(long)t->values[t->printed % t->values_cap]);
+	}
+	fflush(out);
+}
+
+/* -R: the resolution the clock reports, and the smallest step seen between two readings. */
+static void clock_resolution(const struct cyc_run *run)
+{
+	struct timespec res, a, b;
+	int64_t step = INT64_MAX;
+
+	if (!clock_getres(run->clock, &res))
+		lj_warn("reported clock resolution: %lld nsec", (long long)lj_ts_to_ns(&res));
+	clock_gettime(run->clock, &a);
+	for (int i = 0; i < 100000; i++) {
+		clock_gettime(run->clock, &b);
+		if (lj_ts_to_ns(&b) > lj_ts_to_ns(&a) && lj_ts_to_ns(&b) - lj_ts_to_ns(&a) < step)
+			step = lj_ts_to_ns(&b) - lj_ts_to_ns(&a);
+		a = b;
+	}
+	if (step < INT64_MAX)
+		lj_warn("measured clock resolution approximately: %lld nsec", (long long)step);
+}
+
+void cyc_report_start(struct cyc_run *run, FILE *out)
+{
+	const struct cyc_config *cfg = run->cfg;
+
+	if (cfg->resolution)
+		clock_resolution(run);
+	if (cfg->verbose)
+		fprintf(out, "Max CPUs = %ld\nOnline CPUs = %ld\n", sysconf(_SC_NPROCESSORS_CONF),
+			sysconf(_SC_NPROCESSORS_ONLN));
+	for (int i = 0; i < run->nthreads && cfg->dbg; i++) {
+		const struct cyc_thread *t = &run->th[i];
+
+		fprintf(stderr, "# dbg: thread %d: cpu %d, interval %lld ns, %s priority %d, clock %s\n", i,
+			t->cpu, (long long)t->interval_ns, lj_sched_policy_name(t->policy), t->prio,
+			run->clock == CLOCK_REALTIME ? "CLOCK_REALTIME" : "CLOCK_MONOTONIC");
+	}
+}
+
+/*
+ * -v: cyclictest prints each thread's "Thread N Interval:" line; the
+ * number it shows is the next thread's interval (its counter has already
+ * advanced), reproduced for parsers that read it.
+ */
+void cyc_report_intervals(struct cyc_run *run, FILE *out)
+{
+	const struct cyc_config *cfg = run->cfg;
+
+	for (int i = 0; i < run->nthreads && cfg->verbose; i++)
+		fprintf(out, "Thread %d Interval: %lld\n", i,
+			(long long)((cfg->interval_ns + (int64_t)(i + 1) * cfg->distance_ns) / LJ_NSEC_PER_USEC));
 	fflush(out);
 }
 
@@ -185,7 +276,7 @@ int cyc_report_final(struct cyc_run *run, FILE *out)
 	int ret = 0;
 
 	if (cfg->quiet && !cfg->histogram)
-		print_threads(run, out);
+		cyc_report_threads(run, out);
 	if (cfg->spike_ns)
 		print_spikes(run, out);
 	if (cfg->histogram)
@@ -200,6 +291,9 @@ int cyc_report_final(struct cyc_run *run, FILE *out)
 			fprintf(out, "# Break value: %llu\n", (unsigned long long)run->break_value);
 		}
 	}
+	for (int i = 0; i < run->nthreads && cfg->smi; i++)
+		fprintf(out, "# T:%2d SMI: %8llu\n", i,
+			(unsigned long long)(run->th[i].smi_end - run->th[i].smi_start));
 	if (cfg->percentiles)
 		print_percentiles(run, out);
 	fflush(out);

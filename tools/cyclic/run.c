@@ -43,6 +43,8 @@ void cyc_signals_block(void)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGALRM);	/* stops the run, as lj_stop does in the other tools */
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);	/* the /dev/shm snapshot, not the default (fatal) action */
+	sigaddset(&set, SIGPIPE);	/* -F: a reader gone shows as EPIPE */
 	sigaddset(&set, SIGRTMIN);
 	sigaddset(&set, CYC_SIG_WAKE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
@@ -87,38 +89,56 @@ static int nth_cpu(const cpu_set_t *set, int i)
 	return n > 0 ? cpus[i % n] : -1;
 }
 
+/*
+ * Which CPUs thread i may take, in turn: -a's set, --cpus's, or every
+ * allowed CPU (cyclictest 2.x pins thread i to the i-th allowed CPU even
+ * without -a; --no-affinity leaves them unpinned). Return: 0 or an exit code.
+ */
+static int resolve_affinity(struct cyc_config *cfg, const cpu_set_t *allowed)
+{
+	char buf[256], buf2[256];
+	const char *why = NULL;
+	cpu_set_t bad;
+
+	if (cfg->affinity == CYC_AFF_DEFAULT)
+		cfg->affinity = cfg->setup.cpus ? CYC_AFF_LIST : CYC_AFF_EACH;
+	if (cfg->affinity == CYC_AFF_EACH || cfg->affinity == CYC_AFF_NONE) {
+		cfg->affinity_set = *allowed;
+		return 0;
+	}
+	if (!cfg->affinity_text) {	/* --cpus: one measurement thread per selected CPU */
+		CPU_AND(&cfg->affinity_set, &cfg->setup.cpusel.set, allowed);
+		if (!cfg->threads)
+			cfg->threads = CPU_COUNT(&cfg->affinity_set);
+		return 0;
+	}
+	if (cyc_affinity_resolve(cfg->affinity_text, allowed, &cfg->affinity_set, &why))
+		return lj_usage_error("invalid --affinity '%s': %s (allowed: %s)", cfg->affinity_text,
+				      why, lj_cpulist_format(allowed, buf2, sizeof(buf2)));
+	CPU_AND(&bad, &cfg->affinity_set, allowed);
+	CPU_XOR(&bad, &bad, &cfg->affinity_set);
+	if (CPU_COUNT(&bad))
+		return lj_usage_error("invalid --affinity '%s': CPU %s not allowed (allowed: %s)",
+				      cfg->affinity_text, lj_cpulist_format(&bad, buf, sizeof(buf)),
+				      lj_cpulist_format(allowed, buf2, sizeof(buf2)));
+	return 0;
+}
+
 static int place_threads(struct cyc_run *run, const struct lj_topo *topo)
 {
 	struct cyc_config *cfg = run->cfg;
 	cpu_set_t allowed;
-	char buf[256], buf2[256];
+	int ret;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		lj_error_errno(-errno, "cannot read the CPU affinity");
 		return LJ_EXIT_RUNTIME;
 	}
-	if (cfg->affinity == CYC_AFF_LIST) {
-		cpu_set_t bad;
-
-		CPU_AND(&bad, &cfg->affinity_set, &allowed);
-		CPU_XOR(&bad, &bad, &cfg->affinity_set);
-		if (CPU_COUNT(&bad))
-			return lj_usage_error("invalid --affinity '%s': CPU %s not allowed (allowed: %s)",
-					      cfg->affinity_text,
-					      lj_cpulist_format(&bad, buf, sizeof(buf)),
-					      lj_cpulist_format(&allowed, buf2, sizeof(buf2)));
-	} else if (cfg->affinity == CYC_AFF_NONE && cfg->setup.cpus) {
-		/* --cpus: one measurement thread per selected CPU. */
-		cfg->affinity = CYC_AFF_LIST;
-		cfg->affinity_set = cfg->setup.cpusel.set;
-		CPU_AND(&cfg->affinity_set, &cfg->affinity_set, &allowed);
-		if (!cfg->threads)
-			cfg->threads = CPU_COUNT(&cfg->affinity_set);
-	}
-	if (cfg->affinity == CYC_AFF_EACH)
-		cfg->affinity_set = allowed;
+	ret = resolve_affinity(cfg, &allowed);
+	if (ret)
+		return ret;
 	if (cfg->threads == -1)
-		cfg->threads = CPU_COUNT(cfg->affinity == CYC_AFF_LIST ? &cfg->affinity_set : &allowed);
+		cfg->threads = CPU_COUNT(&cfg->affinity_set);
 	if (cfg->threads <= 0)
 		cfg->threads = 1;
 	run->nthreads = cfg->threads;
@@ -184,6 +204,13 @@ static int alloc_thread(struct cyc_thread *t, const struct cyc_config *cfg)
 		memset(t->cthist, 0, cfg->histogram * sizeof(*t->cthist));
 		memset(t->oflow_cycles, 0, cfg->histogram * sizeof(*t->oflow_cycles));
 	}
+	if (cfg->verbose) {
+		t->values_cap = cfg->loops && cfg->loops < CYC_VALUES_RING ? cfg->loops : CYC_VALUES_RING;
+		t->values = calloc(t->values_cap, sizeof(*t->values));
+		if (!t->values)
+			return -ENOMEM;
+		memset(t->values, 0, t->values_cap * sizeof(*t->values));
+	}
 	if (cfg->spike_ns) {
 		t->spikes = calloc(cfg->spike_nodes, sizeof(*t->spikes));
 		if (!t->spikes)
@@ -208,7 +235,9 @@ int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj
 	run->trace_fd = -1;
 	run->tracing_on_fd = -1;
 	run->dma_fd = -1;
+	run->shm_fd = -1;
 	run->reporter_cpu = -1;
+	run->clock = cfg->clock ? CLOCK_REALTIME : CLOCK_MONOTONIC;
 	ret = place_threads(run, topo);
 	if (ret)
 		return ret;
@@ -408,6 +437,53 @@ static void move_reporter(struct cyc_run *run, json_object *rec)
 }
 
 /*
+ * --smi: each thread reads the SMI count of its CPU (Intel's MSR 0x34,
+ * through the msr driver's /dev/cpu/N/msr) before and after the run.
+ * A machine without it is refused, as cyclictest refuses it. Return: 0
+ * or an exit code after the message.
+ */
+static int smi_open(struct cyc_run *run)
+{
+	for (int i = 0; i < run->nthreads; i++) {
+		struct cyc_thread *t = &run->th[i];
+		char path[64];
+		uint64_t v;
+
+		t->smi_fd = -1;
+		if (t->cpu < 0)
+			return lj_usage_error("--smi counts per CPU: it needs pinned threads, not --no-affinity");
+		snprintf(path, sizeof(path), "/dev/cpu/%d/msr", t->cpu);
+		t->smi_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (t->smi_fd < 0 || pread(t->smi_fd, &v, sizeof(v), CYC_MSR_SMI_COUNT) != sizeof(v)) {
+			lj_error_errno(-errno, "--smi: SMI counter is not supported on this machine "
+				       "(reading MSR 0x34 through %s)", path);
+			return LJ_EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+/*
+ * -A and --secaligned: the start every thread counts its first period
+ * from, on the run's clock. --secaligned takes the next full second, one
+ * more when that is under 100 ms away (as cyclictest does, so no thread
+ * starts in the past), plus its offset.
+ */
+static int64_t align_base(const struct cyc_run *run)
+{
+	const struct cyc_config *cfg = run->cfg;
+	struct timespec ts;
+
+	if (!cfg->aligned && !cfg->secaligned)
+		return 0;
+	clock_gettime(run->clock, &ts);
+	if (cfg->aligned)
+		return lj_ts_to_ns(&ts);
+	ts.tv_sec += ts.tv_nsec > 900000000L ? 2 : 1;
+	return (int64_t)ts.tv_sec * LJ_NSEC_PER_SEC + cfg->secaligned_ns;
+}
+
+/*
  * --explain / --tracemark: the hooks start once the threads exist, before
  * the first sample. One that cannot start is a fallback (77 with --strict).
  */
@@ -444,6 +520,13 @@ int cyc_run_start(struct cyc_run *run, json_object *rec)
 	int ret, sched_err = 0;
 	char detail[128];
 
+	cyc_report_start(run, run->text);
+	ret = cfg->smi ? smi_open(run) : 0;
+	if (!ret)
+		ret = cyc_fifo_open(run);
+	if (ret)
+		return ret;
+	cyc_snapshot_open(run);
 	setup_system(run, rec, why, sizeof(why));
 	ret = create_threads(run);
 	if (ret) {
@@ -500,6 +583,8 @@ int cyc_run_start(struct cyc_run *run, json_object *rec)
 		gate_open(run, true);
 		return ret;
 	}
+	cyc_report_intervals(run, run->text);
+	run->align_base_ns = align_base(run);
 	run->start_ns = lj_now_ns();
 	if (cfg->duration_ns)
 		run->stop_at_ns = run->start_ns + cfg->duration_ns;
@@ -518,7 +603,7 @@ static void wake_threads(struct cyc_run *run)
 int cyc_run_wait(struct cyc_run *run)
 {
 	struct cyc_config *cfg = run->cfg;
-	bool live = !cfg->quiet;
+	bool live = !cfg->quiet && !cfg->verbose;	/* -v's lines replace the screen */
 	int64_t refresh = live ? 100 * LJ_NSEC_PER_MSEC : 200 * LJ_NSEC_PER_MSEC;
 	struct timespec timeout = lj_ns_to_ts(refresh);
 	bool first = true, woken = false;
@@ -530,9 +615,13 @@ int cyc_run_wait(struct cyc_run *run)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGALRM);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
 	for (;;) {
 		int sig;
 
+		if (cfg->verbose)
+			cyc_report_values(run, run->text);
+		cyc_fifo_write(run);
 		if (live) {
 			cyc_report_live(run, run->text, first);
 			first = false;
@@ -546,11 +635,15 @@ int cyc_run_wait(struct cyc_run *run)
 		sig = sigtimedwait(&set, NULL, &timeout);
 		if (sig == SIGUSR1)
 			cyc_report_status(run, stderr);
+		else if (sig == SIGUSR2)
+			cyc_snapshot_write(run);
 		else if (sig > 0)
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 	}
 	join_all(run);
 	run->end_ns = lj_now_ns();
+	if (cfg->verbose)
+		cyc_report_values(run, run->text);
 	for (int i = 0; i < run->nthreads; i++)
 		if (run->th[i].loop_err) {
 			lj_error_errno(run->th[i].loop_err, "thread %d: waiting for its period failed", i);
@@ -575,6 +668,9 @@ void cyc_run_free(struct cyc_run *run)
 		free(t->cthist);
 		free(t->oflow_cycles);
 		free(t->spikes);
+		free(t->values);
+		if (t->smi_fd > 0)
+			close(t->smi_fd);
 	}
 	free(run->th);
 	run->th = NULL;
@@ -586,4 +682,6 @@ void cyc_run_free(struct cyc_run *run)
 		lj_pmqos_dma_latency_release(run->dma_fd);
 	if (run->mlocked)
 		munlockall();
+	cyc_snapshot_close(run);
+	cyc_fifo_close(run);
 }

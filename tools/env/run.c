@@ -7,6 +7,7 @@
 #include "lj_result.h"
 #include "lj_setup.h"
 #include "lj_time.h"
+#include "lj_tool.h"
 #include "lj_topo.h"
 
 #include <errno.h>
@@ -149,7 +150,8 @@ static int supervise(struct env_run *r, const sigset_t *wait_set)
 	return LJ_EXIT_RUNTIME;
 }
 
-static void write_result(struct env_run *r, int code)
+/* Return: 0, or LJ_EXIT_RUNTIME when the result could not be written or built. */
+static int write_result(struct env_run *r, int code)
 {
 	struct env_config *cfg = r->cfg;
 	struct lj_result *res = lj_result_new("lj-env", cfg->argc, cfg->argv);
@@ -158,7 +160,7 @@ static void write_result(struct env_run *r, int code)
 
 	if (!res) {
 		lj_error("cannot build the result: out of memory");
-		return;
+		return LJ_EXIT_RUNTIME;
 	}
 	setup = lj_result_setup(res);
 	json_object_object_foreach(r->record, key, val)
@@ -179,6 +181,7 @@ static void write_result(struct env_run *r, int code)
 	if (ret)
 		lj_error_errno(ret, "cannot write %s", cfg->json);
 	lj_result_free(res);
+	return ret ? LJ_EXIT_RUNTIME : 0;
 }
 
 int env_run(struct env_config *cfg)
@@ -190,13 +193,8 @@ int env_run(struct env_config *cfg)
 	int ret, code;
 
 	/* A result that cannot be written is known now, not after COMMAND ran. */
-	if (cfg->json) {
-		ret = lj_result_check_path(cfg->json);
-		if (ret) {
-			lj_error_errno(ret, "cannot write %s", cfg->json);
-			return LJ_EXIT_RUNTIME;
-		}
-	}
+	if (cfg->json && lj_tool_check_outputs(&cfg->json, 1))
+		return LJ_EXIT_RUNTIME;
 	have_topo = !lj_topo_load(&topo);
 	if (cfg->sweep.nsteps) {
 		ret = sweep_prepare(&r, have_topo ? &topo : NULL);
@@ -247,9 +245,10 @@ int env_run(struct env_config *cfg)
 	r.stack = NULL;
 	/* Signals that arrive from here on act normally. */
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (cfg->json)
-		write_result(&r, code);
-	else
+	/* A lost result is an error of ours, even when COMMAND succeeded. */
+	if (cfg->json && write_result(&r, code) && !ret)
+		ret = LJ_EXIT_RUNTIME;
+	else if (!cfg->json)
 		env_watch_report(cfg, NULL);
 	goto out_json;
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lj_cpufreq.h"
+#include "lj_outfile.h"
 #include "lj_time.h"
 
 /* Each CPU's frequency at @t: the last change sampled at or before it, 0 if none yet. */
@@ -32,16 +33,22 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 	cpu_set_t cpus;
 	uint64_t i = tr->warmup;
 	size_t pos = 0;
+	struct lj_outfile out;
 	FILE *f;
-	int ret = 0;
+	int ret;
 
 	if (!khz)
 		return -ENOMEM;
-	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f) {
-		ret = -errno;
+	ret = lj_outfile_open(&out, path, NULL, 0);
+	if (ret) {
 		free(khz);
 		return ret;
+	}
+	f = lj_outfile_stdio(&out);
+	if (!f) {
+		lj_outfile_abort(&out);
+		free(khz);
+		return -ENOMEM;
 	}
 	CPU_ZERO(&cpus);
 	for (size_t k = 0; k < nsmp; k++)
@@ -73,11 +80,6 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 		fputc('\n', f);
 	}
 	free(khz);
-	if (ferror(f))
-		ret = -EIO;
-	if (f != stdout && fclose(f) && !ret)
-		ret = -errno;
-	else if (f == stdout)
-		fflush(f);
-	return ret;
+	/* Every write error (a full disk) surfaces here; "-" is flushed, not closed. */
+	return lj_outfile_commit(&out);
 }

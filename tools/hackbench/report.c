@@ -9,6 +9,7 @@
 
 #include "lj_err.h"
 #include "lj_hist.h"
+#include "lj_rtjson.h"
 #include "lj_time.h"
 
 void hb_report_header(const struct hb_config *cfg)
@@ -159,5 +160,7 @@ int hb_report_json(const struct hb_run *run, struct lj_result *res)
 		lj_result_summary(res, "p50", (double)lj_hist_quantile(run->lat, 0.5), "ns", LJ_BETTER_LOWER);
 		lj_result_summary(res, "p99", (double)lj_hist_quantile(run->lat, 0.99), "ns", LJ_BETTER_LOWER);
 	}
+	/* hackbench writes no JSON: rt-tests' common keys only (cmdline:, return_code, ...). */
+	lj_rtjson_header(lj_result_root(res));
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "lj_hist.h"
 #include "lj_parse.h"
 #include "lj_report.h"
+#include "lj_rtjson.h"
 #include "lj_time.h"
 
 #define RLOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
@@ -166,6 +167,30 @@ static const char *ring_placement(const struct sig_ring *r)
 	return p;
 }
 
+/* signaltest's own keys: num_threads and thread{"<i>"} with the T: lines' numbers. */
+static void rt_keys(const struct sig_ring *r, json_object *root)
+{
+	json_object *threads;
+
+	lj_rtjson_header(root);
+	json_object_object_add(root, "num_threads", json_object_new_int(r->n));
+	threads = lj_rtjson_threads(root);
+	for (int i = 0; i < r->n; i++) {
+		const struct sig_thread *t = &r->th[i];
+		struct lj_rtjson_thread rt = { .cpu = t->cpu, .node = -1 };
+		struct lj_report_line l;
+
+		fill_line(r, t, &t->live, &l);
+		rt.cycles = l.cycles;
+		rt.min = l.min;
+		rt.max = l.max;
+		if (l.cycles)
+			rt.avg = (double)RLOAD(&t->live.sum_ns) / (double)l.cycles /
+				 (r->cfg->nsecs ? 1.0 : 1000.0);
+		lj_rtjson_thread_add(threads, i, &rt);
+	}
+}
+
 int sig_report_json(const struct sig_ring *r, struct lj_result *res)
 {
 	const struct sig_config *cfg = r->cfg;
@@ -249,5 +274,6 @@ int sig_report_json(const struct sig_ring *r, struct lj_result *res)
 	lj_result_summary(res, "rt_p99", (double)lj_hist_quantile(rt, 0.99), "ns", LJ_BETTER_LOWER);
 	lj_result_summary(res, "rt_max", (double)lj_hist_max(rt), "ns", LJ_BETTER_LOWER);
 	lj_hist_free(all);
+	rt_keys(r, lj_result_root(res));
 	return 0;
 }

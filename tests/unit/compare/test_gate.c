@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 static void test_rule_parse(void)
@@ -23,6 +25,16 @@ static void test_rule_parse(void)
 	is_int(cmp_rule_parse("cyclicmax>10%", &r, &why), -EINVAL, "no workload is rejected");
 	is_int(cmp_rule_parse("cyclic.>10%", &r, &why), -EINVAL, "no metric is rejected");
 	is_int(cmp_rule_parse("cyclic.max>+1x%", &r, &why), -EINVAL, "junk in the number is rejected");
+}
+
+/* The table's better/worse word for the one row's second set (output.c's rule). */
+static const char *verdict_of(const struct cmp_data *d)
+{
+	const struct cmp_cellstat *st = &d->rows[0]->st[1];
+
+	if (!st->significant)
+		return "";
+	return (st->shift.estimate < 0) == (d->rows[0]->better == LJ_BETTER_LOWER) ? "better" : "worse";
 }
 
 static void add_set(struct cmp_data *d, int set, const char *metric, double base, double step, int n)
@@ -56,9 +68,10 @@ static void test_gate(void)
 	cmp_rule_parse("cyclic.mean>+10%", &rules[0], &why);
 	cmp_rule_parse("cyclic.p99>+10%", &rules[1], &why);
 	cmp_rule_parse("*.max>+0%", &rules[2], &why);
-	is_int(cmp_gate(&d, &cfg, rules, 3, false), 1, "one rule fails");
+	is_int(cmp_gate(&d, &cfg, rules, 3, false), LJ_EXIT_THRESHOLD, "one rule fails: exit 3");
 	is_int(rules[0].failures, 1, "the significant +19.6% fails its rule");
-	is_int(rules[1].failures, 0, "+50% on 2 vs 2 runs is not significant: passes");
+	is_int(rules[1].failures, 0, "+50% on 2 vs 2 runs does not fail...");
+	is_int(rules[1].cannot_judge, 1, "...it cannot be judged");
 	is_int(rules[2].failures, 0, "no change passes");
 	for (size_t i = 0; i < d.nrows; i++) {
 		struct cmp_row *r = d.rows[i];
@@ -66,11 +79,165 @@ static void test_gate(void)
 		if (!strcmp(r->metric, "mean")) {
 			is_near(r->st[1].pct_mean, 20.0 / 102 * 100, 1e-9, "% change of the mean");
 			is_near(r->st[1].mwu.p, 2.0 / 252, 1e-6, "exact Mann-Whitney p for 5 vs 5, no overlap");
+			is_near(r->st[1].shift.estimate, 20, 1e-12, "Hodges-Lehmann shift: the median difference 20");
+			is_near(r->st[1].p_adj, 3 * 2.0 / 252, 1e-9, "Holm over the 3 rows: the smallest p times 3");
 			ok(r->st[1].gate_failed, "the row is marked as failing the gate");
 			ok(isnan(r->st[0].pct_mean), "the first set has no % change");
 		}
 	}
 	cmp_free(&d);
+}
+
+/* A fresh two-set comparison holding whatever the caller adds. */
+static void reset(struct cmp_data *d)
+{
+	cmp_free(d);
+	memset(d, 0, sizeof(*d));
+	d->nsets = 2;
+}
+
+static void add_vals(struct cmp_data *d, int set, const char *w, const char *m, enum lj_better b,
+		     const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		cmp_add_value(d, set, w, "", m, b == LJ_BETTER_HIGHER ? "Hz" : "ns", b, v[i]);
+}
+
+static int gate1(struct cmp_data *d, const struct cmp_config *cfg, const char *text, struct cmp_rule *r)
+{
+	const char *why;
+
+	cmp_sort_rows(d);
+	cmp_analyse(d, cfg);
+	cmp_rule_parse(text, r, &why);
+	return cmp_gate(d, cfg, r, 1, false);
+}
+
+/* Each case of issue 10's "Why" list, with the answer it should have had. */
+static void test_why_cases(void)
+{
+	struct cmp_config cfg = { .alpha = 0.05, .cv_warn = 10 };
+	struct cmp_data d = { 0 };
+	struct cmp_rule r;
+	const double drops[] = { 7, 8, 9, 11, 12 };
+	const double a8[] = { 100, 101, 102, 103, 104, 105, 106, 107 };
+	/* 7 of 8 runs 5% faster, one outlier run: the mean rises 20%, the runs shifted down */
+	const double b8[] = { 95, 96, 97, 98, 99, 100, 101, 310 };
+	const double fa[] = { 60, 61, 59, 60.5, 59.5 }, fb[] = { 72, 73, 71, 72.5, 71.5 };
+	const double three_a[] = { 10, 11, 12 }, three_b[] = { 20, 21, 22 };
+
+	/* 1. zero baseline: dropped 0 x5 -> 7, 8, 9, 11, 12 of 120 frames per run */
+	reset(&d);
+	for (int i = 0; i < 5; i++) {
+		cmp_add_count(&d, 0, "frame", "", "dropped", "frames", LJ_BETTER_LOWER, 0, 120);
+		cmp_add_count(&d, 1, "frame", "", "dropped", "frames", LJ_BETTER_LOWER, drops[i], 120);
+	}
+	is_int(gate1(&d, &cfg, "frame.dropped>+10%", &r), LJ_EXIT_THRESHOLD, "1. a rise from a zero baseline fails");
+	ok(d.rows[0]->st[1].significant && isinf(d.rows[0]->st[1].pct_est),
+	   "1. marked significant; the change from 0 is unbounded in %");
+	is_near(d.rows[0]->st[1].rate.p, pow(2, -46), 1e-20,
+		"1. p = 2 * 0.5^47: 47 events, all in the candidate, equal exposure (binom.test)");
+
+	/* 2. a typo names no metric: usage error */
+	is_int(gate1(&d, &cfg, "frame.dropepd>+10%", &r), LJ_EXIT_USAGE, "2. a rule naming no metric exits 2");
+	/* 2. the candidate has no values of the metric: cannot judge */
+	reset(&d);
+	add_vals(&d, 0, "cyclic", "p99", LJ_BETTER_LOWER, a8, 8);
+	add_vals(&d, 1, "cyclic", "max", LJ_BETTER_LOWER, a8, 8);
+	is_int(gate1(&d, &cfg, "cyclic.p99>+10%", &r), CMP_EXIT_CANNOT_JUDGE,
+	       "2. no values in the candidate: cannot judge, exit 4");
+	/* 2. 3 vs 3 runs: the smallest p is 0.1 */
+	reset(&d);
+	add_vals(&d, 0, "cyclic", "p99", LJ_BETTER_LOWER, three_a, 3);
+	add_vals(&d, 1, "cyclic", "p99", LJ_BETTER_LOWER, three_b, 3);
+	is_int(gate1(&d, &cfg, "cyclic.p99>+10%", &r), CMP_EXIT_CANNOT_JUDGE, "2. 3 vs 3 runs: cannot judge, exit 4");
+	ok(strstr(d.rows[0]->st[1].reason, "smallest possible p is 0.1") != NULL, "2. the reason says why");
+	cfg.cannot_judge_ok = true;
+	is_int(gate1(&d, &cfg, "cyclic.p99>+10%", &r), 0, "2. --cannot-judge-ok: exit 0");
+	cfg.cannot_judge_ok = false;
+
+	/* 3. outlier-driven mean rise with a downward shift of the runs */
+	reset(&d);
+	add_vals(&d, 0, "cyclic", "mean", LJ_BETTER_LOWER, a8, 8);
+	add_vals(&d, 1, "cyclic", "mean", LJ_BETTER_LOWER, b8, 8);
+	is_int(gate1(&d, &cfg, "cyclic.mean>+10%", &r), 0, "3. a mean rise from one outlier does not fire");
+	ok(d.rows[0]->st[1].pct_mean > 19 && d.rows[0]->st[1].shift.estimate < 0,
+	   "3. mean +20%, Hodges-Lehmann shift downward");
+	ok(d.rows[0]->st[1].shift.lo == -8 && d.rows[0]->st[1].shift.hi == -1,
+	   "3. the runs fell: shift interval [-8, -1] (R's wilcox.test)");
+	ok(!strcmp(verdict_of(&d), "") || !strcmp(verdict_of(&d), "better"),
+	   "3. the table never calls it worse");
+	/* 3. an improvement does not fail a rule written for the other direction */
+	reset(&d);
+	add_vals(&d, 0, "frame", "fps", LJ_BETTER_HIGHER, fa, 5);
+	add_vals(&d, 1, "frame", "fps", LJ_BETTER_HIGHER, fb, 5);
+	is_int(gate1(&d, &cfg, "frame.fps>+10%", &r), 0, "3. +20% fps (higher is better) passes 'fps>+10%'");
+	ok(!strcmp(verdict_of(&d), "better"), "3. ... and the table calls it better");
+	is_int(gate1(&d, &cfg, "frame.fps<-10%", &r), 0, "3. and 'fps<-10%' passes too");
+	cmp_free(&d);
+}
+
+/*
+ * 200 comparisons of two sets drawn from one distribution, 14 metrics each
+ * (10 continuous, 4 counts), 5 vs 5 runs: with the Holm adjustment at most
+ * 5% of the comparisons may show any significant row. Seeded: the same
+ * data on every machine.
+ */
+static uint64_t rng = 0x10c0ffee;
+
+static double urand(void)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return ((rng >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double poisson(double lambda)
+{
+	double l = exp(-lambda), p = 1;
+	int k = 0;
+
+	do {
+		k++;
+		p *= urand();
+	} while (p > l);
+	return k - 1;
+}
+
+static void test_same_distribution(void)
+{
+	struct cmp_config cfg = { .alpha = 0.05, .cv_warn = 10 };
+	int any = 0, raw_any = 0;
+
+	for (int c = 0; c < 200; c++) {
+		struct cmp_data d = { .nsets = 2 };
+		bool star = false, raw = false;
+
+		for (int m = 0; m < 14; m++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "m%d", m);
+			for (int s = 0; s < 2; s++)
+				for (int i = 0; i < 5; i++) {
+					if (m < 10)	/* lognormal-ish latencies */
+						cmp_add_value(&d, s, "w", "", name, "ns", LJ_BETTER_LOWER,
+							      1000 * exp(0.1 * (urand() + urand() + urand() - 1.5)));
+					else
+						cmp_add_count(&d, s, "w", "", name, "count", LJ_BETTER_LOWER,
+							      poisson(m == 10 ? 0.2 : 3 * (m - 9)), 1);
+				}
+		}
+		cmp_analyse(&d, &cfg);
+		for (size_t i = 0; i < d.nrows; i++) {
+			star |= d.rows[i]->st[1].significant;
+			raw |= d.rows[i]->st[1].p < cfg.alpha;
+		}
+		any += star;
+		raw_any += raw;
+		cmp_free(&d);
+	}
+	diag("same distribution: %d of 200 comparisons with a * (Holm), %d with a raw p < 0.05", any, raw_any);
+	ok(any <= 10, "same distribution: spurious * in at most 5% of 200 comparisons");
+	ok(raw_any > any, "the raw p-values alone would have flagged more (the adjustment matters)");
 }
 
 int main(void)
@@ -79,5 +246,7 @@ int main(void)
 	plan_no_plan();
 	test_rule_parse();
 	test_gate();
+	test_why_cases();
+	test_same_distribution();
 	return done();
 }
