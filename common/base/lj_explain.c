@@ -10,6 +10,10 @@
 #define IRQ_NEST 4
 #define ACC_MAX 64
 #define PRIO_UNKNOWN (-1000)
+/* Events searched each way for a task's name and priority. */
+#define INFO_SCAN 65536
+/* Events searched back from the due time for a sched_switch to start the walk at. */
+#define START_SCAN 65536
 
 /* What one CPU is doing at a point of the walk. */
 struct cpu_ctx {
@@ -224,7 +228,7 @@ static void task_info(struct cpu_ctx *c, const struct lj_tev_seq *s, size_t at, 
 	c->pid = pid;
 	c->prio = pid ? PRIO_UNKNOWN : 120;
 	snprintf(c->comm, sizeof(c->comm), pid ? "pid %d" : "swapper", (int)pid);
-	for (size_t i = at; i < s->n && pid; i++) {
+	for (size_t i = at; i < s->n && i - at < INFO_SCAN && pid; i++) {
 		const struct lj_tev *e = &s->ev[i];
 
 		if (e->type == LJ_TEV_SWITCH && e->sw.prev_pid == pid) {
@@ -233,7 +237,7 @@ static void task_info(struct cpu_ctx *c, const struct lj_tev_seq *s, size_t at, 
 			return;
 		}
 	}
-	for (size_t i = at; i-- > 0 && pid;) {
+	for (size_t i = at; i-- > 0 && at - i <= INFO_SCAN && pid;) {
 		const struct lj_tev *e = &s->ev[i];
 
 		if (e->type == LJ_TEV_SWITCH && e->sw.next_pid == pid) {
@@ -292,6 +296,29 @@ static void apply(struct cpu_ctx *c, const struct lj_tev *e)
 }
 
 /* Walk the CPU's events, giving each stretch of [due, ran) to a cause. */
+/*
+ * Where the walk starts: the last sched_switch (or lost-events marker)
+ * before @due. No interrupt or softirq is open at a switch, so the CPU's
+ * state from there on is known from the events alone.
+ */
+static size_t walk_start(const struct lj_tev_seq *s, uint64_t due)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {	/* the first event after due */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ev[mid].ts <= due)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= START_SCAN;)
+		if (s->ev[i].type == LJ_TEV_SWITCH || s->ev[i].type == LJ_TEV_LOST)
+			return i;
+	return lo > START_SCAN ? lo - START_SCAN : 0;
+}
+
 static void walk(const struct lj_tev_seq *s, uint64_t wake_ts, struct lj_explanation *x,
 		 struct acc *acc)
 {
@@ -299,7 +326,7 @@ static void walk(const struct lj_tev_seq *s, uint64_t wake_ts, struct lj_explana
 	uint64_t prev = x->due_ns;
 	bool idle_at_due = false, exit_seen = false;
 
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = walk_start(s, x->due_ns); i < s->n; i++) {
 		const struct lj_tev *e = &s->ev[i];
 
 		/* The events lost came before the marker: their stretch is unknown. */
@@ -358,8 +385,64 @@ static void keep_largest(struct acc *acc, struct lj_explanation *x)
 	}
 }
 
-int lj_explain(const struct lj_trace_view *tv, int cpu, pid_t tid, uint64_t due_ns,
-	       uint64_t ran_ns, struct lj_explanation *out)
+static bool about(const struct lj_tev *e, pid_t tid)
+{
+	switch (e->type) {
+	case LJ_TEV_SWITCH:
+		return e->sw.prev_pid == tid || e->sw.next_pid == tid;
+	case LJ_TEV_WAKING:
+	case LJ_TEV_WAKEUP:
+		return e->wake.pid == tid;
+	case LJ_TEV_MIGRATE:
+		return e->mig.pid == tid;
+	default:
+		return false;
+	}
+}
+
+/* The events about @tid only (its switches, wake-ups, migrations), per CPU: its story is read there. */
+struct thread_view {
+	pid_t tid;
+	struct lj_trace_view view;
+	struct lj_tev_seq *seqs;
+	struct lj_tev *ev;
+};
+
+static void thread_view_free(struct thread_view *t)
+{
+	free(t->seqs);
+	free(t->ev);
+	memset(t, 0, sizeof(*t));
+}
+
+static int thread_view_build(const struct lj_trace_view *tv, pid_t tid, struct thread_view *t)
+{
+	size_t n = 0, k = 0;
+
+	thread_view_free(t);
+	for (int c = 0; c < tv->ncpus; c++)
+		for (size_t i = 0; i < tv->cpus[c].n; i++)
+			n += about(&tv->cpus[c].ev[i], tid);
+	t->seqs = calloc((size_t)tv->ncpus + 1, sizeof(*t->seqs));
+	t->ev = calloc(n + 1, sizeof(*t->ev));
+	if (!t->seqs || !t->ev) {
+		thread_view_free(t);
+		return -ENOMEM;
+	}
+	for (int c = 0; c < tv->ncpus; c++) {
+		t->seqs[c].ev = t->ev + k;
+		for (size_t i = 0; i < tv->cpus[c].n; i++)
+			if (about(&tv->cpus[c].ev[i], tid))
+				t->ev[k++] = tv->cpus[c].ev[i];
+		t->seqs[c].n = (size_t)(t->ev + k - t->seqs[c].ev);
+	}
+	t->tid = tid;
+	t->view = (struct lj_trace_view){ t->seqs, tv->ncpus };
+	return 0;
+}
+
+static int explain_with(const struct lj_trace_view *tv, const struct lj_trace_view *thread,
+			int cpu, pid_t tid, uint64_t due_ns, uint64_t ran_ns, struct lj_explanation *out)
 {
 	struct story st;
 	struct acc *acc;
@@ -373,7 +456,7 @@ int lj_explain(const struct lj_trace_view *tv, int cpu, pid_t tid, uint64_t due_
 	out->due_ns = due_ns;
 	out->ran_ns = ran_ns;
 	out->latency_ns = ran_ns - due_ns;
-	find_story(tv, tid, ran_ns, &st);
+	find_story(thread, tid, ran_ns, &st);
 	out->tid_prio = st.prio;
 	if (st.have_in && st.in_cpu >= 0 && st.in_cpu < tv->ncpus && tv->cpus[st.in_cpu].n)
 		out->cpu = st.in_cpu;
@@ -395,6 +478,33 @@ int lj_explain(const struct lj_trace_view *tv, int cpu, pid_t tid, uint64_t due_
 	keep_largest(acc, out);
 	free(acc);
 	return 0;
+}
+
+int lj_explain(const struct lj_trace_view *tv, int cpu, pid_t tid, uint64_t due_ns,
+	       uint64_t ran_ns, struct lj_explanation *out)
+{
+	struct lj_explain_req req = { cpu, tid, due_ns, ran_ns };
+	int err = 0, ret = lj_explain_batch(tv, &req, 1, out, &err);
+
+	return ret ? ret : err;
+}
+
+int lj_explain_batch(const struct lj_trace_view *tv, const struct lj_explain_req *req, size_t n,
+		     struct lj_explanation *out, int *err)
+{
+	struct thread_view t = { 0 };
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!t.ev || t.tid != req[i].tid)
+			ret = thread_view_build(tv, req[i].tid, &t);
+		if (ret)
+			break;
+		err[i] = explain_with(tv, &t.view, req[i].cpu, req[i].tid, req[i].due_ns,
+				      req[i].ran_ns, &out[i]);
+	}
+	thread_view_free(&t);
+	return ret;
 }
 
 uint64_t lj_explain_unaccounted(const struct lj_explanation *x)

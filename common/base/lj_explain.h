@@ -83,6 +83,21 @@ struct lj_trace_view {
 int lj_explain(const struct lj_trace_view *tv, int cpu, pid_t tid, uint64_t due_ns,
 	       uint64_t ran_ns, struct lj_explanation *out);
 
+/*
+ * Explain @n intervals at once: the events about each thread are gathered
+ * once for consecutive requests of the same tid (sort them by tid), and
+ * each walk starts at the last sched_switch before its due time. @err[i]
+ * gets what lj_explain would return for req[i]. Return: 0, or -ENOMEM.
+ */
+struct lj_explain_req {
+	int cpu;
+	pid_t tid;
+	uint64_t due_ns, ran_ns;
+};
+
+int lj_explain_batch(const struct lj_trace_view *tv, const struct lj_explain_req *req, size_t n,
+		     struct lj_explanation *out, int *err);
+
 /* The unaccounted share (0 if none). */
 uint64_t lj_explain_unaccounted(const struct lj_explanation *x);
 

@@ -280,27 +280,72 @@ static void refine_policies(struct lj_explanation *e)
 	}
 }
 
-static void explain_one(struct lj_explain *x, const struct lj_trace_view *v, const struct cand *c)
+static int by_tid_due(const void *a, const void *b)
 {
-	struct done *d = &x->done[x->ndone];
-	const struct lj_tev_seq *s;
+	const struct cand *x = a, *y = b;
 
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->due < y->due ? -1 : x->due > y->due;
+}
+
+static int done_by_due(const void *a, const void *b)
+{
+	const struct done *x = a, *y = b;
+
+	return x->x.due_ns < y->x.due_ns ? -1 : x->x.due_ns > y->x.due_ns;
+}
+
+/* Candidates the trace can speak for: on a traced CPU, after its first kept event. */
+static int explainable(struct lj_explain *x, const struct lj_trace_view *v, const struct cand *c)
+{
 	if (c->cpu < 0 || c->cpu >= v->ncpus) {
 		x->failed++;
-		return;
+		return 0;
 	}
-	s = &v->cpus[c->cpu];
-	if (!s->n || s->ev[0].ts > c->due) {
+	if (!v->cpus[c->cpu].n || v->cpus[c->cpu].ev[0].ts > c->due) {
 		x->outside_window++;
-		return;
+		return 0;
 	}
-	if (lj_explain(v, c->cpu, c->tid, c->due, c->ran, &d->x)) {
-		x->failed++;
-		return;
+	return 1;
+}
+
+/* Explain the candidates in one batch (grouped by thread), then order them by time. */
+static void explain_all(struct lj_explain *x, struct cand *all, int n)
+{
+	const struct lj_trace_view *v = lj_trace_view(x->trace);
+	struct lj_explain_req *req = calloc((size_t)n + 1, sizeof(*req));
+	struct lj_explanation *out = calloc((size_t)n + 1, sizeof(*out));
+	int *err = calloc((size_t)n + 1, sizeof(*err)), k = 0;
+
+	if (!req || !out || !err) {
+		lj_warn("--explain: out of memory for %d explanations", n);
+		goto out;
 	}
-	refine_policies(&d->x);
-	d->what = what_of(c->kind);
-	x->ndone++;
+	qsort(all, (size_t)n, sizeof(*all), by_tid_due);
+	for (int i = 0; i < n; i++)
+		if (explainable(x, v, &all[i]))
+			req[k++] = (struct lj_explain_req){ all[i].cpu, all[i].tid, all[i].due, all[i].ran };
+	if (lj_explain_batch(v, req, (size_t)k, out, err)) {
+		lj_warn("--explain: out of memory for %d explanations", k);
+		goto out;
+	}
+	for (int i = 0, j = 0; i < n && j < k; i++) {
+		if (all[i].cpu < 0 || all[i].due != req[j].due_ns || all[i].tid != req[j].tid)
+			continue;	/* not explainable: counted already */
+		if (err[j++]) {
+			x->failed++;
+			continue;
+		}
+		x->done[x->ndone].x = out[j - 1];
+		x->done[x->ndone].what = what_of(all[i].kind);
+		refine_policies(&x->done[x->ndone++].x);
+	}
+	qsort(x->done, (size_t)x->ndone, sizeof(*x->done), done_by_due);
+out:
+	free(req);
+	free(out);
+	free(err);
 }
 
 static int by_ns_desc(const void *a, const void *b)
@@ -339,7 +384,6 @@ static void aggregate(struct lj_explain *x)
 static void stop(void *priv)
 {
 	struct lj_explain *x = priv;
-	const struct lj_trace_view *v;
 	struct cand *all;
 	int n = 0;
 
@@ -356,9 +400,7 @@ static void stop(void *priv)
 		lj_warn("--explain: out of memory for %d explanations", n);
 		return;
 	}
-	v = lj_trace_view(x->trace);
-	for (int i = 0; i < n; i++)
-		explain_one(x, v, &all[i]);
+	explain_all(x, all, n);
 	free(all);
 	aggregate(x);
 }
