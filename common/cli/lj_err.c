@@ -44,6 +44,14 @@ static void vsay(const char *prefix, int err, const char *fmt, va_list ap)
 	char msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/*
+	 * Names and values in messages come from files and argv: a raw
+	 * escape sequence or newline from them must not reach the terminal
+	 * or forge a second line.
+	 */
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	if (err)
 		fprintf(stderr, "%s: %s%s: %s\n", prog, prefix, msg, lj_strerror(err));
 	else

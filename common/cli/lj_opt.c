@@ -207,8 +207,11 @@ int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_arg
 	case LJ_OPT_I64:
 	case LJ_OPT_U64:
 	case LJ_OPT_DURATION:
-		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, &why, &wb))
+		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, &why, &wb)) {
+			if (o->hint)
+				return lj_usage_error("invalid %s '%s': %s (%s)", label, arg, why, o->hint);
 			return lj_opt_invalid(label, arg, why);
+		}
 		if (o->type == LJ_OPT_INT)
 			*(int *)field(ctx, o->off) = (int)v;
 		else if (o->type == LJ_OPT_U64)
@@ -470,7 +473,7 @@ static int dispatch(const struct lj_opt_spec *spec, int c, int argc, char **argv
 			arg++;
 	if (o->type == LJ_OPT_CALL)
 		return tab->handle(tab->ctx, c, arg);
-	ret = lj_opt_store(o, tab->ctx, arg, spec->rt_argv);
+	ret = lj_opt_store(o, tab->ctx, arg, spec->rt_argv && !(o->flags & LJ_OPT_STRICT));
 	if (!ret && (o->flags & LJ_OPT_THEN_CALL))
 		ret = tab->handle(tab->ctx, c, arg);
 	return ret;

@@ -54,6 +54,7 @@ enum lj_opt_type {
 #define LJ_OPT_NEXT_NUMBER	0x1u	/* optional argument also as the next word when that starts with a digit */
 #define LJ_OPT_NEXT_CPUS	0x2u	/* ... when it reads as a CPU list: a digit, !N, +N or "all" */
 #define LJ_OPT_THEN_CALL	0x4u	/* typed: after storing, also call the handler (cross-checks) */
+#define LJ_OPT_STRICT		0x8u	/* not rt-tests': no atoi() leniency under rt_argv (ljkit's own) */
 
 struct lj_opt {
 	const char *name;		/* long name, or NULL for short-only */
@@ -66,7 +67,8 @@ struct lj_opt {
 	int64_t min, max;		/* range of numbers and durations (ns); LJ_OPT_CONST's value */
 	int64_t unit;			/* LJ_OPT_DURATION: ns in one unit of a bare number */
 	size_t given;			/* LJ_OPT_GIVEN(): a bool set when the option appears, 0: none */
-	unsigned int flags;		/* LJ_OPT_NEXT_*, LJ_OPT_THEN_CALL */
+	unsigned int flags;		/* LJ_OPT_NEXT_*, LJ_OPT_THEN_CALL, LJ_OPT_STRICT */
+	const char *hint;		/* appended to a refusal: hackbench's "an integer > 0" */
 };
 
 /* The "given" member of an entry: offset + 1, so that 0 means none. */

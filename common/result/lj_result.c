@@ -4,6 +4,7 @@
 #include "lj_outfile.h"
 
 #include "lj_hist.h"
+#include "lj_readall.h"
 #include "lj_rtjson.h"
 #include "lj_sysinfo.h"
 #include "lj_time.h"
@@ -280,74 +281,21 @@ int lj_json_write_atomic(json_object *obj, const char *path)
 	return lj_outfile_commit(&o);
 }
 
-/* Read all of @fd; NUL-terminated. */
-static int slurp(int fd, char **out, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap), *nb;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t got;
-
-		if (cap - n < 2) {
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		got = read(fd, buf + n, cap - n - 1);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			return -errno;
-		}
-		if (!got)
-			break;
-		n += (size_t)got;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
-int lj_result_read(const char *path, json_object **out, const char **why)
+int lj_json_read(const char *path, size_t max, json_object **out, const char **why)
 {
 	static __thread char reason[160];
 	struct json_tokener *tok;
 	json_object *doc;
 	char *text = NULL;
 	size_t len = 0;
-	int fd, ret;
+	int ret;
 
 	*out = NULL;
 	if (why)
 		*why = NULL;
-	if (!strcmp(path, "-")) {
-		fd = STDIN_FILENO;
-	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			if (why)
-				*why = strerror(-ret);
-			return ret;
-		}
-	}
-	ret = slurp(fd, &text, &len);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (ret) {
-		if (why)
-			*why = strerror(-ret);
+	ret = lj_readall(path, max, &text, &len, why);
+	if (ret)
 		return ret;
-	}
 	tok = json_tokener_new();
 	if (!tok) {
 		free(text);
@@ -380,6 +328,18 @@ int lj_result_read(const char *path, json_object **out, const char **why)
 	}
 	json_tokener_free(tok);
 	free(text);
+	*out = doc;
+	return 0;
+}
+
+int lj_result_read(const char *path, json_object **out, const char **why)
+{
+	json_object *doc;
+	int ret = lj_json_read(path, LJ_RESULT_MAX_BYTES, &doc, why);
+
+	*out = NULL;
+	if (ret)
+		return ret;
 	ret = lj_result_validate(doc, why);
 	if (ret) {
 		json_object_put(doc);

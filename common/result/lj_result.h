@@ -5,6 +5,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct lj_hist;
 
@@ -79,10 +80,27 @@ int lj_json_write_atomic(json_object *obj, const char *path);
 int lj_result_check_path(const char *path);
 
 /*
- * Read a result document ("-" = stdin) and check it with
- * lj_result_validate. Return: 0 or -errno (-EINVAL with @why "not JSON:
- * ...", "schema 'x' is not ljkit-result/1", ...; the open/read error
- * otherwise). *@out is the caller's to json_object_put().
+ * The largest documents readers accept (docs/result-format.md): a result,
+ * and an lj-matrix manifest (100,000 cells with their runs fit well).
+ */
+#define LJ_RESULT_MAX_BYTES	(64u << 20)
+#define LJ_MANIFEST_MAX_BYTES	(256u << 20)
+
+/*
+ * lj_json_read - one JSON document from @path ("-" = stdin), a regular
+ * file of at most @max bytes (lj_readall), with nothing but white space
+ * after it. Return: 0, or -errno with @why as lj_readall gives it or
+ * "not JSON: ... at byte N" (-EINVAL). *@out is the caller's to put.
+ */
+int lj_json_read(const char *path, size_t max, json_object **out, const char **why);
+
+/*
+ * Read a result document ("-" = stdin; at most LJ_RESULT_MAX_BYTES, a
+ * regular file) and check it with lj_result_validate. Return: 0 or
+ * -errno (-EINVAL with @why "not JSON: ...", "not a regular file",
+ * "schema 'x' is not ljkit-result/1", ...; -EFBIG "larger than N bytes";
+ * the open/read error otherwise). *@out is the caller's to
+ * json_object_put().
  */
 int lj_result_read(const char *path, json_object **out, const char **why);
 

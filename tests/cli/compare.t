@@ -109,20 +109,20 @@ is "$rc" 2 "--metrics with an unknown metric is bad input"
 grep -qx "lj-compare: --metrics: no result has metric 'bogus' (they have: max, mean)" "$TMP/err"
 ok $? "...naming the metric and listing those the results have"
 
-# --- a summary value of the wrong type: one warning per file, naming the key
+# --- a document --validate refuses (a summary value of the wrong type) is skipped whole,
+# with one warning naming the file and the reason; the valid ones are compared
 mkdir -p "$TMP/wrongtype"
 for n in 1 2; do
 	jq '.summary.mean.value = "100" | .summary.p99 = {value: true} | .summary.freq = {value: null}' \
 		"$FIX"/base/cyclic/cgroup=off/run-$n.json >"$TMP/wrongtype/run-$n.json"
 done
+cp "$FIX"/base/cyclic/cgroup=off/run-3.json "$TMP/wrongtype/"
 run_rc lj-compare "$TMP/wrongtype"
-is "$rc" 0 "results with a malformed summary value still compare the rest"
-is "$(grep -c 'warning: .*/wrongtype/run-[12].json: summary metric .mean. and 1 more skipped: value is a string$' "$TMP/err")" 2 \
-	"one warning per file, naming the first bad key and the count of others"
-grep -q '^Amean     max ' "$TMP/out" && ! grep -q '^Amean     mean ' "$TMP/out"
-ok $? "the numeric metric is compared, the malformed one is not"
-! grep -q freq "$TMP/err"
-ok $? "a null value (not measured) is skipped without a warning"
+is "$rc" 0 "results beside invalid documents still compare"
+is "$(grep -c 'warning: .*/wrongtype/run-[12].json: skipped: summary.mean.value: string, expected a number or null$' "$TMP/err")" 2 \
+	"one warning per invalid file, naming the key and the problem"
+grep -q '(1 results[):]' "$TMP/out" && grep -q '^Amean     mean ' "$TMP/out"
+ok $? "only the valid document is compared"
 
 # --- 3 vs 3 runs cannot be judged: exit 4, a skip LAVA line with the reason
 mkdir -p "$TMP/three_a" "$TMP/three_b"
@@ -168,6 +168,27 @@ run_rc lj-compare --plan 5 "$FIX/base" "$FIX/bimodal"
 is "$rc" 0 "--plan exits 0"
 grep -q '^cyclic  *cgroup=off  *mean  *5 (cv 1.3%)  *600 (cv 27%)$' "$TMP/out"
 ok $? "--plan: 5 runs at cv 1.3%, 600 at cv 27% (Holm over 2 rows: alpha 0.025)"
+
+# --- validity verdicts: shown per set, a mix of valid and other runs warned about
+mkdir -p "$TMP/va" "$TMP/vb"
+for f in "$FIX"/base/cyclic/cgroup=off/run-*.json; do
+	jq -c '.validity = {verdict: "valid", reasons: []}' "$f" >"$TMP/va/${f##*/}"
+done
+for f in "$FIX"/shifted/cyclic/cgroup=off/run-*.json; do
+	n=${f##*/run-}; n=${n%.json}
+	v=valid; [ "$n" -le 2 ] && v=suspect
+	jq -c --arg v "$v" '.validity = {verdict: $v, reasons: []}' "$f" >"$TMP/vb/${f##*/}"
+done
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/vb"
+grep -q '^  va: .* (8 results: 8 valid)$' "$TMP/out" && grep -q '^  vb: .* (8 results: 6 valid, 2 suspect)$' "$TMP/out"
+ok $? "each set's runs by validity verdict"
+grep -q 'warning: the comparison mixes valid runs with suspect or invalid ones' "$TMP/err"
+ok $? "a mix of valid and suspect runs is warned about"
+grep -q 'warning: va and vb differ in 2 identity fields (kernel.release, preempt.model)' "$TMP/err"
+ok $? "identity differences beyond the compared one are warned about"
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/va"
+! grep -q 'warning' "$TMP/err"
+ok $? "all valid and one identity: no warning"
 
 # --- validate
 run_rc lj-compare --validate "$FIX"/base/cyclic/cgroup=off/run-1.json

@@ -83,7 +83,8 @@ dir=$(run_dir "$TMP/k")
 wait_done "$dir" 1
 kill -KILL $pid
 wait $pid 2>/dev/null
-sleep 0.3	# the orphaned workload finishes on its own
+# the watchdog stops the orphaned workload, then lets go of the run directory's lock
+for ((i = 0; i < 600; i++)); do flock -n "$dir" true && break; sleep 0.05; done
 json_ok "$dir/manifest.json"
 ok $? "after SIGKILL the manifest is complete JSON"
 is "$(mjson "$dir" state)" running "after SIGKILL the state is still running"

@@ -50,11 +50,32 @@ same -q -l 50
 same -q -l 50 -t 3
 same -q -l 50 -a 1
 same -q -l 50 -t 4 -a
+same -q -l 50 -S
+same -q -l 50 -t 4 -S
+same -q -l 20 -b 1
+is "$(lj-signal -q -l 20 -b 1 >/dev/null 2>&1; echo $?)" \
+	"$(signaltest -q -l 20 -b 1 >/dev/null 2>&1; echo $?)" "-b's exit status is signaltest's"
 if is_root; then
 	same -q -l 50 -m -p 80
 else
 	skip 1 "SCHED_FIFO comparison needs root"
 fi
+
+# Pacing without -l: a -D run makes about as many round trips per second
+# as signaltest's (its pause of 10 ms every 16 round trips bounds both);
+# unpaced, the ring would make tens of times more. The ratio is compared
+# with a wide tolerance, the absolute rates are not.
+signaltest -q -D 2 --json="$TMP/st.json" >/dev/null 2>&1
+lj-signal -q -D 2 --json="$TMP/lj.json" >/dev/null 2>&1
+ratio=$(python3 - "$TMP/st.json" "$TMP/lj.json" <<'PY'
+import json, sys
+st, lj = (json.load(open(f)) for f in sys.argv[1:3])
+print("%.2f" % (lj["thread"]["0"]["cycles"] / max(st["thread"]["0"]["cycles"], 1)))
+PY
+)
+diag "round trips in -D 2: lj-signal / signaltest = ${ratio:-?}"
+python3 -c "import sys; r = float(sys.argv[1]); sys.exit(0 if 0.25 <= r <= 4 else 1)" "${ratio:-0}"
+ok $? "-D 2 without -l is paced like signaltest (round-trip ratio within 0.25..4)"
 
 # Exact field layout on an equal line: rebuild signaltest's printf from lj-signal's values.
 lj-signal -q -l 20 >"$TMP/lj.out" 2>/dev/null

@@ -36,8 +36,12 @@ struct cmp_config {
 /* The exit status of a gate that could not judge a rule (docs/lj-compare.md). */
 #define CMP_EXIT_CANNOT_JUDGE 4
 
+enum { CMP_VALIDITY_VALID, CMP_VALIDITY_SUSPECT, CMP_VALIDITY_INVALID, CMP_VALIDITY_UNKNOWN,
+       CMP_VALIDITY_N };
+
 /* One result set: a run directory, or one value of the --by axis within it. */
 struct cmp_set {
+	size_t nvalidity[CMP_VALIDITY_N];	/* runs by their validity verdict */
 	char *label;
 	char *path;
 	json_object *system;		/* borrowed from the manifest/first result, may be NULL */
@@ -141,6 +145,16 @@ void cmp_plan(FILE *out, const struct cmp_data *d, const struct cmp_config *cfg)
 /* "p99_9 needs >= 3688 samples per run for a 95% bound; 'base' has 2000", or "" */
 void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
 		   double alpha);
+
+/* headline.c: "how good is this machine?" from one lj-matrix run directory. Return: exit code. */
+int cmp_headline(FILE *out, const char *dir);
+
+/* validity.c */
+void cmp_note_validity(struct cmp_data *d, int set, json_object *doc);
+extern const char *const cmp_validity_names[CMP_VALIDITY_N];
+void cmp_validity_text(const struct cmp_set *s, char *buf, size_t len);
+/* Warn on stderr: mixed valid and non-valid runs; identity differences beyond the compared one. */
+void cmp_validity_warn(const struct cmp_data *d);
 
 /* gate.c */
 struct cmp_rule {

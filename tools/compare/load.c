@@ -245,6 +245,7 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		d->nfailed_runs++;
 		return -ECANCELED;
 	}
+	cmp_note_validity(d, set, doc);
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;
@@ -351,6 +352,37 @@ static void keep(struct cmp_data *d, json_object *o)
 	json_object_array_add(d->docs, o);
 }
 
+/*
+ * A result document as --validate accepts it (bounded, a regular file,
+ * ljkit-result/1 with a summary), or NULL after one warning: a document
+ * that validation refuses never reaches the table or the gate.
+ */
+static json_object *read_result(struct cmp_data *d, const char *path)
+{
+	json_object *doc = NULL;
+	const char *why = NULL;
+	int ret = lj_result_read(path, &doc, &why);
+
+	if (ret) {
+		lj_warn("%s: skipped: %s", path, why ? why : lj_strerror(ret));
+		d->nskipped_files++;
+		return NULL;
+	}
+	return doc;
+}
+
+/* A set more than lj-compare holds: say the limit (and why it is reached). */
+static int too_many_sets(const struct cmp_config *cfg, const char *dir)
+{
+	if (cfg->by)
+		lj_error("--by %s: %s has more than %d values of the axis (lj-compare compares at most %d sets)",
+			 cfg->by, dir, CMP_MAX_SETS, CMP_MAX_SETS);
+	else
+		lj_error("more than %d result sets (lj-compare compares at most %d): %s", CMP_MAX_SETS,
+			 CMP_MAX_SETS, dir);
+	return LJ_EXIT_USAGE;
+}
+
 /* A run directory written by lj-matrix. */
 static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char *dir,
 		    json_object *man)
@@ -384,7 +416,7 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 		}
 		set = set_for_label(d, uniq, dir, sys);
 		if (set < 0)
-			return set == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+			return set == -E2BIG ? too_many_sets(cfg, dir) : LJ_EXIT_RUNTIME;
 	}
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i), *w, *id, *runs;
@@ -412,7 +444,7 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 			snprintf(label2, sizeof(label2), "%s=%s", cfg->by, value);
 			s = set_for_label(d, label2, dir, sys);
 			if (s < 0)
-				return s == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+				return s == -E2BIG ? too_many_sets(cfg, dir) : LJ_EXIT_RUNTIME;
 		}
 		for (size_t j = 0; j < json_object_array_length(runs); j++) {
 			json_object *run = json_object_array_get_idx(runs, j), *f, *doc;
@@ -423,24 +455,17 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 			    !json_object_is_type(f, json_type_string))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
-			doc = json_object_from_file(path);
-			if (!doc) {
-				lj_warn("%s: unreadable, skipped", path);
-				d->nskipped_files++;
+			doc = read_result(d, path);
+			if (!doc)
 				continue;
-			}
 			ret = add_doc(d, cfg, s, path, json_object_get_string(w), cell, doc);
 			json_object_put(doc);
 			if (ret == -ENOMEM)
 				return LJ_EXIT_RUNTIME;
-			if (ret == -ECANCELED)
-				continue;
-			if (ret) {
-				lj_warn("%s: no summary object, skipped", path);
+			if (!ret)
+				d->sets[s].nfiles++;
+			else if (ret != -ECANCELED)	/* a failed run, left out and counted */
 				d->nskipped_files++;
-				continue;
-			}
-			d->sets[s].nfiles++;
 		}
 	}
 	return 0;
@@ -479,14 +504,10 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 		free(list);
 		return 0;
 	}
-	doc = json_object_from_file(path);
-	if (!doc || !json_object_object_get_ex(doc, "tool", &tool) ||
-	    !json_object_is_type(tool, json_type_string)) {
-		json_object_put(doc);
-		lj_warn("%s: not a result document, skipped", path);
-		d->nskipped_files++;
+	doc = read_result(d, path);
+	if (!doc)
 		return 0;
-	}
+	json_object_object_get_ex(doc, "tool", &tool);	/* validated: present */
 	t = json_object_get_string(tool);
 	if (!strncmp(t, "lj-", 3))
 		t += 3;
@@ -520,11 +541,13 @@ int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int
 			return LJ_EXIT_USAGE;
 		}
 		snprintf(man, sizeof(man), "%s/manifest.json", paths[i]);
-		if (S_ISDIR(st.st_mode) && !access(man, F_OK)) {
-			m = json_object_from_file(man);
-			if (!m) {
-				lj_error("%s: not JSON: %s", man, json_util_get_last_err());
-				return LJ_EXIT_USAGE;
+		if (S_ISDIR(st.st_mode) && !lstat(man, &st)) {
+			const char *why = NULL;
+
+			ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, &why);
+			if (ret) {
+				lj_error("%s: %s", man, why ? why : lj_strerror(ret));
+				return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 			}
 			ret = load_run(d, cfg, paths[i], m);
 			if (ret)
@@ -537,7 +560,7 @@ int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int
 		}
 		set = set_for_label(d, base_name(paths[i]), paths[i], NULL);
 		if (set < 0)
-			return set == -E2BIG ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+			return set == -E2BIG ? too_many_sets(cfg, paths[i]) : LJ_EXIT_RUNTIME;
 		ret = load_files(d, cfg, paths[i], set);
 		if (ret) {
 			lj_error_errno(ret, "cannot read %s", paths[i]);

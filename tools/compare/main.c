@@ -5,13 +5,14 @@
 #include "lj_opt.h"
 #include "lj_parse.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
 	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
-	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN,
+	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN, K_CHECK_RULES, K_HEADLINE,
 };
 
 static const struct lj_opt cmp_opts[] = {
@@ -22,18 +23,21 @@ static const struct lj_opt cmp_opts[] = {
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
 	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none" },
 	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
+	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts" },
 	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
 	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
 	{ "metrics", K_METRICS, LJ_OPT_ARG, "LIST", "only these summary metrics (comma list)" },
 	{ "validate", K_VALIDATE, LJ_OPT_NOARG, NULL, "check the FILE arguments as ljkit-result/1 documents" },
+	{ "check-rules", K_CHECK_RULES, LJ_OPT_NOARG, NULL, "only check the --fail-on rules, then exit (for scripts)" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more" },
 	{ 0 }
 };
 
 struct cmp_args {
 	struct cmp_config cfg;
-	bool validate;
+	bool validate, headline;
+	bool check_rules;
 };
 
 static int cmp_handle(void *ctx, int key, const char *arg)
@@ -89,6 +93,9 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_PLAN:
 		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
+	case K_HEADLINE:
+		a->headline = true;
+		return 0;
 	case K_CJ_OK:
 		cfg->cannot_judge_ok = true;
 		return 0;
@@ -103,6 +110,9 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_VALIDATE:
 		a->validate = true;
+		return 0;
+	case K_CHECK_RULES:
+		a->check_rules = true;
 		return 0;
 	case 'v':
 		return lj_opt_verbosity(key);
@@ -135,6 +145,20 @@ static int validate(char **files, int n)
 	return bad ? LJ_EXIT_USAGE : LJ_EXIT_OK;
 }
 
+/*
+ * The table is the product: a CI gate whose output is lost (a full disk,
+ * a closed pipe) must not pass. Flush stdout and report what it failed.
+ */
+static int check_stdout(int ret)
+{
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		lj_error("cannot write the output: %s", strerror(errno ? errno : EIO));
+		return LJ_EXIT_RUNTIME;
+	}
+	return ret;
+}
+
 /* --metrics named a metric no result has: say which, and which there are. */
 static void print_missing(const struct cmp_data *d, const char *missing)
 {
@@ -159,8 +183,9 @@ int main(int argc, char **argv)
 		&tab, 1,
 		"Per workload, cell and summary metric: min, mean, stddev, coeffvar and max of the\n"
 		"runs in each set, % change against the first set, and a Mann-Whitney U test.\n"
-		"Exit: 0 ok, 2 bad input (or a rule naming no metric), 3 a --fail-on rule failed,\n"
-		"4 a rule could not be judged (too few runs, metric missing; --cannot-judge-ok: 0).",
+		"Exit: 0 ok, 1 the output could not be written, 2 bad input (or a rule naming no\n"
+		"metric), 3 a --fail-on rule failed, 4 a rule could not be judged (too few runs,\n"
+		"metric missing; --cannot-judge-ok: 0).",
 	};
 	struct cmp_rule rules[CMP_MAX_RULES];
 	struct cmp_data d = { 0 };
@@ -172,10 +197,15 @@ int main(int argc, char **argv)
 	ret = lj_opt_parse(&spec, argc, argv, &first);
 	if (ret)
 		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
+	if (a.check_rules)	/* the rules were checked as options */
+		return LJ_EXIT_OK;
 	if (first >= argc)
 		return lj_usage_error("expected at least one result set (see --help)");
 	if (a.validate)
-		return validate(argv + first, argc - first);
+		return check_stdout(validate(argv + first, argc - first));
+	if (a.headline)
+		return argc - first == 1 ? check_stdout(cmp_headline(stdout, argv[first])) :
+		       lj_usage_error("--headline takes one run directory");
 	if (a.cfg.by && argc - first != 1)
 		return lj_usage_error("--by AXIS takes exactly one run directory");
 	for (int i = 0; i < a.cfg.nrules; i++) {
@@ -203,10 +233,11 @@ int main(int argc, char **argv)
 		cmp_plan(stdout, &d, &a.cfg);
 		goto out;
 	}
+	cmp_validity_warn(&d);
 	ret = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
 	if (ret != LJ_EXIT_USAGE)
 		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
 out:
 	cmp_free(&d);
-	return ret;
+	return check_stdout(ret);
 }

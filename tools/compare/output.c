@@ -52,23 +52,55 @@ static void shift_cell(char *cell, size_t len, const struct cmp_row *r, const st
 			 st->exposure > (double)r->series[0].n ? "unit" : "run");
 	else if (r->is_count)
 		snprintf(cell, len, "x%.3g [%.3g, %.3g]", st->rate.ratio, st->rate.ratio_lo, st->rate.ratio_hi);
+	else if (isnan(st->pct_est) && !strcmp(r->unit, "ns"))
+		snprintf(cell, len, "%+.4g [%+.4g, %+.4g] us", st->shift.estimate / 1000, st->shift.lo / 1000,
+			 st->shift.hi / 1000);
 	else if (isnan(st->pct_est))
 		snprintf(cell, len, "%+.4g [%+.4g, %+.4g]", st->shift.estimate, st->shift.lo, st->shift.hi);
 	else
 		snprintf(cell, len, "%+.2f%% [%+.2f, %+.2f]", st->pct_est, st->pct_lo, st->pct_hi);
 }
 
+/*
+ * Tables for people: nanoseconds are shown in microseconds, with three
+ * significant digits (a histogram quantile is within 1/128 of the sample,
+ * so a fourth digit would be noise) and at least the integer part; JSON
+ * and CSV keep nanoseconds. Other units keep two decimals.
+ */
+static const char *shown_unit(const struct cmp_row *r)
+{
+	return !strcmp(r->unit, "ns") ? "us" : *r->unit ? r->unit : "-";
+}
+
+static void fmt_value(char *buf, size_t len, const struct cmp_row *r, int k, double v)
+{
+	int decimals;
+
+	if (strcmp(r->unit, "ns") || k == 3) {	/* CoeffVar is a percentage */
+		snprintf(buf, len, "%.2f", v);
+		return;
+	}
+	v /= 1000;
+	decimals = v == 0 ? 0 : 2 - (int)floor(log10(fabs(v)));
+	snprintf(buf, len, "%.*f", decimals < 0 ? 0 : decimals > 3 ? 3 : decimals, v);
+}
+
 /* "-" for a statistic that is unknown (the spread of one run). */
-static void stat_cell(char *cell, size_t len, const struct cmp_cellstat *st, int k, bool with_pct)
+static void stat_cell(char *cell, size_t len, const struct cmp_row *r, const struct cmp_cellstat *st,
+		      int k, bool with_pct)
 {
 	double v = stat_value(st, k);
+	char num[48];
 
-	if (isnan(v))
+	if (isnan(v)) {
 		snprintf(cell, len, "-");
-	else if (!with_pct || isnan(st->pct[k]))
-		snprintf(cell, len, "%.2f", v);
+		return;
+	}
+	fmt_value(num, sizeof(num), r, k, v);
+	if (!with_pct || isnan(st->pct[k]))
+		snprintf(cell, len, "%s", num);
 	else
-		snprintf(cell, len, "%.2f (%+7.2f%%)", v, st->pct[k]);
+		snprintf(cell, len, "%s (%+7.2f%%)", num, st->pct[k]);
 }
 
 static bool same_section(const struct cmp_row *a, const struct cmp_row *b)
@@ -100,9 +132,13 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 
 	fprintf(out, "%s%d result set%s%s%s:\n", pfx, d->nsets, d->nsets == 1 ? "" : "s",
 		cfg->by ? " by " : "", cfg->by ? cfg->by : "");
-	for (int s = 0; s < d->nsets; s++)
-		fprintf(out, "%s  %s: %s (%zu results)\n", pfx, d->sets[s].label, d->sets[s].path,
-			d->sets[s].nfiles);
+	for (int s = 0; s < d->nsets; s++) {
+		char v[160];
+
+		cmp_validity_text(&d->sets[s], v, sizeof(v));
+		fprintf(out, "%s  %s: %s (%zu results%s%s)\n", pfx, d->sets[s].label, d->sets[s].path,
+			d->sets[s].nfiles, *v ? ": " : "", v);
+	}
 	for (int s = 1; s < d->nsets; s++) {
 		struct diff_ctx c = { out, pfx, d->sets[0].label, d->sets[s].label, 0 };
 
@@ -216,13 +252,13 @@ static void text_section(FILE *out, struct cmp_data *d, const struct cmp_config 
 				if (!r->series[s].n)
 					snprintf(cell, sizeof(cell), "-");
 				else
-					stat_cell(cell, sizeof(cell), &r->st[s], k, s > 0);
+					stat_cell(cell, sizeof(cell), r, &r->st[s], k, s > 0);
 				fprintf(out, " %24s", cell);
 			}
 			fputc('\n', out);
 		}
 		text_tests(out, d, r);
-		fprintf(out, "   [%s, %s is better]\n", *r->unit ? r->unit : "-", better_name(r->better));
+		fprintf(out, "   [%s, %s is better]\n", shown_unit(r), better_name(r->better));
 		print_flags(out, d, cfg, r, "  ");
 	}
 }
@@ -250,14 +286,11 @@ static void markdown_section(FILE *out, struct cmp_data *d, const struct cmp_con
 		for (int k = 0; k < 5; k++) {
 			fprintf(out, "| %s | %s |", stat_names[k], r->metric);
 			for (int s = 0; s < d->nsets; s++) {
-				const struct cmp_cellstat *st = &r->st[s];
+				char cell[64] = "-";
 
-				if (!r->series[s].n || isnan(stat_value(st, k)))
-					fprintf(out, " - |");
-				else if (s == 0 || isnan(st->pct[k]))
-					fprintf(out, " %.2f |", stat_value(st, k));
-				else
-					fprintf(out, " %.2f (%+.2f%%) |", stat_value(st, k), st->pct[k]);
+				if (r->series[s].n)
+					stat_cell(cell, sizeof(cell), r, &r->st[s], k, s > 0);
+				fprintf(out, " %s |", cell);
 			}
 			fputc('\n', out);
 		}
@@ -370,7 +403,13 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 
 		json_object_object_add(o, "label", json_object_new_string(d->sets[s].label));
 		json_object_object_add(o, "path", json_object_new_string(d->sets[s].path));
+		json_object *v = json_object_new_object();
+
 		json_object_object_add(o, "results", json_object_new_int64(d->sets[s].nfiles));
+		for (int k = 0; k < CMP_VALIDITY_N; k++)
+			json_object_object_add(v, k == CMP_VALIDITY_UNKNOWN ? "unknown" : cmp_validity_names[k],
+					       json_object_new_int64((int64_t)d->sets[s].nvalidity[k]));
+		json_object_object_add(o, "validity", v);
 		json_object_array_add(sets, o);
 	}
 	json_object_object_add(root, "sets", sets);

@@ -190,6 +190,7 @@ struct cyc_run {
 	bool sched_fallback;		/* RT policy asked but not granted */
 	int dma_fd;
 	int64_t end_ns;
+	struct lj_vhook *validity;	/* validity.c, NULL when it could not start */
 	int shm_fd;			/* SIGUSR2's /dev/shm/cyclictest<PID>, -1 */
 	char shm_path[64];		/* "" when there is none */
 	bool fifo_created;		/* -F's pipe is ours to remove */
@@ -240,6 +241,13 @@ void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
 		 const struct cyc_live *lv, struct lj_report_line *l);
 int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns);
 
+/* validity.c: the validity verdict (lj_validity_hook) */
+struct lj_result;
+void cyc_validity_start(struct cyc_run *run);
+void cyc_validity_poll(struct cyc_run *run);
+void cyc_validity_finish(struct cyc_run *run, json_object *setup_rec, struct lj_result *res);
+void cyc_validity_report(struct cyc_run *run, FILE *out);
+void cyc_validity_free(struct cyc_run *run);
 /* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
 int cyc_snapshot_open(struct cyc_run *run);
 void cyc_snapshot_write(struct cyc_run *run);

@@ -99,6 +99,7 @@ int main(int argc, char **argv)
 		lj_hooks_stop(&hooks);
 		if (res)
 			lj_hooks_contribute(&hooks, res);
+		cyc_validity_finish(&run, setup_rec, res);
 		/* Also for a run refused (77) or failed: the result says why. */
 		ret = write_json(&run, res, ret);
 		/* A run stopped by a signal or -b still reports what it measured. */
@@ -106,7 +107,10 @@ int main(int argc, char **argv)
 			ret = LJ_EXIT_RUNTIME;	/* the --histfile write failed late (e.g. ENOSPC) */
 		if (run.start_ns)
 			lj_hooks_report(&hooks, run.text);
+		/* stderr: stdout keeps exactly cyclictest's lines for its parsers */
+		cyc_validity_report(&run, stderr);
 	}
+	cyc_validity_free(&run);
 	cyc_run_free(&run);
 	lj_hooks_free(&hooks);
 	lj_setupopt_restore(&cfg.setup, stack);

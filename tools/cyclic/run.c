@@ -585,6 +585,7 @@ int cyc_run_start(struct cyc_run *run, json_object *rec)
 	}
 	cyc_report_intervals(run, run->text);
 	run->align_base_ns = align_base(run);
+	cyc_validity_start(run);
 	run->start_ns = lj_now_ns();
 	if (cfg->duration_ns)
 		run->stop_at_ns = run->start_ns + cfg->duration_ns;
@@ -626,6 +627,8 @@ int cyc_run_wait(struct cyc_run *run)
 			cyc_report_live(run, run->text, first);
 			first = false;
 		}
+		/* read the threads' policy back while they exist (a chrt behind our back) */
+		cyc_validity_poll(run);
 		if (__atomic_load_n(&run->done, __ATOMIC_ACQUIRE) >= run->nthreads)
 			break;
 		if (__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE) && !woken) {

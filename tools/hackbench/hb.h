@@ -48,7 +48,6 @@ struct hb_config {
 	bool no_latency;		/* --no-latency: hackbench's exact per-message work */
 	const char *json;
 	struct lj_setupopt setup;
-	const struct lj_opt_spec *spec;
 };
 
 /* One sender-to-receiver channel: a pipe, a socket pair or a queue. */

@@ -89,7 +89,8 @@ struct child_env {
 	bool warmup;
 };
 
-static pid_t spawn(char *const argv[], const struct child_env *ce, const char *log, bool append)
+static pid_t spawn(struct mx_run *r, char *const argv[], const struct child_env *ce, const char *log,
+		   bool append)
 {
 	pid_t pid = fork();
 
@@ -131,6 +132,7 @@ static pid_t spawn(char *const argv[], const struct child_env *ce, const char *l
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* both sides, so no window where a kill misses it */
+	mx_guard_tell(r, pid, true);
 	return pid;
 }
 
@@ -218,31 +220,27 @@ static pid_t start_load(struct mx_run *r, const struct lj_scenario_cell *c,
 	{
 		char *argv[] = { (char *)"/bin/sh", (char *)"-c", cmd, NULL };
 
-		pid = spawn(argv, ce, log, true);
+		pid = spawn(r, argv, ce, log, true);
 	}
 	free(cmd);
 	return pid;
 }
 
-int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *json_path,
-		const char *setup_json, const char *log_path, int run_no, bool warmup,
-		struct mx_outcome *o)
+/*
+ * argv for one run: [lj-env SETUP... [--json SETUP_JSON] --] /bin/sh -c
+ * "exec COMMAND --json JSON". *@full (the sh -c string) is the caller's
+ * to free. Return: 0 or -ENOMEM.
+ */
+static int build_argv(struct mx_run *r, const struct lj_scenario_cell *c, const char *json_path,
+		      const char *setup_json, char **argv, char **full)
 {
-	const struct lj_scenario_section *w = &r->scn->workloads[c->workload];
 	const char *setup[MX_SETUP_ARGS_MAX];
-	char *argv[MX_SETUP_ARGS_MAX + 16], *cmd = NULL, *qjson = NULL, *full = NULL, *loadlog = NULL, id[1024];
-	int nsetup, n = 0, status = 0, ret = 0;
-	int64_t start, timeout = w->timeout_ns ? w->timeout_ns : r->cfg->timeout_ns;
-	struct child_env ce = { r->selfdir, w->name, id, run_no, warmup };
-	pid_t load = 0, pid;
+	char *cmd = lj_scenario_command(r->scn, c), *qjson = shell_quote(json_path);
+	int nsetup = mx_setup_args(r->scn, c, setup, MX_SETUP_ARGS_MAX), n = 0, ret = 0;
 
-	memset(o, 0, sizeof(*o));
-	lj_scenario_cell_id(r->scn, c, id, sizeof(id));
-	nsetup = mx_setup_args(r->scn, c, setup, MX_SETUP_ARGS_MAX);
-	cmd = lj_scenario_command(r->scn, c);
-	qjson = shell_quote(json_path);
-	if (!cmd || !qjson || nsetup < 0 ||
-	    asprintf(&full, "exec %s --json %s", cmd, qjson) < 0) {
+	*full = NULL;
+	if (!cmd || !qjson || nsetup < 0 || asprintf(full, "exec %s --json %s", cmd, qjson) < 0) {
+		*full = NULL;
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -260,10 +258,76 @@ int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *
 	}
 	argv[n++] = (char *)"/bin/sh";
 	argv[n++] = (char *)"-c";
-	argv[n++] = full;
+	argv[n++] = *full;
 	argv[n] = NULL;
+out:
+	free(cmd);
+	free(qjson);
+	return ret;
+}
 
-	if (asprintf(&loadlog, "%s.load", log_path) < 0) {
+/* Exit code, signal and reason of a finished run from its wait @status. */
+static void describe(struct mx_outcome *o, int status, int64_t timeout, const char *log_path)
+{
+	char last[200];
+	int len;
+
+	if (WIFEXITED(status)) {
+		o->exit_code = WEXITSTATUS(status);
+	} else {
+		o->exit_code = -1;
+		o->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	}
+	if (o->timed_out) {
+		snprintf(o->reason, sizeof(o->reason), "timed out after %.1f s",
+			 (double)timeout / LJ_NSEC_PER_SEC);
+		return;
+	}
+	if (!o->exit_code)
+		return;
+	last_log_line(log_path, last, sizeof(last));
+	if (o->exit_code > 0)
+		len = snprintf(o->reason, sizeof(o->reason), "exit status %d", o->exit_code);
+	else
+		len = snprintf(o->reason, sizeof(o->reason), "killed by signal %d", o->signal);
+	if (*last && len > 0 && (size_t)len < sizeof(o->reason))
+		snprintf(o->reason + len, sizeof(o->reason) - len, ": %s", last);
+}
+
+/* Wait for the run @pid (timeout, stop signals), stop its group when cut short, reap it. */
+static void finish_run(struct mx_run *r, pid_t pid, int64_t start, int64_t timeout,
+		       struct mx_outcome *o, int *status)
+{
+	int ret = wait_child(r, pid, timeout ? start + timeout : 0, status);
+
+	if (ret == -ETIMEDOUT) {
+		o->timed_out = true;
+		stop_group(r, pid, SIGTERM, STOP_GRACE_NS, status);
+	} else if (ret == -EINTR) {
+		o->interrupted = true;
+		stop_group(r, pid, SIGINT, STOP_GRACE_NS, status);
+	}
+	mx_guard_tell(r, pid, false);
+	o->duration_ns = lj_now_ns() - start;
+	o->interrupted |= r->interrupted;
+}
+
+int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *json_path,
+		const char *setup_json, const char *log_path, int run_no, bool warmup,
+		struct mx_outcome *o)
+{
+	const struct lj_scenario_section *w = &r->scn->workloads[c->workload];
+	char *argv[MX_SETUP_ARGS_MAX + 16], *full = NULL, *loadlog = NULL, id[1024];
+	int status = 0, ret;
+	int64_t start, timeout = w->timeout_ns ? w->timeout_ns : r->cfg->timeout_ns;
+	struct child_env ce = { r->selfdir, w->name, id, run_no, warmup };
+	pid_t load = 0, pid;
+
+	memset(o, 0, sizeof(*o));
+	lj_scenario_cell_id(r->scn, c, id, sizeof(id));
+	ret = build_argv(r, c, json_path, setup_json, argv, &full);
+	if (ret || asprintf(&loadlog, "%s.load", log_path) < 0) {
+		loadlog = NULL;
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -274,53 +338,21 @@ int mx_exec_run(struct mx_run *r, const struct lj_scenario_cell *c, const char *
 		goto out;
 	}
 	start = lj_now_ns();
-	pid = spawn(argv, &ce, log_path, false);
+	pid = spawn(r, argv, &ce, log_path, false);
 	if (pid < 0) {
 		snprintf(o->reason, sizeof(o->reason), "cannot fork: %s", lj_strerror(pid));
 		o->exit_code = -1;
-		goto out_load;
-	}
-	ret = wait_child(r, pid, timeout ? start + timeout : 0, &status);
-	if (ret == -ETIMEDOUT) {
-		o->timed_out = true;
-		stop_group(r, pid, SIGTERM, STOP_GRACE_NS, &status);
-	} else if (ret == -EINTR) {
-		o->interrupted = true;
-		stop_group(r, pid, SIGINT, STOP_GRACE_NS, &status);
-	}
-	ret = 0;
-	o->duration_ns = lj_now_ns() - start;
-	o->interrupted |= r->interrupted;
-	if (WIFEXITED(status)) {
-		o->exit_code = WEXITSTATUS(status);
 	} else {
-		o->exit_code = -1;
-		o->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		finish_run(r, pid, start, timeout, o, &status);
+		describe(o, status, timeout, log_path);
 	}
-	if (o->timed_out) {
-		snprintf(o->reason, sizeof(o->reason), "timed out after %.1f s",
-			 (double)timeout / LJ_NSEC_PER_SEC);
-	} else if (o->exit_code) {
-		char last[200];
-		int len;
-
-		last_log_line(log_path, last, sizeof(last));
-		if (o->exit_code > 0)
-			len = snprintf(o->reason, sizeof(o->reason), "exit status %d", o->exit_code);
-		else
-			len = snprintf(o->reason, sizeof(o->reason), "killed by signal %d", o->signal);
-		if (*last && len > 0 && (size_t)len < sizeof(o->reason))
-			snprintf(o->reason + len, sizeof(o->reason) - len, ": %s", last);
-	}
-out_load:
 	if (load > 0) {
 		int ls;
 
 		stop_group(r, load, SIGTERM, LOAD_GRACE_NS, &ls);
+		mx_guard_tell(r, load, false);
 	}
 out:
-	free(cmd);
-	free(qjson);
 	free(full);
 	free(loadlog);
 	return ret;

@@ -103,7 +103,8 @@ static int load_scenario(struct mx_run *r)
 
 	if (ret) {
 		lj_error("%s", err);
-		return ret == -ENOENT || ret == -EACCES ? LJ_EXIT_USAGE : lj_exit_code(ret);
+		/* unreadable, malformed or over the limits: all bad input */
+		return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 	}
 	if (r->cfg->repeat > 0)
 		r->scn->repeat = r->cfg->repeat;
@@ -121,7 +122,7 @@ static int load_scenario(struct mx_run *r)
 int main(int argc, char **argv)
 {
 	struct mx_config cfg = { .out = "results", .warmup = -1 };
-	struct mx_run run = { .cfg = &cfg };
+	struct mx_run run = { .cfg = &cfg, .lock_fd = -1, .log_fd = -1, .watch_fd = -1 };
 	struct lj_opt_table tab = { "options", mx_opts, mx_handle, &cfg };
 	struct lj_opt_spec spec = {
 		"[OPTIONS] SCENARIO.scn | --resume RUNDIR",
@@ -167,6 +168,8 @@ int main(int argc, char **argv)
 	}
 	ret = mx_run_all(&run);
 out:
+	mx_log_close(&run);
+	mx_guard_stop(&run);
 	json_object_put(run.manifest);
 	lj_scenario_free(run.scn);
 	free(run.dir);

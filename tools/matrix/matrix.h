@@ -39,15 +39,47 @@ struct mx_run {
 	bool interrupted;
 	int64_t t0_ns;
 	size_t runs_total, runs_done;	/* for progress and ETA */
+	int lock_fd;			/* the run directory, flock'd; -1 before */
+	int log_fd;			/* RUNDIR/progress.jsonl, O_APPEND; -1 before */
+	int watch_fd;			/* to the watchdog; -1 without one */
+	pid_t watchdog;
+	int64_t compact_end_ns, compact_cost_ns;	/* the last manifest rewrite */
 };
 
 /* store.c: run ids, run directories, the manifest. */
-int mx_store_create(struct mx_run *r);		/* new run dir + manifest */
-int mx_store_open(struct mx_run *r);		/* --resume: read manifest back */
-int mx_store_save(struct mx_run *r);		/* atomic manifest write */
+int mx_store_create(struct mx_run *r);		/* new run dir (locked) + manifest */
+int mx_store_open(struct mx_run *r);		/* --resume: lock, read manifest + log back */
 void mx_store_finish(struct mx_run *r, const char *state);
 char *mx_store_cell_dir(struct mx_run *r, size_t cell);	/* relative to r->dir */
 int mx_mkdirs(const char *path);
+
+/*
+ * storelog.c: progress as appended events (RUNDIR/progress.jsonl), the
+ * manifest rewritten only when cheap enough or forced. Each mx_log_*
+ * changes the manifest in memory and (mx_log_state only when @log)
+ * appends the event; they return 0 or -errno. mx_log_run takes @rec.
+ */
+int mx_log_open(struct mx_run *r);
+void mx_log_close(struct mx_run *r);
+int mx_log_state(struct mx_run *r, size_t cell, const char *state, const char *reason, bool log);
+int mx_log_start(struct mx_run *r, size_t cell, int run_no, bool warmup);
+int mx_log_run(struct mx_run *r, size_t cell, json_object *rec);
+int mx_log_replay(struct mx_run *r);		/* 0 or an exit code */
+int mx_store_sync(struct mx_run *r, bool force);	/* compaction; 0 or -errno */
+
+/*
+ * guard.c: one lj-matrix per run directory (mx_guard_lock: 0 or an exit
+ * code naming the holder's pid, which mx_guard_record leaves in
+ * RUNDIR/lock), and a watchdog that stops the running
+ * process groups if lj-matrix dies (mx_guard_tell on start and reap).
+ */
+int mx_guard_check_dir(const char *dir);
+int mx_guard_lock(struct mx_run *r);
+void mx_guard_record(struct mx_run *r);
+void mx_guard_clean_tmp(struct mx_run *r);
+int mx_guard_start(struct mx_run *r);
+void mx_guard_tell(struct mx_run *r, pid_t group, bool started);
+void mx_guard_stop(struct mx_run *r);
 
 /* probe.c: can this machine provide a cell's setup? */
 struct mx_probe;

@@ -250,18 +250,26 @@ char *mx_find_tool(const char *selfdir, const char *name)
 	return NULL;
 }
 
-/* The first word of a command, when it is a plain program name (not a shell construct). */
-static char *program_missing(struct mx_run *r, const char *cmd)
+/*
+ * The first word of a command into @name, when it is a plain program name
+ * (not VAR=x, not a shell construct); false otherwise.
+ */
+static bool program_name(const char *cmd, char *name, size_t size)
 {
 	size_t len = strcspn(cmd, " \t");
-	char name[256], *found, *out = NULL;
 
-	if (!len || len >= sizeof(name) || memchr(cmd, '=', len))
-		return NULL;	/* VAR=x cmd, or too odd to judge: let the shell try */
+	if (!len || len >= size || memchr(cmd, '=', len))
+		return false;	/* VAR=x cmd, or too odd to judge: let the shell try */
 	memcpy(name, cmd, len);
 	name[len] = '\0';
-	if (strpbrk(name, "$`'\"(){};|&<>"))
-		return NULL;
+	return !strpbrk(name, "$`'\"(){};|&<>");
+}
+
+/* Is program @name missing (next to lj-matrix, in PATH, a shell built-in)? */
+static char *program_missing(struct mx_run *r, const char *name)
+{
+	char *found, *out = NULL;
+
 	found = mx_find_tool(r->selfdir, name);
 	if (found) {
 		free(found);
@@ -324,15 +332,15 @@ static char *axis_reason(struct mx_probe *p, const char *key)
 	return out;
 }
 
-static char *program_reason(struct mx_probe *p, const char *cmd)
+static char *program_reason(struct mx_probe *p, const char *name)
 {
-	return program_missing(p->run, cmd);
+	return program_missing(p->run, name);
 }
 
 const char *mx_probe_cell(struct mx_probe *p, struct mx_run *r, const struct lj_scenario_cell *c)
 {
 	const struct lj_scenario *s = r->scn;
-	char key[512];
+	char key[512], name[256];
 	const char *why;
 	char *cmd;
 
@@ -344,11 +352,17 @@ const char *mx_probe_cell(struct mx_probe *p, struct mx_run *r, const struct lj_
 		if (why)
 			return why;
 	}
-	/* The tools a cell needs: its workload, its load, lj-env when it changes the system. */
+	/*
+	 * The tools a cell needs: its workload, its load, lj-env when it
+	 * changes the system. Cached by program name, not by command: the
+	 * commands of a large matrix all differ in their values.
+	 */
 	p->run = r;
 	cmd = lj_scenario_command(s, c);
-	snprintf(key, sizeof(key), "program %s", cmd ? cmd : "");
-	why = cmd ? cached(p, key, program_reason, cmd) : NULL;
+	if (!cmd)
+		return "out of memory";
+	why = program_name(cmd, name, sizeof(name)) ?
+	      (snprintf(key, sizeof(key), "program %s", name), cached(p, key, program_reason, name)) : NULL;
 	free(cmd);
 	if (why)
 		return why;
@@ -356,9 +370,10 @@ const char *mx_probe_cell(struct mx_probe *p, struct mx_run *r, const struct lj_
 		const char *load = lj_scenario_value(s, c, "load");
 		const struct lj_scenario_section *ls;
 
-		if (load && strcmp(load, "none") && (ls = lj_scenario_find_load(s, load))) {
-			snprintf(key, sizeof(key), "program %s", ls->command);
-			why = cached(p, key, program_reason, ls->command);
+		if (load && strcmp(load, "none") && (ls = lj_scenario_find_load(s, load)) &&
+		    program_name(ls->command, name, sizeof(name))) {
+			snprintf(key, sizeof(key), "program %s", name);
+			why = cached(p, key, program_reason, name);
 			if (why)
 				return why;
 		}

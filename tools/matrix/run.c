@@ -18,13 +18,6 @@ static const char *cell_state(json_object *cell)
 	return json_object_object_get_ex(cell, "state", &v) ? json_object_get_string(v) : "pending";
 }
 
-static void set_state(json_object *cell, const char *state, const char *reason)
-{
-	json_object_object_add(cell, "state", json_object_new_string(state));
-	json_object_object_add(cell, "reason",
-			       reason ? json_object_new_string(reason) : json_object_new_null());
-}
-
 int mx_dry_run(struct mx_run *r)
 {
 	size_t n = lj_scenario_ncells(r->scn), skipped = 0;
@@ -114,24 +107,137 @@ static int merge_watch(struct mx_run *r, const char *json, const char *setup, js
 	return ret;
 }
 
+/* One cell being run: its identity and where its files go. */
+struct cell_run {
+	size_t idx;
+	struct lj_scenario_cell c;
+	char *reldir;			/* WORKLOAD/CELL-ID, relative to the run dir */
+	char what[1200];		/* "workload [id]" for messages */
+	bool failed;
+};
+
+/* The files of run @i of a cell (warmup or measured); NULL members on ENOMEM. */
+struct run_files {
+	char *json, *log, *setup;
+};
+
+static int run_files(struct mx_run *r, const struct cell_run *cr, bool warm, int n,
+		     struct run_files *f)
+{
+	f->json = path_in(r, cr->reldir, warm ? ".warmup-" : "run-", n, ".json");
+	f->log = path_in(r, cr->reldir, warm ? "warmup-" : "run-", n, ".log");
+	f->setup = warm ? NULL : path_in(r, cr->reldir, "run-", n, ".setup.json");
+	return f->json && f->log && (warm || f->setup) ? 0 : -ENOMEM;
+}
+
+static void free_run_files(struct run_files *f)
+{
+	free(f->json);
+	free(f->log);
+	free(f->setup);
+}
+
+/* Why a finished run does not count ("" when it does); reads its result into *@doc. */
+static void judge_run(struct mx_run *r, const struct run_files *f, bool warm,
+		      struct mx_outcome *o, json_object **doc)
+{
+	const char *why = NULL;
+	const char *rel = f->json + strlen(r->dir) + 1;
+
+	if (!o->reason[0] && o->exit_code != 0 && o->exit_code != LJ_EXIT_THRESHOLD)
+		snprintf(o->reason, sizeof(o->reason), "exit status %d", o->exit_code);
+	if (!o->reason[0] && lj_result_read(f->json, doc, &why))
+		snprintf(o->reason, sizeof(o->reason), "no valid result in %s: %s", rel,
+			 why ? why : strerror(errno));
+	if (warm)
+		unlink(f->json);
+	else if (!o->reason[0] && r->scn->nwatch && merge_watch(r, f->json, f->setup, *doc))
+		snprintf(o->reason, sizeof(o->reason), "no watch counts merged into %s", rel);
+}
+
+static json_object *run_record(struct mx_run *r, const struct run_files *f, int run_no,
+			       const struct mx_outcome *o)
+{
+	json_object *rec = json_object_new_object();
+	size_t skip = strlen(r->dir) + 1;
+
+	json_object_object_add(rec, "run", json_object_new_int(run_no));
+	json_object_object_add(rec, "file", json_object_new_string(f->json + skip));
+	json_object_object_add(rec, "log", json_object_new_string(f->log + skip));
+	if (!access(f->setup, F_OK))
+		json_object_object_add(rec, "setup_file", json_object_new_string(f->setup + skip));
+	json_object_object_add(rec, "exit_code", json_object_new_int(o->exit_code));
+	json_object_object_add(rec, "duration_ns", json_object_new_int64(o->duration_ns));
+	return rec;
+}
+
+/*
+ * One run of a cell: warmup @warm number @n, or measured run @n. Returns
+ * 0 (recorded, or the cell failed: cr->failed), -EINTR when a stop
+ * signal cut it short, -errno on a store error.
+ */
+static int one_run(struct mx_run *r, struct cell_run *cr, bool warm, int n, size_t cell_no,
+		   size_t ncells)
+{
+	struct run_files f;
+	struct mx_outcome o;
+	json_object *doc = NULL;
+	char reason[512];
+	int ret = run_files(r, cr, warm, n, &f);
+
+	if (ret)
+		goto out;
+	mx_progress(r, cell_no, ncells, cr->what, n, warm ? r->scn->warmup : r->scn->repeat, warm);
+	/* leftovers from an interrupted attempt are not this run's */
+	unlink(f.json);
+	if (f.setup)
+		unlink(f.setup);
+	ret = mx_log_start(r, cr->idx, n, warm);
+	if (!ret)
+		ret = mx_exec_run(r, &cr->c, f.json, f.setup, f.log, n, warm, &o);
+	r->runs_done++;
+	if (!ret && o.interrupted) {
+		unlink(f.json);
+		ret = -EINTR;
+	}
+	if (ret)
+		goto out;
+	judge_run(r, &f, warm, &o, &doc);
+	if (o.reason[0]) {
+		snprintf(reason, sizeof(reason), "%s %d: %s", warm ? "warmup" : "run", n, o.reason);
+		cr->failed = true;
+		ret = mx_log_state(r, cr->idx, "failed", reason, true);
+		mx_progress_end(r);
+		lj_warn("%s: %s", cr->what, reason);
+	} else if (!warm) {
+		ret = mx_log_run(r, cr->idx, run_record(r, &f, n, &o));
+		if (!ret)
+			ret = mx_store_sync(r, false);
+	}
+out:
+	json_object_put(doc);
+	free_run_files(&f);
+	return ret;
+}
+
 /*
  * Run the cell's warmup and its measured runs still missing. Returns 0
- * when the cell is finished (done or failed, recorded in @cell), -EINTR
- * when interrupted (the cell stays pending), -errno on a store error.
+ * when the cell is finished (done or failed, recorded), -EINTR when
+ * interrupted (the cell stays pending), -errno on a store error.
  */
 static int run_cell(struct mx_run *r, json_object *cell, size_t idx, size_t cell_no, size_t ncells)
 {
-	struct lj_scenario_cell c;
+	struct cell_run cr = { .idx = idx };
 	json_object *runs;
-	char *reldir = mx_store_cell_dir(r, idx), *dir = NULL, what[1200], id[1024];
-	char reason[512];
-	int have, ret = 0;
+	char id[1024], *dir = NULL;
+	int have = 0, ret;
 
-	lj_scenario_cell(r->scn, idx, &c);
-	lj_scenario_cell_id(r->scn, &c, id, sizeof(id));
-	snprintf(what, sizeof(what), "%s%s%s%s", r->scn->workloads[c.workload].name,
+	lj_scenario_cell(r->scn, idx, &cr.c);
+	lj_scenario_cell_id(r->scn, &cr.c, id, sizeof(id));
+	snprintf(cr.what, sizeof(cr.what), "%s%s%s%s", r->scn->workloads[cr.c.workload].name,
 		 *id ? " [" : "", id, *id ? "]" : "");
-	if (!reldir || asprintf(&dir, "%s/%s", r->dir, reldir) < 0) {
+	cr.reldir = mx_store_cell_dir(r, idx);
+	if (!cr.reldir || asprintf(&dir, "%s/%s", r->dir, cr.reldir) < 0) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -140,100 +246,25 @@ static int run_cell(struct mx_run *r, json_object *cell, size_t idx, size_t cell
 		lj_error_errno(ret, "cannot create %s", dir);
 		goto out;
 	}
-	if (!json_object_object_get_ex(cell, "runs", &runs)) {
-		runs = json_object_new_array();
-		json_object_object_add(cell, "runs", runs);
-	}
-	have = (int)json_object_array_length(runs);
-
-	for (int i = 1; i <= r->scn->warmup + r->scn->repeat - have; i++) {
-		bool warm = i <= r->scn->warmup;
-		int run_no = warm ? i : have + i - r->scn->warmup;
-		char *json = warm ? path_in(r, reldir, ".warmup-", i, ".json") :
-				    path_in(r, reldir, "run-", run_no, ".json");
-		char *log = warm ? path_in(r, reldir, "warmup-", i, ".log") :
-				   path_in(r, reldir, "run-", run_no, ".log");
-		char *setup = warm ? NULL : path_in(r, reldir, "run-", run_no, ".setup.json");
-		struct mx_outcome o;
-		json_object *doc = NULL, *rec;
-		const char *why = NULL;
-
-		if (!json || !log || (!warm && !setup)) {
-			free(json);
-			free(log);
-			free(setup);
-			ret = -ENOMEM;
-			goto out;
-		}
-		mx_progress(r, cell_no, ncells, what, warm ? i : run_no,
-			    warm ? r->scn->warmup : r->scn->repeat, warm);
-		/* leftovers from an interrupted attempt are not this run's */
-		unlink(json);
-		if (setup)
-			unlink(setup);
-		ret = mx_exec_run(r, &c, json, setup, log, run_no, warm, &o);
-		r->runs_done++;
-		if (!ret && o.interrupted) {
-			unlink(json);
-			ret = -EINTR;
-		}
-		if (!ret && !o.reason[0] && o.exit_code != 0 && o.exit_code != LJ_EXIT_THRESHOLD)
-			snprintf(o.reason, sizeof(o.reason), "exit status %d", o.exit_code);
-		if (!ret && !o.reason[0] && lj_result_read(json, &doc, &why))
-			snprintf(o.reason, sizeof(o.reason), "no valid result in %s: %s",
-				 json + strlen(r->dir) + 1, why ? why : strerror(errno));
-		if (warm)
-			unlink(json);
-		else if (!ret && !o.reason[0] && r->scn->nwatch && merge_watch(r, json, setup, doc))
-			snprintf(o.reason, sizeof(o.reason), "no watch counts merged into %s",
-				 json + strlen(r->dir) + 1);
-		if (!ret && o.reason[0]) {
-			snprintf(reason, sizeof(reason), "%s %d: %s", warm ? "warmup" : "run",
-				 warm ? i : run_no, o.reason);
-			set_state(cell, "failed", reason);
-			mx_progress_end(r);
-			lj_warn("%s: %s", what, reason);
-		} else if (!ret && !warm) {
-			rec = json_object_new_object();
-			json_object_object_add(rec, "run", json_object_new_int(run_no));
-			json_object_object_add(rec, "file", json_object_new_string(json + strlen(r->dir) + 1));
-			json_object_object_add(rec, "log", json_object_new_string(log + strlen(r->dir) + 1));
-			if (!access(setup, F_OK))
-				json_object_object_add(rec, "setup_file",
-						       json_object_new_string(setup + strlen(r->dir) + 1));
-			json_object_object_add(rec, "exit_code", json_object_new_int(o.exit_code));
-			json_object_object_add(rec, "duration_ns", json_object_new_int64(o.duration_ns));
-			json_object_array_add(runs, rec);
-			ret = mx_store_save(r);
-		}
-		json_object_put(doc);
-		free(json);
-		free(log);
-		free(setup);
-		if (ret || !strcmp(cell_state(cell), "failed"))
-			goto out;
-	}
-	set_state(cell, "done", NULL);
+	if (json_object_object_get_ex(cell, "runs", &runs))
+		have = (int)json_object_array_length(runs);
+	for (int i = 1; i <= r->scn->warmup && !ret && !cr.failed; i++)
+		ret = one_run(r, &cr, true, i, cell_no, ncells);
+	for (int n = have + 1; n <= r->scn->repeat && !ret && !cr.failed; n++)
+		ret = one_run(r, &cr, false, n, cell_no, ncells);
+	if (ret == -EINTR)	/* not a state to keep: --resume runs the cell again */
+		mx_log_state(r, idx, "pending", NULL, false);
+	else if (!ret && !cr.failed)
+		ret = mx_log_state(r, idx, "done", NULL, true);
 out:
-	free(reldir);
+	free(cr.reldir);
 	free(dir);
 	return ret;
 }
 
-int mx_run_all(struct mx_run *r)
+/* Skips first: the machine does not change, and the ETA then counts only real runs. */
+static void skip_pass(struct mx_run *r, struct mx_probe *p, size_t n)
 {
-	size_t n = lj_scenario_ncells(r->scn), done = 0, failed = 0, skipped = 0;
-	size_t *order = calloc(n, sizeof(*order));
-	struct mx_probe *p = mx_probe_new();
-	int ret = 0, code;
-
-	if (!order || !p) {
-		free(order);
-		mx_probe_free(p);
-		return LJ_EXIT_RUNTIME;
-	}
-	lj_scenario_run_order(r->scn, r->scn->seed, order, n);
-	/* Skips first: the machine does not change, and the ETA then counts only real runs. */
 	for (size_t i = 0; i < n; i++) {
 		json_object *cell = json_object_array_get_idx(r->cells, i), *runs;
 		struct lj_scenario_cell c;
@@ -244,7 +275,8 @@ int mx_run_all(struct mx_run *r)
 		lj_scenario_cell(r->scn, i, &c);
 		why = mx_probe_cell(p, r, &c);
 		if (why) {
-			set_state(cell, "skipped", why);
+			/* not logged: the compaction right after the pass records them */
+			mx_log_state(r, i, "skipped", why, false);
 			lj_info("cell %zu skipped: %s", i + 1, why);
 			continue;
 		}
@@ -252,30 +284,19 @@ int mx_run_all(struct mx_run *r)
 		if (json_object_object_get_ex(cell, "runs", &runs))
 			r->runs_total -= json_object_array_length(runs);
 	}
-	ret = mx_store_save(r);
-	if (ret)
-		lj_error_errno(ret, "cannot write %s/manifest.json", r->dir);
-	r->t0_ns = lj_now_ns();
-	for (size_t k = 0; k < n && !ret; k++) {
-		json_object *cell = json_object_array_get_idx(r->cells, order[k]);
+}
 
-		if (mx_exec_pending_stop(r)) {
-			ret = -EINTR;
-			break;
-		}
-		if (strcmp(cell_state(cell), "pending"))
-			continue;
-		ret = run_cell(r, cell, order[k], k + 1, n);
-		if (ret != -EINTR) {
-			int sret = mx_store_save(r);
+static int store_error(struct mx_run *r, int ret)
+{
+	lj_error_errno(ret, "cannot write the store in %s", r->dir);
+	return ret;
+}
 
-			if (sret) {
-				lj_error_errno(sret, "cannot write %s/manifest.json", r->dir);
-				ret = sret;
-			}
-		}
-	}
-	mx_progress_end(r);
+/* The end: what happened, on stderr, the run directory on stdout, and the exit code. */
+static int report(struct mx_run *r, size_t n, int ret)
+{
+	size_t done = 0, failed = 0, skipped = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		const char *st = cell_state(json_object_array_get_idx(r->cells, i));
 
@@ -283,19 +304,12 @@ int mx_run_all(struct mx_run *r)
 		failed += !strcmp(st, "failed");
 		skipped += !strcmp(st, "skipped");
 	}
-	mx_store_finish(r, ret == -EINTR ? "interrupted" : ret ? "error" : "complete");
-	code = mx_store_save(r);
-	if (code)
-		lj_error_errno(code, "cannot write %s/manifest.json", r->dir);
-	free(order);
-	mx_probe_free(p);
-
 	if (ret == -EINTR) {
 		lj_error("interrupted: %zu of %zu cells finished; continue with: lj-matrix --resume %s",
 			 done + failed + skipped, n, r->dir);
 		return LJ_EXIT_RUNTIME;
 	}
-	if (ret || code)
+	if (ret)
 		return LJ_EXIT_RUNTIME;
 	/* stdout: the run directory, for scripts (lj-regress). */
 	printf("%s\n", r->dir);
@@ -307,4 +321,48 @@ int mx_run_all(struct mx_run *r)
 	if (!done || (r->cfg->strict && skipped))
 		return LJ_EXIT_NOCAP;
 	return LJ_EXIT_OK;
+}
+
+int mx_run_all(struct mx_run *r)
+{
+	size_t n = lj_scenario_ncells(r->scn);
+	size_t *order = calloc(n, sizeof(*order));
+	struct mx_probe *p = mx_probe_new();
+	int ret, code;
+
+	if (!order || !p) {
+		free(order);
+		mx_probe_free(p);
+		return LJ_EXIT_RUNTIME;
+	}
+	lj_scenario_run_order(r->scn, r->scn->seed, order, n);
+	skip_pass(r, p, n);
+	ret = mx_guard_start(r);
+	if (ret)
+		lj_error_errno(ret, "cannot start the watchdog");
+	else if ((ret = mx_store_sync(r, true)))
+		store_error(r, ret);
+	r->t0_ns = lj_now_ns();
+	for (size_t k = 0; k < n && !ret; k++) {
+		json_object *cell = json_object_array_get_idx(r->cells, order[k]);
+
+		if (mx_exec_pending_stop(r)) {
+			ret = -EINTR;
+			break;
+		}
+		if (strcmp(cell_state(cell), "pending"))
+			continue;
+		ret = run_cell(r, cell, order[k], k + 1, n);
+		if (ret && ret != -EINTR)
+			store_error(r, ret);
+	}
+	mx_progress_end(r);
+	mx_store_finish(r, ret == -EINTR ? "interrupted" : ret ? "error" : "complete");
+	code = mx_store_sync(r, true);
+	if (code)
+		store_error(r, code);
+	mx_guard_stop(r);
+	free(order);
+	mx_probe_free(p);
+	return report(r, n, code && !ret ? code : ret);
 }

@@ -2,17 +2,15 @@
 /* lj_scenario - scenario file parser (INI-like matrices) and axis expansion. */
 #include "scenario.h"
 #include "lj_parse.h"
+#include "lj_readall.h"
 #include "lj_time.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_FILE_BYTES (1 << 20)
 
@@ -89,14 +87,37 @@ static void strip_comment(char *s)
 	}
 }
 
+/*
+ * The one check for a name that becomes a path component or a cgroup
+ * (workload and load names, cgroup, governor and load values, axis
+ * names): letters, digits, _ - . only, so no '/' and no control
+ * character, and not "." or "..", which would leave the directory.
+ */
 static bool valid_name(const char *s)
 {
-	if (!*s)
+	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
 			return false;
 	return true;
+}
+
+/* Characters that a shell treats as part of a plain word anywhere in it. */
+static bool shell_plain(const char *v)
+{
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("_.,:=+/@%-", *v))
+			return false;
+	return true;
+}
+
+static bool has_control(const char *s, bool tab_ok)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && !(tab_ok && *s == '\t')) || *s == 0x7f)
+			return true;
+	return false;
 }
 
 static bool in_list(const char *const *list, const char *s)
@@ -127,7 +148,7 @@ static int add_section(struct parser *p, struct lj_scenario_section **v, int *n,
 	struct lj_scenario_section *nv;
 
 	if (!valid_name(name))
-		return fail(p, "invalid %s name '%s' (letters, digits, _ - . only)", kind, name);
+		return fail(p, "invalid %s name '%s' (letters, digits, _ - . only; not . or ..)", kind, name);
 	if (find_section(*v, *n, name))
 		return fail(p, "%s '%s' is defined twice", kind, name);
 	nv = realloc(*v, (*n + 1) * sizeof(**v));
@@ -191,6 +212,8 @@ static int check_axis_value(struct parser *p, const char *axis, const char *v)
 	const char *why = NULL;
 	int n;
 
+	if (has_control(v, false))
+		return fail(p, "%s: a value contains a control character", axis);
 	if (!strcmp(axis, "preempt")) {
 		if (!in_list(preempt_values, v))
 			return fail(p, "preempt: unknown mode '%s' (keep, none, voluntary, full, lazy, rt)", v);
@@ -217,7 +240,7 @@ static int parse_axis(struct parser *p, const char *key, char *val)
 	int ret;
 
 	if (!valid_name(key))
-		return fail(p, "invalid axis name '%s'", key);
+		return fail(p, "invalid axis name '%s' (letters, digits, _ - . only)", key);
 	for (int i = 0; i < p->s->naxes; i++)
 		if (!strcmp(p->s->axes[i].name, key))
 			return fail(p, "axis '%s' is set twice (first on line %d)", key,
@@ -348,6 +371,8 @@ static int parse_section_key(struct parser *p, const char *key, const char *val)
 	if (!strcmp(key, "command")) {
 		if (sec->command)
 			return fail(p, "'command' is set twice");
+		if (has_control(val, true))
+			return fail(p, "command: contains a control character");
 		sec->command = strdup(val);
 		return sec->command ? 0 : -ENOMEM;
 	}
@@ -416,6 +441,42 @@ static const struct lj_scenario_axis *find_axis(const struct lj_scenario *s, con
 	return NULL;
 }
 
+/*
+ * The longest command any cell of workload @w expands to: each axis at
+ * the value that expands longest (a quoted value takes two more bytes).
+ */
+static int check_command_length(struct parser *p, int w)
+{
+	struct lj_scenario *s = p->s;
+	struct lj_scenario_cell worst = { .workload = w };
+	size_t len;
+	char *cmd;
+
+	for (int a = 0; a < s->naxes; a++) {
+		size_t best = 0;
+
+		for (int v = 0; v < s->axes[a].nvalues; v++) {
+			const char *val = s->axes[a].values[v];
+			size_t l = strlen(val) + (shell_plain(val) ? 0 : 2);
+
+			if (l > best) {
+				best = l;
+				worst.value[a] = v;
+			}
+		}
+	}
+	cmd = lj_scenario_command(s, &worst);
+	if (!cmd)
+		return -ENOMEM;
+	len = strlen(cmd);
+	free(cmd);
+	p->line = s->workloads[w].line;
+	if (len > LJ_SCENARIO_MAX_COMMAND)
+		return fail(p, "workload '%s': its command expands to %zu bytes (at most %d)",
+			    s->workloads[w].name, len, LJ_SCENARIO_MAX_COMMAND);
+	return 0;
+}
+
 /* Whole-file checks, reported at the line of the thing they concern. */
 static int check_scenario(struct parser *p)
 {
@@ -447,6 +508,9 @@ static int check_scenario(struct parser *p)
 		p->line = s->loads[i].line;
 		if (!s->loads[i].command)
 			return fail(p, "load '%s' has no command", s->loads[i].name);
+		if (strlen(s->loads[i].command) > LJ_SCENARIO_MAX_COMMAND)
+			return fail(p, "load '%s': its command is over %d bytes", s->loads[i].name,
+				    LJ_SCENARIO_MAX_COMMAND);
 	}
 	for (int i = 0; i < s->naxes; i++) {
 		const struct lj_scenario_axis *a = &s->axes[i];
@@ -474,6 +538,12 @@ static int check_scenario(struct parser *p)
 		p->line = s->axes[s->naxes - 1].line;
 		fail(p, "the matrix has %zu cells (at most %d)", cells, LJ_SCENARIO_MAX_CELLS);
 		return -E2BIG;
+	}
+	for (int w = 0; w < s->nworkloads; w++) {
+		int ret = check_command_length(p, w);
+
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -529,36 +599,18 @@ out:
 
 int lj_scenario_load(const char *path, struct lj_scenario **out, char *err, size_t errlen)
 {
-	struct stat st;
+	const char *why = NULL;
 	char *text;
-	ssize_t n;
-	size_t got = 0;
-	int fd, ret;
+	size_t len;
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		if (fd >= 0)
-			close(fd);
+	ret = lj_readall(path, MAX_FILE_BYTES, &text, &len, &why);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, why ? why : strerror(-ret));
 		return ret;
 	}
-	if (st.st_size > MAX_FILE_BYTES) {
-		close(fd);
-		snprintf(err, errlen, "%s: larger than %d bytes", path, MAX_FILE_BYTES);
-		return -EFBIG;
-	}
-	text = malloc(st.st_size + 1);
-	if (!text) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size && (n = read(fd, text + got, st.st_size - got)) > 0)
-		got += n;
-	close(fd);
-	text[got] = '\0';
-	if (strlen(text) != got) {
+	if (strlen(text) != len) {
 		free(text);
 		snprintf(err, errlen, "%s: contains a NUL byte (not a text file)", path);
 		return -EINVAL;
@@ -652,42 +704,79 @@ int lj_scenario_cell_id(const struct lj_scenario *s, const struct lj_scenario_ce
 	return total;
 }
 
+struct growbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static int put(struct growbuf *b, const char *piece, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *ns = realloc(b->s, cap);
+
+		if (!ns)
+			return -ENOMEM;
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, piece, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+/*
+ * Where a value lands decides how it stays one word of data: outside
+ * quotes it is single-quoted unless every character is plain; inside
+ * '...' or "..." it goes in as it is, which is safe because the parser
+ * refuses quotes, backslash, $ and backquote in custom values (the only
+ * characters those quotes do not protect).
+ */
+static int put_value(struct growbuf *b, const char *v, char quote)
+{
+	int ret;
+
+	if (quote || shell_plain(v))
+		return put(b, v, strlen(v));
+	ret = put(b, "'", 1);
+	if (!ret)
+		ret = put(b, v, strlen(v));
+	return ret ? ret : put(b, "'", 1);
+}
+
 char *lj_scenario_command(const struct lj_scenario *s, const struct lj_scenario_cell *c)
 {
 	const char *cmd = s->workloads[c->workload].command;
-	size_t cap = strlen(cmd) + 1, len = 0;
-	char *out = malloc(cap);
+	struct growbuf b = { 0 };
+	char quote = 0;		/* the shell quote the text is in: 0, ' or " */
+	int ret = put(&b, "", 0);
 
-	if (!out)
-		return NULL;
-	while (*cmd) {
+	while (*cmd && !ret) {
 		const struct lj_scenario_axis *a = NULL;
-		const char *end = NULL, *piece = cmd;
-		size_t plen = 1;
+		const char *end = NULL;
 
 		if (cmd[0] == '$' && cmd[1] == '{' && (end = strchr(cmd, '}')))
 			a = find_axis(s, cmd + 2, end - cmd - 2);
 		if (a) {
-			piece = a->values[c->value[a - s->axes]];
-			plen = strlen(piece);
+			ret = put_value(&b, a->values[c->value[a - s->axes]], quote);
+			cmd = end + 1;
+			continue;
 		}
-		if (len + plen + 1 > cap) {
-			char *n;
-
-			cap = (len + plen + 1) * 2;
-			n = realloc(out, cap);
-			if (!n) {
-				free(out);
-				return NULL;
-			}
-			out = n;
+		if (*cmd == '\\' && quote != '\'' && cmd[1]) {
+			ret = put(&b, cmd, 2);	/* an escaped character opens no quote */
+			cmd += 2;
+			continue;
 		}
-		memcpy(out + len, piece, plen);
-		len += plen;
-		cmd = a ? end + 1 : cmd + 1;
+		if ((*cmd == '\'' || *cmd == '"') && (!quote || quote == *cmd))
+			quote = quote ? 0 : *cmd;
+		ret = put(&b, cmd++, 1);
 	}
-	out[len] = '\0';
-	return out;
+	if (ret) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
 }
 
 const struct lj_scenario_section *lj_scenario_find_load(const struct lj_scenario *s,

@@ -36,6 +36,7 @@
 #define LJ_SCENARIO_MAX_VALUES	64
 #define LJ_SCENARIO_MAX_CELLS	100000
 #define LJ_SCENARIO_MAX_WATCH	32	/* = LJ_TASKWATCH_MAX_PATTERNS */
+#define LJ_SCENARIO_MAX_COMMAND	65536	/* bytes of a command after expansion (exec allows 128 KiB) */
 
 enum lj_scenario_order {
 	LJ_SCENARIO_SEQUENTIAL,
@@ -114,7 +115,12 @@ const char *lj_scenario_value(const struct lj_scenario *s, const struct lj_scena
 int lj_scenario_cell_id(const struct lj_scenario *s, const struct lj_scenario_cell *c,
 			char *buf, size_t len);
 
-/* The workload command with ${axis} replaced by the cell's values; malloc'd, NULL on ENOMEM. */
+/*
+ * The workload command with ${axis} replaced by the cell's values, each
+ * one shell word of data: single-quoted outside quotes unless it is
+ * plain (letters, digits, _ . , : = + / @ % -), as it is inside quotes.
+ * malloc'd, NULL on ENOMEM.
+ */
 char *lj_scenario_command(const struct lj_scenario *s, const struct lj_scenario_cell *c);
 
 /*

@@ -7,6 +7,7 @@
 #include "lj_time.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,27 @@ int mx_mkdirs(const char *path)
 	}
 	free(p);
 	return ret;
+}
+
+/*
+ * A store in a directory anyone may write to, without the sticky bit,
+ * lets another user rename the run directory away and put theirs, with
+ * links in it, in its place.
+ */
+static int check_store_dir(const char *out)
+{
+	struct stat st;
+
+	if (stat(out, &st)) {
+		lj_error_errno(-errno, "cannot use %s", out);
+		return LJ_EXIT_RUNTIME;
+	}
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		lj_error("%s is writable by anyone and not sticky (mode %04o): choose another --out", out,
+			 (unsigned)(st.st_mode & 07777));
+		return LJ_EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* Keep a name usable as one path component: letters, digits, - _ . = , : + */
@@ -137,6 +159,9 @@ int mx_store_create(struct mx_run *r)
 		lj_error_errno(ret, "cannot create %s", r->cfg->out);
 		return LJ_EXIT_RUNTIME;
 	}
+	ret = check_store_dir(r->cfg->out);
+	if (ret)
+		return ret;
 	/* Two runs in the same second with the same tag get a suffix, never share a dir. */
 	for (int k = 2; mkdir(r->dir, 0755); k++) {
 		if (errno != EEXIST || k > 99) {
@@ -148,6 +173,15 @@ int mx_store_create(struct mx_run *r)
 			return -ENOMEM;
 	}
 
+	ret = mx_guard_lock(r);
+	if (ret)
+		return ret;
+	mx_guard_record(r);
+	ret = mx_log_open(r);
+	if (ret) {
+		lj_error_errno(ret, "cannot create %s/progress.jsonl", r->dir);
+		return LJ_EXIT_RUNTIME;
+	}
 	m = json_object_new_object();
 	json_object_object_add(m, "schema", json_object_new_string(MANIFEST_SCHEMA));
 	json_object_object_add(m, "run_id", json_object_new_string(strrchr(r->dir, '/') + 1));
@@ -167,20 +201,12 @@ int mx_store_create(struct mx_run *r)
 	json_object_object_add(m, "cells", cells);
 	r->manifest = m;
 	r->cells = cells;
-	ret = mx_store_save(r);
+	ret = mx_store_sync(r, true);
 	if (ret) {
 		lj_error_errno(ret, "cannot write %s/manifest.json", r->dir);
 		return LJ_EXIT_RUNTIME;
 	}
 	return 0;
-}
-
-int mx_store_save(struct mx_run *r)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
-	return lj_json_write_atomic(r->manifest, path);
 }
 
 void mx_store_finish(struct mx_run *r, const char *state)
@@ -191,46 +217,49 @@ void mx_store_finish(struct mx_run *r, const char *state)
 	json_object_object_add(r->manifest, "end", json_object_new_string(now_iso(iso, sizeof(iso))));
 }
 
-/* --resume: the scenario comes back from the manifest, so the run continues what it started. */
-int mx_store_open(struct mx_run *r)
+/* The manifest of @r->dir, checked for its schema; *@scn gets its "scenario". */
+static int read_manifest(struct mx_run *r, json_object **scn)
 {
-	char path[4096], err[512];
-	json_object *m, *scn, *v;
-	const char *text, *spath;
+	char path[4096];
+	const char *why = NULL;
+	json_object *m, *v;
 	int ret;
 
-	r->dir = strdup(r->cfg->resume);
-	if (!r->dir)
-		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
-	m = json_object_from_file(path);
-	if (!m) {
-		const char *why = json_util_get_last_err();
-
-		/* json-c's message ends in a newline: keep the error one line. */
-		lj_error("cannot resume %s: no readable manifest.json (%.*s)", r->dir,
-			 why ? (int)strcspn(why, "\n") : 1, why ? why : "?");
-		return LJ_EXIT_USAGE;
+	ret = lj_json_read(path, LJ_MANIFEST_MAX_BYTES, &m, &why);
+	if (ret) {
+		lj_error("cannot resume %s: manifest.json: %s", r->dir, why ? why : lj_strerror(ret));
+		return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 	}
 	if (!json_object_object_get_ex(m, "schema", &v) ||
 	    strcmp(json_object_get_string(v), MANIFEST_SCHEMA) ||
-	    !json_object_object_get_ex(m, "scenario", &scn) ||
-	    !json_object_object_get_ex(scn, "text", &v) ||
+	    !json_object_object_get_ex(m, "scenario", scn) ||
+	    !json_object_object_get_ex(*scn, "text", &v) || !json_object_is_type(v, json_type_string) ||
 	    !json_object_object_get_ex(m, "cells", &r->cells) ||
 	    !json_object_is_type(r->cells, json_type_array)) {
 		json_object_put(m);
+		r->cells = NULL;
 		lj_error("cannot resume %s: manifest.json is not an " MANIFEST_SCHEMA " manifest", r->dir);
 		return LJ_EXIT_USAGE;
 	}
-	text = json_object_get_string(v);
-	spath = json_object_object_get_ex(scn, "path", &v) ? json_object_get_string(v) : "manifest";
-	ret = lj_scenario_parse(spath, text, &r->scn, err, sizeof(err));
-	if (ret) {
-		json_object_put(m);
+	r->manifest = m;
+	return 0;
+}
+
+/* The scenario as the run started it (its text, overrides included). */
+static int manifest_scenario(struct mx_run *r, json_object *scn)
+{
+	char err[512];
+	json_object *v;
+	const char *spath;
+
+	spath = json_object_object_get_ex(scn, "path", &v) && json_object_is_type(v, json_type_string) ?
+		json_object_get_string(v) : "manifest";
+	json_object_object_get_ex(scn, "text", &v);
+	if (lj_scenario_parse(spath, json_object_get_string(v), &r->scn, err, sizeof(err))) {
 		lj_error("cannot resume %s: %s", r->dir, err);
 		return LJ_EXIT_USAGE;
 	}
-	/* Settings as they were when the run started (overrides included). */
 	if (json_object_object_get_ex(scn, "repeat", &v))
 		r->scn->repeat = json_object_get_int(v);
 	if (json_object_object_get_ex(scn, "warmup", &v))
@@ -240,14 +269,88 @@ int mx_store_open(struct mx_run *r)
 		r->scn->seed_set = true;
 	}
 	if (json_object_array_length(r->cells) != lj_scenario_ncells(r->scn)) {
-		json_object_put(m);
 		lj_error("cannot resume %s: manifest has %zu cells, its scenario %zu", r->dir,
 			 json_object_array_length(r->cells), lj_scenario_ncells(r->scn));
 		return LJ_EXIT_USAGE;
 	}
-	r->manifest = m;
-	json_object_object_add(m, "state", json_object_new_string("running"));
-	json_object_object_add(m, "end", json_object_new_null());
+	return 0;
+}
+
+/* Temporary files a killed workload left in a cell directory (run-1.json.tmp.PID, ...). */
+static void clean_cell_dir(struct mx_run *r, size_t cell)
+{
+	char *rel = mx_store_cell_dir(r, cell), *dir = NULL;
+	struct dirent *e;
+	DIR *d;
+
+	if (!rel || asprintf(&dir, "%s/%s", r->dir, rel) < 0 || !(d = opendir(dir))) {
+		free(rel);
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".tmp") && e->d_type == DT_REG)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	free(rel);
+	free(dir);
+}
+
+/*
+ * A cell still "running" after the replay was cut short by a kill: say
+ * so, clear what its run left behind and make it pending again (its
+ * recorded runs stay; the interrupted one runs again from the start).
+ */
+static void requeue_interrupted(struct mx_run *r)
+{
+	size_t n = json_object_array_length(r->cells);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(r->cells, i), *v, *run, *num;
+
+		if (!json_object_object_get_ex(c, "state", &v) ||
+		    strcmp(json_object_get_string(v), "running"))
+			continue;
+		if (json_object_object_get_ex(c, "running", &run) &&
+		    json_object_object_get_ex(run, "run", &num))
+			lj_warn("cell %zu was interrupted in its %s %d (lj-matrix was killed): running it again",
+				i + 1, json_object_object_get_ex(run, "warmup", &v) &&
+				json_object_get_boolean(v) ? "warmup" : "run", json_object_get_int(num));
+		clean_cell_dir(r, i);
+		mx_log_state(r, i, "pending", NULL, false);
+	}
+}
+
+/* --resume: the scenario comes back from the manifest, so the run continues what it started. */
+int mx_store_open(struct mx_run *r)
+{
+	json_object *scn;
+	int ret = mx_guard_check_dir(r->cfg->resume);
+
+	if (ret)
+		return ret;
+	r->dir = strdup(r->cfg->resume);
+	if (!r->dir)
+		return LJ_EXIT_RUNTIME;
+	ret = mx_guard_lock(r);
+	if (!ret)
+		ret = read_manifest(r, &scn);
+	if (!ret)
+		ret = manifest_scenario(r, scn);
+	if (!ret)
+		ret = mx_log_replay(r);
+	if (ret)
+		return ret;
+	mx_guard_record(r);
+	requeue_interrupted(r);
+	mx_guard_clean_tmp(r);
+	ret = mx_log_open(r);
+	if (ret) {
+		lj_error_errno(ret, "cannot open %s/progress.jsonl", r->dir);
+		return LJ_EXIT_RUNTIME;
+	}
+	json_object_object_add(r->manifest, "state", json_object_new_string("running"));
+	json_object_object_add(r->manifest, "end", json_object_new_null());
 	return 0;
 }
 

@@ -2,10 +2,12 @@
 /* options.c - lj-signal's option table: signaltest's letters and meanings, plus ljkit's long options. */
 #include "sig.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lj_err.h"
+#include "lj_explain_hook.h"
 #include "lj_time.h"
 
 enum {
@@ -17,35 +19,58 @@ enum {
 	K_PACE_EVERY,
 	K_NO_AFFINITY,
 	K_HISTOGRAM,
+	K_BREAK_FAILS,
+	K_PRIO,
 	K_EXPLAIN,
 };
 
+#define AT(f) .off = offsetof(struct sig_config, f)
+
+/* signaltest's options, with its letters and meanings; then ljkit's. */
 static const struct lj_opt sig_opts[] = {
 	{ "affinity", 'a', LJ_OPT_OPTARG, "LIST",
-	  "pin thread i to the i-th allowed CPU (default); with LIST, round robin over LIST" },
-	{ "no-affinity", K_NO_AFFINITY, LJ_OPT_NOARG, NULL, "do not pin the ring's threads" },
-	{ "breaktrace", 'b', LJ_OPT_ARG, "US", "stop the run when a hop takes longer than US (exit 3)" },
-	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run for TIME (s, or with unit: 10s, 5m, 1h, 1d)" },
-	{ NULL, 'h', LJ_OPT_NOARG, NULL, NULL },
-	{ "loops", 'l', LJ_OPT_ARG, "N", "number of round trips (default 0: endless)" },
-	{ "mlockall", 'm', LJ_OPT_NOARG, NULL, "lock current and future memory" },
-	{ "nsecs", 'N', LJ_OPT_NOARG, NULL, "print values in ns instead of us" },
-	{ "priority", 'p', LJ_OPT_ARG, "PRIO", "SCHED_FIFO priority of every ring thread (0: SCHED_OTHER)" },
-	{ "policy", K_POLICY, LJ_OPT_ARG, "NAME", "other, batch, idle, fifo or rr" },
-	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "print the summary only on exit" },
-	{ "threads", 't', LJ_OPT_ARG, "NUM", "number of threads in the ring (default 2)" },
-	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "print every hop as n:c:v (thread, cycle, value) on exit" },
-	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the ljkit-result/1 document to FILE (- for stdout)" },
-	{ "output", K_OUTPUT, LJ_OPT_ARG, "FILE", NULL },	/* older signaltest spelling */
+	  "pin thread i to the i-th allowed CPU (default); with LIST, round robin over LIST",
+	  .flags = LJ_OPT_NEXT_NUMBER },
+	{ "breaktrace", 'b', LJ_OPT_ARG, "US", "stop the run when a hop takes longer than US",
+	  LJ_OPT_STRING, AT(breaktrace_text) },	/* parsed after the loop: -N changes its unit */
+	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run for TIME (s, or with unit: 10s, 5m, 1h, 1d)",
+	  LJ_OPT_DURATION, AT(duration_ns), .unit = LJ_NSEC_PER_SEC, .min = 1 },
+	{ NULL, 'h', LJ_OPT_NOARG, NULL, NULL, LJ_OPT_HELP },
+	{ "loops", 'l', LJ_OPT_ARG, "N", "number of round trips (default 0: endless)",
+	  LJ_OPT_U64, AT(loops), .max = UINT64_MAX / 2 },
+	{ "mlockall", 'm', LJ_OPT_NOARG, NULL, "lock current and future memory", LJ_OPT_FLAG, AT(mlock) },
+	{ "nsecs", 'N', LJ_OPT_NOARG, NULL, "print values in ns instead of us", LJ_OPT_FLAG, AT(nsecs) },
+	{ "priority", 'p', LJ_OPT_ARG, "PRIO", "SCHED_FIFO priority of every ring thread (0: SCHED_OTHER)",
+	  LJ_OPT_INT, AT(priority), .min = 0, .max = 99 },
+	{ "prio", K_PRIO, LJ_OPT_ARG, "PRIO", NULL, LJ_OPT_INT, AT(priority), .min = 0, .max = 99 },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "print the summary only on exit", LJ_OPT_FLAG, AT(quiet) },
+	{ "smp", 'S', LJ_OPT_NOARG, NULL, "one thread per allowed CPU, thread i pinned to the i-th",
+	  LJ_OPT_FLAG, AT(smp) },
+	{ "threads", 't', LJ_OPT_ARG, "NUM", "number of threads in the ring (default 2)",
+	  LJ_OPT_INT, AT(threads), .min = 2, .max = 1024 },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "print every hop as n:c:v (thread, cycle, value) on exit",
+	  LJ_OPT_FLAG, AT(verbose) },
+	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result (ljkit's and signaltest's keys) to FILE (- for stdout)",
+	  LJ_OPT_STRING, AT(json) },
+	{ "output", K_OUTPUT, LJ_OPT_ARG, "FILE", NULL, LJ_OPT_STRING, AT(json) },	/* older signaltest spelling */
+	/* ljkit's own */
+	{ "policy", K_POLICY, LJ_OPT_ARG, "NAME", "other, batch, idle, fifo or rr",
+	  LJ_OPT_POLICY, AT(policy), .given = LJ_OPT_GIVEN(struct sig_config, policy_given) },
+	{ "no-affinity", K_NO_AFFINITY, LJ_OPT_NOARG, NULL, "do not pin the ring's threads",
+	  LJ_OPT_CONST, AT(affinity), .min = SIG_AFF_NONE },
+	{ "break-fails", K_BREAK_FAILS, LJ_OPT_NOARG, NULL, "a -b break exits 3 (signaltest exits 0)",
+	  LJ_OPT_FLAG, AT(break_fails) },
+	{ "percentiles", K_PERCENTILES, LJ_OPT_NOARG, NULL,
+	  "also print p50/p90/p99/p99.9/p99.99 per hop and for the round trip", LJ_OPT_FLAG, AT(percentiles) },
+	{ "histogram", K_HISTOGRAM, LJ_OPT_ARG, "N",
+	  "print cyclictest's histogram of the hops: N buckets of 1 us (1 ns with -N)",
+	  LJ_OPT_I64, AT(histogram), .min = 1, .max = SIG_HIST_MAX, .flags = LJ_OPT_STRICT },
+	{ "pace", K_PACE, LJ_OPT_ARG, "TIME", "thread 0 pauses TIME between round trips (default 10ms)",
+	  LJ_OPT_DURATION, AT(pace_ns), .unit = LJ_NSEC_PER_USEC, .flags = LJ_OPT_STRICT },
+	{ "pace-every", K_PACE_EVERY, LJ_OPT_ARG, "N", "pause after every N round trips (default 16, 0: never)",
+	  LJ_OPT_U64, AT(pace_every), .max = UINT64_MAX / 2, .flags = LJ_OPT_STRICT },
 	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
 	  "explain the hops above the run's p99.9 (or above US) from trace events" },
-	{ "percentiles", K_PERCENTILES, LJ_OPT_NOARG, NULL,
-	  "also print p50/p90/p99/p99.9/p99.99 per hop and for the round trip" },
-	{ "histogram", K_HISTOGRAM, LJ_OPT_ARG, "N",
-	  "print cyclictest's histogram of the hops: N buckets of 1 us (1 ns with -N)" },
-	{ "pace", K_PACE, LJ_OPT_ARG, "TIME", "thread 0 pauses TIME between round trips (default 10ms)" },
-	{ "pace-every", K_PACE_EVERY, LJ_OPT_ARG, "N",
-	  "pause after every N round trips (default 16, 0: never)" },
 	{ 0 }
 };
 
@@ -60,148 +85,26 @@ void sig_config_init(struct sig_config *cfg)
 	lj_setupopt_init(&cfg->setup);
 }
 
+/* The options with logic: -a with or without its list, --explain with or without its threshold. */
 static int sig_handle(void *ctx, int key, const char *arg)
 {
 	struct sig_config *cfg = ctx;
-	int ret;
 
-	switch (key) {
-	case 'a':
-		if (!arg) {
-			cfg->affinity = SIG_AFF_EACH;
-			return 0;
-		}
-		ret = lj_opt_cpulist("--affinity", arg, &cfg->affinity_set);
-		if (ret)
-			return ret;
-		cfg->affinity = SIG_AFF_LIST;
-		return 0;
-	case K_NO_AFFINITY:
-		cfg->affinity = SIG_AFF_NONE;
-		return 0;
-	case 'b':
-		cfg->breaktrace_text = arg;	/* parsed after the loop: -N changes its unit */
-		return 0;
-	case K_EXPLAIN:
+	if (key == K_EXPLAIN)
 		return lj_explain_parse(arg, &cfg->explain);
-	case 'D':
-		return lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns);
-	case 'h':
-		lj_opt_print_help(cfg->spec, stdout);
-		return LJ_OPT_EXIT_HELP;
-	case 'l':
-		return lj_opt_u64("--loops", arg, 0, UINT64_MAX / 2, &cfg->loops);
-	case 'm':
-		cfg->mlock = true;
-		return 0;
-	case 'N':
-		cfg->nsecs = true;
-		return 0;
-	case 'p':
-		return lj_opt_int("--priority", arg, 0, 99, &cfg->priority);
-	case K_POLICY:
-		ret = lj_opt_policy("--policy", arg, &cfg->policy);
-		if (ret)
-			return ret;
-		cfg->policy_given = true;
-		return 0;
-	case 'q':
-		cfg->quiet = true;
-		return 0;
-	case 't':
-		return lj_opt_int("--threads", arg, 2, 1024, &cfg->threads);
-	case 'v':
-		cfg->verbose = true;
-		return 0;
-	case K_JSON:
-	case K_OUTPUT:
-		cfg->json = arg;
-		return 0;
-	case K_PERCENTILES:
-		cfg->percentiles = true;
-		return 0;
-	case K_HISTOGRAM:
-		return lj_opt_i64("--histogram", arg, 1, SIG_HIST_MAX, &cfg->histogram);
-	case K_PACE:
-		return lj_opt_duration("--pace", arg, LJ_NSEC_PER_USEC, &cfg->pace_ns);
-	case K_PACE_EVERY:
-		return lj_opt_u64("--pace-every", arg, 0, UINT64_MAX / 2, &cfg->pace_every);
-	}
-	return lj_usage_error("unhandled option (internal error)");
+	if (key != 'a')
+		return lj_usage_error("unhandled option (internal error)");
+	cfg->affinity = arg ? SIG_AFF_LIST : SIG_AFF_EACH;
+	return arg ? lj_opt_cpulist("--affinity", arg, &cfg->affinity_set) : 0;
 }
 
-/*
- * signaltest accepts "-a 1" with the CPU list as the next word, which
- * getopt's optional arguments do not ("-a1" only): join the two words
- * before parsing when the next one looks like a CPU list.
- */
-static char **join_affinity_arg(int *argc, char **argv)
+/* What signaltest derives after parsing: -S's threads, -b in the display unit, the policy. */
+static int sig_finish(struct sig_config *cfg)
 {
-	char **nv = calloc(*argc + 1, sizeof(*nv));
-	int n = 0;
-
-	if (!nv)
-		return NULL;
-	for (int i = 0; i < *argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				nv[n++] = argv[i++];
-			break;
-		}
-		if ((!strcmp(argv[i], "-a") || !strcmp(argv[i], "--affinity")) &&
-		    i + 1 < *argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9') {
-			size_t len = strlen(argv[i]) + strlen(argv[i + 1]) + 2;
-			char *s = malloc(len);
-
-			if (!s) {
-				free(nv);
-				return NULL;
-			}
-			snprintf(s, len, "%s%s%s", argv[i], argv[i][1] == '-' ? "=" : "", argv[i + 1]);
-			nv[n++] = s;	/* lives as long as the process: the parse keeps pointers */
-			i++;
-			continue;
-		}
-		nv[n++] = argv[i];
+	if (cfg->smp) {
+		cfg->threads = -1;	/* one per allowed CPU, counted when the ring is placed */
+		cfg->affinity = SIG_AFF_EACH;
 	}
-	nv[n] = NULL;
-	*argc = n;
-	return nv;
-}
-
-int sig_parse(struct sig_config *cfg, int argc, char **argv)
-{
-	static struct lj_opt_table tables[2];
-	static struct lj_opt_spec spec;
-	static char **av;	/* static: option values may point into it for the whole run */
-	int first = 0, ret;
-
-	tables[0] = (struct lj_opt_table){ "signaltest options", sig_opts, sig_handle, cfg };
-	tables[1] = lj_setupopt_table(&cfg->setup);
-	spec = (struct lj_opt_spec){
-		"[OPTIONS]",
-		"Signal ping-pong latency around a ring of threads (signaltest-compatible).",
-		tables, 2,
-		"Each T: line is the latency of the hop into that thread (the previous\n"
-		"thread's pthread_kill to this thread's sigwait return); the '# Round trip'\n"
-		"line is thread 0's send to its next receipt. Pacing is excluded from both.",
-	};
-	cfg->spec = &spec;
-	av = join_affinity_arg(&argc, argv);
-	if (!av) {
-		lj_error("out of memory parsing options");
-		return LJ_EXIT_RUNTIME;
-	}
-	/*
-	 * Not lj_opt_parse_no_operands: with no read of av after the parse,
-	 * the compiler drops the store to it and LeakSanitizer reports the
-	 * joined words as leaked (seen with SANITIZE=1).
-	 */
-	ret = lj_opt_parse(&spec, argc, av, &first);
-	if (ret)
-		return ret;
-	if (first < argc)
-		return lj_usage_error("unexpected argument '%s' (see --help)", av[first]);
 	if (cfg->breaktrace_text) {
 		int64_t v;
 
@@ -213,4 +116,24 @@ int sig_parse(struct sig_config *cfg, int argc, char **argv)
 		cfg->breaktrace_ns = v;
 	}
 	return lj_opt_policy_priority(cfg->policy_given, &cfg->policy, cfg->priority);
+}
+
+int sig_parse(struct sig_config *cfg, int argc, char **argv)
+{
+	struct lj_opt_table tables[2] = {
+		{ "signaltest options", sig_opts, sig_handle, cfg },
+		lj_setupopt_table(&cfg->setup),
+	};
+	struct lj_opt_spec spec = {
+		"[OPTIONS]",
+		"Signal ping-pong latency around a ring of threads (signaltest-compatible).",
+		tables, 2,
+		"Each T: line is the latency of the hop into that thread (the previous\n"
+		"thread's pthread_kill to this thread's sigwait return); the '# Round trip'\n"
+		"line is thread 0's send to its next receipt. Pacing is excluded from both.",
+		.rt_argv = true,
+	};
+	int ret = lj_opt_parse_no_operands(&spec, argc, argv);
+
+	return ret ? ret : sig_finish(cfg);
 }

@@ -153,8 +153,12 @@ static void *ring_thread(void *arg)
 				stop_ring(r);
 				break;
 			}
-			/* Like signaltest, every thread counts its own -l cycles. */
-			finished = cfg->loops && ++counted >= cfg->loops;
+			/*
+			 * Like signaltest, every thread counts its own -l cycles;
+			 * counted in every mode: the pacing below depends on it.
+			 */
+			counted++;
+			finished = cfg->loops && counted >= cfg->loops;
 		}
 		/* Pace at the kick, as before, but not again after the warm-up lap. */
 		if (t->index == 0 && !finished && (counted || uncounted))
@@ -246,6 +250,12 @@ int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_to
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = cfg;
+	if (cfg->threads < 0) {	/* -S: one thread per allowed CPU, at least the ring's two */
+		cpu_set_t base;
+
+		base_cpus(cfg, &base);
+		cfg->threads = CPU_COUNT(&base) > 2 ? CPU_COUNT(&base) : 2;
+	}
 	r->n = cfg->threads;
 	r->broke_thread = -1;
 	r->reporter_cpu = -1;
@@ -416,7 +426,8 @@ int sig_ring_wait(struct sig_ring *r)
 			pthread_join(r->th[i].pt, NULL);
 			r->th[i].created = false;
 		}
-	return r->broke_thread >= 0 ? LJ_EXIT_THRESHOLD : 0;
+	/* signaltest exits 0 after a -b break; --break-fails makes it a gate. */
+	return r->broke_thread >= 0 && cfg->break_fails ? LJ_EXIT_THRESHOLD : 0;
 }
 
 void sig_ring_free(struct sig_ring *r)

@@ -34,7 +34,9 @@ enum sig_affinity {
 };
 
 struct sig_config {
-	int threads;			/* -t, >= 2 */
+	int threads;			/* -t, >= 2; -1 (-S): one per allowed CPU */
+	bool smp;			/* -S */
+	bool break_fails;		/* --break-fails: a -b break exits 3 */
 	uint64_t loops;			/* -l round trips, 0: endless */
 	int64_t duration_ns;		/* -D, 0: none */
 	int priority;			/* -p, 0: SCHED_OTHER unless --policy */
@@ -55,7 +57,6 @@ struct sig_config {
 	uint64_t pace_every;		/* 0: no pacing */
 	const char *json;
 	struct lj_setupopt setup;
-	const struct lj_opt_spec *spec;	/* for -h */
 };
 
 /*

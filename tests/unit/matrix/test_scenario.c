@@ -210,6 +210,76 @@ static void test_bad_files(void)
 	ok(ret == -ENOENT && strstr(err, "/nonexistent/x.scn: "), "unreadable file names the path");
 }
 
+/* Names that become path components or cgroups are checked once: no . or .., no /, no control. */
+static void test_names(void)
+{
+	bad("[workload ..]\ncommand = x\n", "t.scn:1: invalid workload name '..'", "workload named ..");
+	bad("[workload .]\ncommand = x\n", "t.scn:1: invalid workload name '.'", "workload named .");
+	bad("[workload a/b]\ncommand = x\n", "invalid workload name 'a/b'", "workload name with /");
+	bad("[load ..]\ncommand = x\n", "t.scn:1: invalid load name '..'", "load named ..");
+	bad("[matrix]\ncgroup = on, ..\n[workload w]\ncommand = x\n", "t.scn:2: cgroup: invalid name '..'",
+	    "cgroup = ..");
+	bad("[matrix]\ngovernor = ../x\n[workload w]\ncommand = x\n", "t.scn:2: governor: invalid name",
+	    "governor with a path");
+	bad("[matrix]\nx = a\033[2Jb\n[workload w]\ncommand = ${x}\n",
+	    "t.scn:2: x: a value contains a control character", "control character in a custom value");
+	bad("[workload w]\ncommand = a\rb\n", "t.scn:2: command: contains a control character",
+	    "control character in a command");
+}
+
+static char *cmd_of(const char *text, size_t cell)
+{
+	struct lj_scenario *s = parse(text);
+	struct lj_scenario_cell c;
+	char *cmd = NULL;
+
+	if (s && !lj_scenario_cell(s, cell, &c))
+		cmd = lj_scenario_command(s, &c);
+	if (!s)
+		diag("%s", err);
+	lj_scenario_free(s);
+	return cmd;
+}
+
+static void is_cmd(const char *text, size_t cell, const char *want, const char *name)
+{
+	char *cmd = cmd_of(text, cell);
+
+	is_str(cmd ? cmd : "(null)", want, name);
+	free(cmd);
+}
+
+/* Custom values reach the shell as one word of data wherever the placeholder stands. */
+static void test_quoting(void)
+{
+	const char *scn = "[matrix]\nx = 1000, a;b, x|y z, >f, *, a&b\n[workload w]\ncommand = run ${x}\n";
+	char big[80000];
+	int n;
+
+	is_cmd(scn, 0, "run 1000", "a plain value stays as it is");
+	is_cmd(scn, 1, "run 'a;b'", "; quoted");
+	is_cmd(scn, 2, "run 'x|y z'", "| and space quoted: one word");
+	is_cmd(scn, 3, "run '>f'", "> quoted");
+	is_cmd(scn, 4, "run '*'", "a glob quoted");
+	is_cmd(scn, 5, "run 'a&b'", "& quoted");
+	is_cmd("[matrix]\nx = a;b\n[workload w]\ncommand = run \"-o ${x}\"\n", 0, "run \"-o a;b\"",
+	       "inside double quotes: as it is (the quotes protect it)");
+	is_cmd("[matrix]\nx = a;b\n[workload w]\ncommand = run '${x}'\n", 0, "run 'a;b'",
+	       "inside single quotes: as it is");
+	is_cmd("[matrix]\nx = a;b\n[workload w]\ncommand = run \\' ${x}\n", 0, "run \\' 'a;b'",
+	       "an escaped quote opens no quote");
+	is_cmd("[matrix]\nx = a b\n[workload w]\ncommand = run \"it's\" ${x}\n", 0,
+	       "run \"it's\" 'a b'", "a ' inside double quotes opens no quote");
+	bad("[matrix]\nx = $(id)\n[workload w]\ncommand = ${x}\n", "t.scn:2: x: value", "$ refused");
+	bad("[matrix]\nx = `id`\n[workload w]\ncommand = ${x}\n", "t.scn:2: x: value", "` refused");
+
+	n = snprintf(big, sizeof(big), "[matrix]\nx = 1, ");
+	memset(big + n, 'v', 70000);
+	snprintf(big + n + 70000, sizeof(big) - n - 70000, "\n[workload w]\ncommand = run ${x}\n");
+	bad(big, "t.scn:3: workload 'w': its command expands to 70004 bytes (at most 65536)",
+	    "a command over the limit after expansion");
+}
+
 int main(void)
 {
 	lj_err_init("test_scenario");
@@ -219,5 +289,7 @@ int main(void)
 	test_order();
 	test_bad_files();
 	test_watch();
+	test_names();
+	test_quoting();
 	return done();
 }

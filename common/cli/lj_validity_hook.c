@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_validity_hook - reads back what a run ran with and what the machine did, and judges it. */
+#include "lj_validity_hook.h"
+#include "lj_parse.h"
+#include "lj_result.h"
+#include "lj_runprobe.h"
+#include "lj_sched.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vh_thread {
+	pid_t tid;
+	int policy, prio;	/* expected */
+	bool reported;		/* a mismatch was recorded already */
+};
+
+struct lj_vhook {
+	struct lj_validity v;
+	struct vh_thread *th;
+	int nth;
+	cpu_set_t measured;
+	struct lj_runprobe before;
+	_Atomic uint64_t late_missed;
+	uint64_t missed, overflows, samples, expected;
+	bool started, stopped, counted;
+};
+
+struct lj_vhook *lj_vhook_new(void)
+{
+	struct lj_vhook *h = calloc(1, sizeof(*h));
+
+	if (h) {
+		lj_validity_init(&h->v);
+		h->before.kmsg_fd = -1;
+	}
+	return h;
+}
+
+void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio)
+{
+	for (int i = 0; h && i < h->nth; i++)
+		if (h->th[i].tid == tid) {
+			h->th[i].policy = policy;
+			h->th[i].prio = prio;
+		}
+}
+
+static bool policy_is_rt(int policy)
+{
+	return policy == LJ_POLICY_FIFO || policy == LJ_POLICY_RR;
+}
+
+void lj_vhook_poll(struct lj_vhook *h)
+{
+	for (int i = 0; h && i < h->nth; i++) {
+		struct vh_thread *t = &h->th[i];
+		struct lj_sched_param got;
+		int want_prio = policy_is_rt(t->policy) ? t->prio : 0;
+
+		if (t->reported || lj_sched_get(t->tid, &got))
+			continue;	/* gone (ESRCH) or already judged */
+		if (!policy_is_rt(got.policy))
+			got.priority = 0;
+		if (got.policy == (enum lj_policy)t->policy && got.priority == want_prio)
+			continue;
+		t->reported = true;
+		lj_validity_check_sched(&h->v, t->tid, lj_sched_policy_name(t->policy), want_prio,
+					lj_sched_policy_name(got.policy), got.priority, false);
+	}
+}
+
+static int vh_start(void *priv, const struct lj_run_desc *run)
+{
+	struct lj_vhook *h = priv;
+
+	h->th = calloc(run->ntids ? run->ntids : 1, sizeof(*h->th));
+	if (!h->th)
+		return -ENOMEM;
+	for (int i = 0; i < run->ntids; i++)
+		h->th[i] = (struct vh_thread){ run->tids[i], run->policy, run->prio, false };
+	h->nth = run->ntids;
+	h->measured = run->measured;
+	lj_runprobe_read(&h->before, &h->measured, 1);
+	h->started = true;
+	/* no read-back yet: the tool may still lj_vhook_expect() per thread */
+	return 0;
+}
+
+static void vh_late(void *priv, const struct lj_late *ev)
+{
+	struct lj_vhook *h = priv;
+
+	if (ev->kind == LJ_LATE_MISSED)
+		atomic_fetch_add_explicit(&h->late_missed, 1, memory_order_relaxed);
+}
+
+static void kmsg_line(const char *msg, void *arg)
+{
+	lj_validity_check_kmsg(arg, msg);
+}
+
+static void vh_stop(void *priv)
+{
+	struct lj_vhook *h = priv;
+	struct lj_runprobe after;
+	char cpus[128];
+	uint64_t missed;
+
+	if (!h->started || h->stopped)
+		return;
+	h->stopped = true;
+	lj_vhook_poll(h);
+	lj_runprobe_read(&after, &h->measured, 0);
+	lj_validity_check_clocksource(&h->v, h->before.clocksource, after.clocksource);
+	lj_runprobe_kmsg(&h->before, kmsg_line, &h->v);
+	lj_runprobe_close(&h->before);
+	if (after.total > h->before.total)
+		lj_validity_check_load(&h->v, lj_cpulist_format(&h->measured, cpus, sizeof(cpus)),
+				       after.busy - h->before.busy, after.own - h->before.own,
+				       after.steal - h->before.steal, after.total - h->before.total);
+	missed = atomic_load_explicit(&h->late_missed, memory_order_relaxed);
+	if (h->counted) {
+		lj_validity_check_counts(&h->v, h->missed > missed ? h->missed : missed, h->overflows,
+					 h->samples);
+		lj_validity_check_cut_short(&h->v, h->expected, h->samples);
+	} else if (missed) {
+		lj_validity_check_counts(&h->v, missed, 0, 0);
+	}
+}
+
+void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup)
+{
+	json_object *fb;
+
+	if (!h || !setup || !json_object_object_get_ex(setup, "fallbacks", &fb) ||
+	    !json_object_is_type(fb, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(fb); i++) {
+		json_object *e = json_object_array_get_idx(fb, i), *w, *r;
+
+		lj_validity_add(&h->v, LJ_SUSPECT, "fallback", "fallback %s: %s",
+				json_object_object_get_ex(e, "what", &w) ? json_object_get_string(w) : "?",
+				json_object_object_get_ex(e, "reason", &r) ? json_object_get_string(r) : "?");
+	}
+}
+
+void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,
+		     uint64_t expected)
+{
+	if (!h)
+		return;
+	h->missed = missed;
+	h->overflows = overflows;
+	h->samples = samples;
+	h->expected = expected;
+	h->counted = true;
+}
+
+const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h)
+{
+	return &h->v;
+}
+
+json_object *lj_validity_json(const struct lj_validity *v)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(o, "verdict", json_object_new_string(lj_validity_name(v->verdict)));
+	for (int i = 0; i < v->n; i++) {
+		json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "level", json_object_new_string(lj_validity_name(v->r[i].level)));
+		json_object_object_add(r, "what", json_object_new_string(v->r[i].what));
+		json_object_object_add(r, "text", json_object_new_string(v->r[i].text));
+		json_object_array_add(arr, r);
+	}
+	json_object_object_add(o, "reasons", arr);
+	if (v->more)
+		json_object_object_add(o, "more_reasons", json_object_new_int(v->more));
+	return o;
+}
+
+void lj_validity_print(const struct lj_validity *v, FILE *out)
+{
+	fprintf(out, "validity: %s\n", lj_validity_name(v->verdict));
+	for (int i = 0; i < v->n; i++)
+		fprintf(out, "  %s: %s\n", lj_validity_name(v->r[i].level), v->r[i].text);
+	if (v->more)
+		fprintf(out, "  (%d more reasons)\n", v->more);
+}
+
+static int vh_contribute(void *priv, struct lj_result *res)
+{
+	struct lj_vhook *h = priv;
+
+	lj_vhook_fallbacks(h, lj_result_setup(res));
+	json_object_object_add(lj_result_root(res), "validity", lj_validity_json(&h->v));
+	return 0;
+}
+
+static void vh_report(void *priv, FILE *out)
+{
+	lj_validity_print(&((struct lj_vhook *)priv)->v, out);
+}
+
+static void vh_free(void *priv)
+{
+	struct lj_vhook *h = priv;
+
+	if (!h)
+		return;
+	lj_runprobe_close(&h->before);
+	free(h->th);
+	free(h);
+}
+
+const struct lj_hook_ops lj_vhook_ops = {
+	.name = "validity",
+	.start = vh_start,
+	.late = vh_late,
+	.stop = vh_stop,
+	.contribute = vh_contribute,
+	.report = vh_report,
+	.free = vh_free,
+};

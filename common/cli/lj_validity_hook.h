@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_validity_hook - the validity verdict as a hook beside a measurement (lj_hook). */
+#ifndef LJ_VALIDITY_HOOK_H
+#define LJ_VALIDITY_HOOK_H
+
+#include <json-c/json.h>
+#include <stdint.h>
+
+#include "lj_hook.h"
+#include "lj_validity.h"
+
+/*
+ * The hook's life: lj_vhook_new(), then lj_hooks_add(&hooks,
+ * &lj_vhook_ops, h, UINT64_MAX) (or the ops called directly by a tool not
+ * yet on the driver). start() reads the measuring threads' policy and
+ * priority back (sched_getattr), the clock source, the measured CPUs'
+ * /proc/stat times and opens the kernel log; lj_vhook_poll() repeats the
+ * read-back while the run goes (the measuring threads are gone by stop());
+ * late() counts missed deadlines; stop() reads again and judges;
+ * contribute() writes the result's "validity" block, report() the
+ * "validity: ..." line and its reasons. docs/validity.md lists the checks.
+ */
+struct lj_vhook;
+
+extern const struct lj_hook_ops lj_vhook_ops;
+
+struct lj_vhook *lj_vhook_new(void);
+/* What thread @tid was set to run with, when it differs from the run's policy/prio (priospread, fallback). */
+void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio);
+/* Read the measuring threads' policy and priority back now. Cheap: one syscall per thread. */
+void lj_vhook_poll(struct lj_vhook *h);
+/* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect. */
+void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
+/* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
+void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,
+		     uint64_t expected);
+/* The verdict so far (final after stop). */
+const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h);
+/* The "validity" block: {"verdict", "reasons": [{"level", "what", "text"}]}. */
+json_object *lj_validity_json(const struct lj_validity *v);
+/* "validity: suspect" and one indented line per reason. */
+void lj_validity_print(const struct lj_validity *v, FILE *out);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# compare-headline.t - lj-compare --headline ("how good is this machine?", the first lines of
+# make quick) on a small real run: one line per tool in microseconds, with verdicts and context.
+. "$(dirname "$0")/lib.sh"
+
+for t in lj-matrix lj-compare lj-cyclic lj-signal lj-hackbench lj-frame; do
+	[ -x "$LJ_BUILD/$t" ] || skip_all "$t not built in $LJ_BUILD"
+done
+export LJ_RESULT_NO_SYSINFO=1
+
+cat >"$TMP/small.scn" <<'SCN'
+[matrix]
+repeat   = 1
+warmup   = 0
+cgroup   = off
+
+[workload cyclic]
+command = lj-cyclic -l 100 -i 1000 -q -m -p 90
+
+[workload signal]
+command = lj-signal -l 100 -q
+
+[workload hackbench]
+command = lj-hackbench -l 2
+
+[workload frame]
+command = lj-frame --fps 60 -D 0.2s -q
+SCN
+run=$(lj-matrix -o "$TMP/store" -t small "$TMP/small.scn" 2>"$TMP/merr")
+[ -d "$run" ] || { diag "$(tail -3 "$TMP/merr")"; skip_all "the small matrix did not run here"; }
+
+run_rc lj-compare --headline "$run"
+is "$rc" 0 "--headline exits 0"
+head -1 "$TMP/out" | grep -q '^How good is this machine?  .*, kernel .*, preempt '
+ok $? "it opens with the question and the machine's identity"
+grep -qE '^  timer wake-up \(cyclic, [a-z]+ [0-9]+\) +p50 [0-9.]+ us  p99 [0-9.]+ us  p99\.9 [0-9.]+ us  max [0-9.]+ us +(valid|suspect|invalid) ' "$TMP/out"
+ok $? "timer wake-up p50/p99/p99.9/max in us, with the policy and the verdict"
+grep -q '^ *(p99.9 from 100 samples per run: a 97.5% bound from data needs 3688)$' "$TMP/out"
+ok $? "a p99.9 from too few samples says so"
+grep -qE '^  signal hop \(signal\) +p50 [0-9.]+ us  p99 [0-9.]+ us  max [0-9.]+ us ' "$TMP/out"
+ok $? "signal hop in us"
+grep -qE '^  frames \(frame, [0-9]+ FPS\) +dropped [0-9.]+% \([0-9]+ of [0-9]+\)  janky [0-9.]+% of intervals ' "$TMP/out"
+ok $? "60 FPS frames: dropped and janky"
+grep -qE '^  messaging \(hackbench\) +[0-9]+ msgs/s ' "$TMP/out"
+ok $? "messaging throughput"
+! grep -q ' ns\b' "$TMP/out"
+ok $? "no nanoseconds in the headline"
+run_rc lj-compare --headline "$run" "$run"
+is "$rc" 2 "--headline takes one run directory"
+run_rc lj-compare --headline "$TMP"
+is "$rc" 2 "a directory that is not a run is bad input"
+
+done_testing

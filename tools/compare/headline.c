@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * headline - "how good is this machine?": the first lines of `make quick`, from one
+ * lj-matrix run directory: per workload the root-group, all-CPU cell's median over its
+ * runs (in microseconds), the runs' validity verdicts, and one line of identity context.
+ */
+#include "compare.h"
+#include "lj_err.h"
+#include "lj_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HL_MAX_RUNS 64
+
+/* A cell's runs, read from their result files. */
+struct hl_cell {
+	json_object *docs[HL_MAX_RUNS];
+	int n;
+	size_t nvalidity[CMP_VALIDITY_N];
+	char why[24];			/* the most frequent reason of the non-valid runs */
+};
+
+/* The cell the headline shows: root groups, all CPUs, the governor as it was. */
+static int cell_score(json_object *cell)
+{
+	json_object *axes, *v;
+	int score = 0;
+
+	if (!json_object_object_get_ex(cell, "axes", &axes))
+		return 0;
+	score += json_object_object_get_ex(axes, "cgroup", &v) && !strcmp(json_object_get_string(v), "off");
+	score += json_object_object_get_ex(axes, "cpus", &v) && !strcmp(json_object_get_string(v), "all");
+	score += json_object_object_get_ex(axes, "governor", &v) && !strcmp(json_object_get_string(v), "keep");
+	return score;
+}
+
+static json_object *pick_cell(json_object *cells, const char *workload)
+{
+	json_object *best = NULL;
+	int best_score = -1;
+
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		json_object *c = json_object_array_get_idx(cells, i), *w, *runs;
+		int sc;
+
+		if (!json_object_object_get_ex(c, "workload", &w) || strcmp(json_object_get_string(w), workload) ||
+		    !json_object_object_get_ex(c, "runs", &runs) || !json_object_array_length(runs))
+			continue;
+		sc = cell_score(c);
+		if (sc > best_score) {
+			best = c;
+			best_score = sc;
+		}
+	}
+	return best;
+}
+
+static void read_cell(const char *dir, json_object *cell, struct hl_cell *hc)
+{
+	json_object *runs, *f;
+	int reasons[8] = { 0 };
+	const char *names[8] = { 0 };
+
+	memset(hc, 0, sizeof(*hc));
+	json_object_object_get_ex(cell, "runs", &runs);
+	for (size_t i = 0; i < json_object_array_length(runs) && hc->n < HL_MAX_RUNS; i++) {
+		json_object *doc, *val, *verdict, *rs;
+		char path[4096];
+
+		if (!json_object_object_get_ex(json_object_array_get_idx(runs, i), "file", &f))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
+		doc = json_object_from_file(path);
+		if (!doc)
+			continue;
+		hc->docs[hc->n++] = doc;
+		if (!json_object_object_get_ex(doc, "validity", &val) ||
+		    !json_object_object_get_ex(val, "verdict", &verdict)) {
+			hc->nvalidity[CMP_VALIDITY_UNKNOWN]++;
+			continue;
+		}
+		for (int k = 0; k < CMP_VALIDITY_UNKNOWN; k++)
+			hc->nvalidity[k] += !strcmp(json_object_get_string(verdict), cmp_validity_names[k]);
+		if (!json_object_object_get_ex(val, "reasons", &rs))
+			continue;
+		/* tally the kinds of reasons, to name the commonest */
+		for (size_t j = 0; j < json_object_array_length(rs); j++) {
+			json_object *w;
+			const char *what;
+			int k;
+
+			if (!json_object_object_get_ex(json_object_array_get_idx(rs, j), "what", &w))
+				continue;
+			what = json_object_get_string(w);
+			for (k = 0; k < 8 && names[k] && strcmp(names[k], what); k++)
+				;
+			if (k < 8) {
+				names[k] = what;
+				reasons[k]++;
+			}
+		}
+	}
+	for (int k = 0, best = 0; k < 8 && names[k]; k++)
+		if (reasons[k] > best) {
+			best = reasons[k];
+			snprintf(hc->why, sizeof(hc->why), "%s", names[k]);
+		}
+}
+
+static void free_cell(struct hl_cell *hc)
+{
+	for (int i = 0; i < hc->n; i++)
+		json_object_put(hc->docs[i]);
+	hc->n = 0;
+}
+
+/* The median over the cell's runs of summary metric @m; NAN when no run has it. */
+static double median_of(const struct hl_cell *hc, const char *m)
+{
+	double v[HL_MAX_RUNS];
+	size_t n = 0;
+
+	for (int i = 0; i < hc->n; i++) {
+		json_object *sum, *e, *x;
+
+		if (json_object_object_get_ex(hc->docs[i], "summary", &sum) &&
+		    json_object_object_get_ex(sum, m, &e) && json_object_object_get_ex(e, "value", &x) && x &&
+		    isfinite(json_object_get_double(x)))
+			v[n++] = json_object_get_double(x);
+	}
+	return n ? lj_stats_quantile(v, n, 0.5) : NAN;
+}
+
+/* Microseconds with three significant digits, as the tables print them. */
+static void us(char *buf, size_t len, double ns)
+{
+	double u = ns / 1000;
+	int dec = u <= 0 ? 0 : 2 - (int)floor(log10(u));
+
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f us", dec < 0 ? 0 : dec > 3 ? 3 : dec, u);
+}
+
+static void verdict_text(const struct hl_cell *hc, char *buf, size_t len)
+{
+	size_t judged = (size_t)hc->n - hc->nvalidity[CMP_VALIDITY_UNKNOWN];
+
+	if (!judged)
+		snprintf(buf, len, "no verdict (the tool does not check validity yet)");
+	else if (hc->nvalidity[CMP_VALIDITY_INVALID])
+		snprintf(buf, len, "invalid (%zu of %d runs: %s)", hc->nvalidity[CMP_VALIDITY_INVALID], hc->n, hc->why);
+	else if (hc->nvalidity[CMP_VALIDITY_SUSPECT])
+		snprintf(buf, len, "suspect (%zu of %d runs: %s)", hc->nvalidity[CMP_VALIDITY_SUSPECT], hc->n, hc->why);
+	else
+		snprintf(buf, len, "valid (%d runs)", hc->n);
+}
+
+static const char *param_str(const struct hl_cell *hc, const char *key, char *buf, size_t len)
+{
+	json_object *p, *v;
+
+	buf[0] = '\0';
+	if (hc->n && json_object_object_get_ex(hc->docs[0], "params", &p) && json_object_object_get_ex(p, key, &v))
+		snprintf(buf, len, "%s", json_object_get_string(v));
+	return buf;
+}
+
+/* "p99.9: 600 samples per run, a bound from data needs 3688": the quantile is near the run's max. */
+static void tail_note_text(const struct hl_cell *hc, char *buf, size_t len)
+{
+	double samples = median_of(hc, "samples");
+	size_t need = lj_plan_quantile_samples(0.999, 0.05);
+
+	buf[0] = '\0';
+	if (!isnan(samples) && samples < (double)need)
+		snprintf(buf, len, "(p99.9 from %.0f samples per run: a 97.5%% bound from data needs %zu)", samples,
+			 need);
+}
+
+/* One workload's line: what it measures, in the unit people read. */
+static void workload_line(FILE *out, const char *workload, const struct hl_cell *hc)
+{
+	char a[32], b[32], c[32], e[32], what[96], v[128], pol[16], prio[16];
+	json_object *tool;
+	const char *t = json_object_object_get_ex(hc->docs[0], "tool", &tool) ? json_object_get_string(tool) : "";
+	char line[256], note[160] = "";
+
+	verdict_text(hc, v, sizeof(v));
+	if (!strcmp(t, "lj-cyclic")) {
+		param_str(hc, "policy", pol, sizeof(pol));
+		param_str(hc, "priority", prio, sizeof(prio));
+		snprintf(what, sizeof(what), "timer wake-up (%s, %s %s)", workload, pol, prio);
+		us(a, sizeof(a), median_of(hc, "p50"));
+		us(b, sizeof(b), median_of(hc, "p99"));
+		us(c, sizeof(c), median_of(hc, "p99_9"));
+		us(e, sizeof(e), median_of(hc, "max"));
+		snprintf(line, sizeof(line), "p50 %s  p99 %s  p99.9 %s  max %s", a, b, c, e);
+		tail_note_text(hc, note, sizeof(note));
+	} else if (!strcmp(t, "lj-signal")) {
+		snprintf(what, sizeof(what), "signal hop (%s)", workload);
+		us(a, sizeof(a), median_of(hc, "p50"));
+		us(b, sizeof(b), median_of(hc, "p99"));
+		us(e, sizeof(e), median_of(hc, "max"));
+		snprintf(line, sizeof(line), "p50 %s  p99 %s  max %s", a, b, e);
+	} else if (!strcmp(t, "lj-frame")) {
+		double fps = median_of(hc, "fps"), frames = median_of(hc, "frames");
+
+		snprintf(what, sizeof(what), "frames (%s, %.0f FPS)", workload, isnan(fps) ? 0 : round(fps));
+		snprintf(line, sizeof(line), "dropped %.2f%% (%.0f of %.0f)  janky %.2f%% of intervals",
+			 100 * median_of(hc, "drop_rate"), median_of(hc, "dropped"), frames,
+			 100 - median_of(hc, "percentage_smooth"));
+	} else if (!strcmp(t, "lj-hackbench")) {
+		snprintf(what, sizeof(what), "messaging (%s)", workload);
+		snprintf(line, sizeof(line), "%.0f msgs/s  (%.3f s per run)", median_of(hc, "msgs_per_s"),
+			 median_of(hc, "time"));
+	} else {
+		return;
+	}
+	fprintf(out, "  %-34s %-58s %s\n", what, line, v);
+	if (*note)
+		fprintf(out, "  %-34s %s\n", "", note);
+}
+
+/* One line on what in this machine's identity explains its numbers. */
+static void context_line(FILE *out, json_object *man)
+{
+	json_object *sys, *x, *cells;
+	char ctx[512] = "";
+	size_t used = 0, skipped = 0;
+
+	if (!json_object_object_get_ex(man, "system", &sys))
+		return;
+	if (json_object_object_get_ex(sys, "virtualised", &x) && x && strcmp(json_object_get_string(x), "none"))
+		used += snprintf(ctx + used, sizeof(ctx) - used, "a %s guest: the host's noise dominates max",
+				 json_object_get_string(x));
+	if (json_object_object_get_ex(man, "cells", &cells))
+		for (size_t i = 0; i < json_object_array_length(cells); i++) {
+			json_object *r;
+
+			skipped += json_object_object_get_ex(json_object_array_get_idx(cells, i), "reason", &r) && r;
+		}
+	if (json_object_object_get_ex(sys, "cpufreq", &x) && !strncmp(json_object_get_string(x), "unavailable", 11) &&
+	    used < sizeof(ctx))
+		used += snprintf(ctx + used, sizeof(ctx) - used, "%sno cpufreq driver: governor cells skipped",
+				 used ? "; " : "");
+	if (skipped && used < sizeof(ctx))
+		used += snprintf(ctx + used, sizeof(ctx) - used, "%s%zu cell%s skipped in all", used ? "; " : "",
+				 skipped, skipped == 1 ? "" : "s");
+	if (used)
+		fprintf(out, "  context: %s\n", ctx);
+}
+
+int cmp_headline(FILE *out, const char *dir)
+{
+	char path[4096], seen[16][64];
+	json_object *man, *cells, *sys, *x, *p;
+	int nseen = 0;
+
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	man = json_object_from_file(path);
+	if (!man || !json_object_object_get_ex(man, "cells", &cells) || !json_object_is_type(cells, json_type_array)) {
+		json_object_put(man);
+		lj_error("--headline: %s is not an lj-matrix run directory", dir);
+		return LJ_EXIT_USAGE;
+	}
+	json_object_object_get_ex(man, "system", &sys);
+	fprintf(out, "How good is this machine?  %s, kernel %s, preempt %s  (median of each cell's runs;"
+		" root groups, all CPUs)\n",
+		sys && json_object_object_get_ex(sys, "hostname", &x) ? json_object_get_string(x) : "?",
+		sys && json_object_object_get_ex(sys, "kernel_release", &x) ? json_object_get_string(x) : "?",
+		sys && json_object_object_get_ex(sys, "preempt", &p) && json_object_object_get_ex(p, "model", &x) ?
+		json_object_get_string(x) : "?");
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		json_object *w, *cell;
+		const char *wl;
+		struct hl_cell hc;
+		int k;
+
+		if (!json_object_object_get_ex(json_object_array_get_idx(cells, i), "workload", &w))
+			continue;
+		wl = json_object_get_string(w);
+		for (k = 0; k < nseen && strcmp(seen[k], wl); k++)
+			;
+		if (k < nseen || nseen == 16)
+			continue;
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", wl);
+		cell = pick_cell(cells, wl);
+		if (!cell)
+			continue;
+		read_cell(dir, cell, &hc);
+		if (hc.n)
+			workload_line(out, wl, &hc);
+		free_cell(&hc);
+	}
+	context_line(out, man);
+	json_object_put(man);
+	return 0;
+}
