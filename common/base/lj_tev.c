@@ -18,6 +18,37 @@ const char *lj_tev_softirq_name(unsigned int vec)
 	return vec < sizeof(names) / sizeof(names[0]) ? names[vec] : "?";
 }
 
+/* Is @ts inside a window? @k walks forward with the (sorted) events. */
+static bool kept(uint64_t ts, const struct lj_tev_window *keep, size_t nkeep, size_t *k)
+{
+	while (*k < nkeep && keep[*k].to < ts)
+		(*k)++;
+	for (size_t j = *k; j < nkeep && keep[j].from <= ts; j++)
+		if (ts <= keep[j].to)
+			return true;
+	return false;
+}
+
+size_t lj_tev_prune(struct lj_tev *ev, size_t n, uint64_t before,
+		    const struct lj_tev_window *keep, size_t nkeep)
+{
+	size_t out = 0, k = 0;
+	bool hole = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].ts < before && !kept(ev[i].ts, keep, nkeep, &k)) {
+			hole = true;
+			continue;
+		}
+		/* The dropped events left at least one slot free for the marker. */
+		if (hole && ev[i].type != LJ_TEV_LOST)
+			ev[out++] = (struct lj_tev){ .ts = ev[i].ts, .type = LJ_TEV_LOST };
+		hole = false;
+		ev[out++] = ev[i];
+	}
+	return out;
+}
+
 /* The value after "KEY=" in @s, up to the next space, into @out. */
 static bool field(const char *s, const char *key, char *out, size_t len)
 {

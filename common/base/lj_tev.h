@@ -76,6 +76,22 @@ struct lj_tev_seq {
 	size_t n;
 };
 
+/* A stretch of time whose events must be kept: [from, to], ns. */
+struct lj_tev_window {
+	uint64_t from, to;
+};
+
+/*
+ * Drop from @ev (one CPU's events, in time order) those before @before
+ * that lie in none of @keep's windows (sorted by from, may overlap). Where
+ * events were dropped before a kept one, an LJ_TEV_LOST marker (lost = 0:
+ * an unknown number) takes their place, at the kept event's time, so the
+ * explanation does not carry the CPU's state across the hole. Return: the
+ * number of events left (compacted in place; markers never make it grow).
+ */
+size_t lj_tev_prune(struct lj_tev *ev, size_t n, uint64_t before,
+		    const struct lj_tev_window *keep, size_t nkeep);
+
 /* "NET_RX" for softirq vector 3, "?" for an unknown one. */
 const char *lj_tev_softirq_name(unsigned int vec);
 

@@ -9,6 +9,7 @@
 
 #include "lj_err.h"
 #include "lj_explain.h"
+#include "lj_explain_stream.h"
 #include "lj_explain_json.h"
 #include "lj_parse.h"
 #include "lj_result.h"
@@ -45,6 +46,7 @@ struct done {
 struct lj_explain {
 	struct lj_explain_opts opts;
 	struct lj_trace *trace;
+	struct lj_explain_stream *stream;	/* NULL: the trace is read after the run only */
 	uint64_t start_ns;
 	int nthreads;
 	struct thread_cands *th;
@@ -112,8 +114,11 @@ static void heap_down(struct cand *h, int n, int i)
 	}
 }
 
-/* Keep @c if it is among the LJ_EXPLAIN_TOPK largest: the heap's root is the moving threshold. */
-static void keep_top(struct thread_cands *tc, const struct cand *c)
+/*
+ * Keep @c if it is among the LJ_EXPLAIN_TOPK largest: the heap's root is
+ * the moving threshold. Return: whether it was kept.
+ */
+static bool keep_top(struct thread_cands *tc, const struct cand *c)
 {
 	if (tc->ntop < LJ_EXPLAIN_TOPK) {
 		int i = tc->ntop++;
@@ -129,7 +134,10 @@ static void keep_top(struct thread_cands *tc, const struct cand *c)
 	} else if (lat_of(c) > lat_of(&tc->top[0])) {
 		tc->top[0] = *c;
 		heap_down(tc->top, tc->ntop, 0);
+	} else {
+		return false;
 	}
+	return true;
 }
 
 static struct thread_cands *thread_of(struct lj_explain *x, const struct lj_late *ev)
@@ -155,12 +163,16 @@ static void late(void *priv, const struct lj_late *ev)
 	}
 	if (ev->kind == LJ_LATE_SAMPLE && !x->opts.threshold_ns) {
 		tc->nsamples++;
-		keep_top(tc, &c);
+		if (!keep_top(tc, &c))
+			return;
 	} else if (tc->nkept < tc->maxkept) {
 		tc->kept[tc->nkept++] = c;
 	} else {
 		tc->dropped++;
+		return;
 	}
+	/* The reader keeps the trace around it. */
+	lj_explain_stream_notify(x->stream, (int)(tc - x->th), c.due, c.ran);
 }
 
 static int start(void *priv, const struct lj_run_desc *run)
@@ -186,6 +198,11 @@ static int start(void *priv, const struct lj_run_desc *run)
 		return err;
 	}
 	x->start_ns = (uint64_t)lj_now_ns();
+	/* Without it the explanation still works, from the buffer's last window only. */
+	if (x->opts.explain && !x->opts.tracemark &&
+	    (err = lj_explain_stream_start(&x->stream, x->trace, n)))
+		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
+			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
 	return 0;
 }
 
@@ -203,6 +220,7 @@ static void free_(void *priv)
 
 	if (!x)
 		return;
+	lj_explain_stream_free(x->stream);
 	lj_trace_close(x->trace, atomic_load(&x->broke));
 	for (int i = 0; x->th && i < x->nthreads; i++)
 		free(x->th[i].kept);
@@ -391,6 +409,8 @@ static void stop(void *priv)
 		return;
 	if (!x->opts.explain)
 		return;
+	if (lj_explain_stream_stop(x->stream))
+		lj_warn("--explain: reading the trace during the run failed; explaining what was read");
 	if (lj_trace_collect(x->trace, atomic_load(&x->broke), x->why, sizeof(x->why)))
 		lj_warn("--explain: %s", x->why);
 	all = candidates(x, &n);
@@ -426,6 +446,9 @@ static int contribute(void *priv, struct lj_result *res)
 	json_object_object_add(o, "suspect", json_object_new_boolean(st.lost > 0));
 	json_object_object_add(o, "outside_window", json_object_new_int64((int64_t)x->outside_window));
 	json_object_object_add(o, "not_explained", json_object_new_int64((int64_t)x->failed));
+	json_object_object_add(o, "streamed", json_object_new_boolean(x->stream != NULL));
+	json_object_object_add(o, "windows_dropped",
+			       json_object_new_int64((int64_t)lj_explain_stream_dropped(x->stream)));
 	json_object_object_add(o, "candidates_dropped",
 			       json_object_new_int64((int64_t)(x->dropped + atomic_load(&x->unmatched))));
 	for (int i = 0; i < x->ndone; i++)

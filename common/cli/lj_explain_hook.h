@@ -20,6 +20,7 @@ struct lj_explain_opts {
 	uint64_t threshold_ns;	/* 0: the run's p99.9 and above (largest LJ_EXPLAIN_TOPK) */
 	size_t buffer_kb;	/* per CPU; 0: LJ_TRACE_BUFFER_KB */
 	bool explain;		/* --explain given: explain; else only the recorder for -b/--tracemark */
+	bool tracemark;		/* -b with --tracemark: the trace is kept whole, read after the run only */
 };
 
 /* The samples kept per thread without a threshold, and the candidates kept at most. */

@@ -60,6 +60,16 @@ int lj_trace_off(struct lj_trace *t);
  * user. Return: 0 or -errno (detail in @why).
  */
 int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len);
+
+/*
+ * While the run goes on (one thread, not beside lj_trace_collect): read
+ * what the buffers hold now, consuming it, so the kernel's buffer never
+ * wraps; and drop from what was read the events before @before outside
+ * @keep (lj_tev_prune). Return: 0 or -errno.
+ */
+int lj_trace_drain(struct lj_trace *t);
+void lj_trace_prune(struct lj_trace *t, uint64_t before, const struct lj_tev_window *keep,
+		    size_t nkeep);
 const struct lj_trace_view *lj_trace_view(const struct lj_trace *t);
 void lj_trace_get_stats(const struct lj_trace *t, struct lj_trace_stats *st);
 

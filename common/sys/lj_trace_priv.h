@@ -40,6 +40,7 @@ struct lj_trace {
 	int type_of_id[4096];		/* event id -> lj_tev_type + 1 (0: not ours) */
 	struct lj_trace_stats st;
 	int err;			/* first error while reading */
+	bool collected;
 };
 
 #endif

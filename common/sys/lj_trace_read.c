@@ -189,11 +189,9 @@ static int read_text(struct lj_trace *t, int cpu)
 	return t->err;
 }
 
-int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
+/* The per-CPU arrays and the event formats, once. */
+static int prepare(struct lj_trace *t)
 {
-	int err;
-
-	lj_trace_off(t);
 	if (t->buf)
 		return 0;
 	t->ncpus = 0;
@@ -204,7 +202,37 @@ int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
 	t->seqs = calloc((size_t)t->ncpus + 1, sizeof(*t->seqs));
 	if (!t->buf || !t->seqs)
 		return -ENOMEM;
-	err = map_events(t);
+	return map_events(t);
+}
+
+int lj_trace_drain(struct lj_trace *t)
+{
+	int err = prepare(t);
+
+	if (err)
+		return err;
+	if (tracefs_iterate_raw_events(t->tep, t->inst, &t->cpus, sizeof(t->cpus), on_record, t) < 0 &&
+	    !t->err)
+		t->err = -EIO;
+	return t->err;
+}
+
+void lj_trace_prune(struct lj_trace *t, uint64_t before, const struct lj_tev_window *keep,
+		    size_t nkeep)
+{
+	for (int c = 0; t->buf && c < t->ncpus; c++)
+		t->buf[c].n = lj_tev_prune(t->buf[c].ev, t->buf[c].n, before, keep, nkeep);
+}
+
+int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
+{
+	int err;
+
+	lj_trace_off(t);
+	if (t->collected)
+		return t->err;
+	t->collected = true;
+	err = prepare(t);
 	if (err) {
 		snprintf(why, len, "cannot read the event formats: %s", strerror(-err));
 		return err;
@@ -213,9 +241,8 @@ int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
 		for (int c = 0; c < t->ncpus && !t->err; c++)
 			if (CPU_ISSET(c, &t->cpus))
 				t->err = read_text(t, c);
-	} else if (tracefs_iterate_raw_events(t->tep, t->inst, &t->cpus, sizeof(t->cpus), on_record,
-					      t) < 0 && !t->err) {
-		t->err = -EIO;
+	} else {
+		lj_trace_drain(t);
 	}
 	for (int c = 0; c < t->ncpus; c++) {
 		t->seqs[c] = (struct lj_tev_seq){ t->buf[c].ev, t->buf[c].n };

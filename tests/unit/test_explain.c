@@ -264,6 +264,31 @@ static void test_idle_exit(void)
 	test_aggregate(&x);
 }
 
+/*
+ * Pruning keeps the windows and everything after @before, and marks the
+ * holes: on the wake-behind-fifo trace, keeping only [169225, 172250]
+ * (and nothing after) still explains that interval exactly as before.
+ */
+static void test_prune(void)
+{
+	struct lj_tev_window keep[] = { { 585169000 * US, 585172300 * US } };
+	struct lj_explanation x;
+	size_t n0, n;
+
+	is_int(load("wake-behind-fifo.trace"), 0, "fixture loads");
+	n0 = seqs[1].n;
+	n = lj_tev_prune(evs[1], seqs[1].n, 585180000 * US, keep, 1);
+	seqs[1].n = n;
+	ok(n < n0, "events outside the window are dropped");
+	is_int(evs[1][0].type, LJ_TEV_LOST, "the hole before the window is marked");
+	ok(evs[1][1].ts >= keep[0].from && evs[1][n - 1].ts <= keep[0].to, "what is left is the window");
+	is_int(lj_explain(&view, 1, 9670, 585169225 * US, 585172250 * US, &x), 0, "explained after pruning");
+	is_int(ns_of(&x, LJ_CAUSE_TASK, 9667), 3000 * US, "the spinner still ran 3000 us");
+	is_int(total(&x), x.latency_ns, "the shares still add up");
+	ok(!x.incomplete, "a hole before the interval does not make it incomplete");
+	is_int(lj_tev_prune(evs[1], n, 0, NULL, 0), n, "nothing before 0: nothing dropped");
+}
+
 static void test_bad_input(void)
 {
 	struct lj_explanation x;
@@ -283,5 +308,6 @@ int main(void)
 	test_unaccounted();
 	test_idle_exit();
 	test_bad_input();
+	test_prune();
 	return done();
 }

@@ -33,8 +33,9 @@ static int add_explain(struct cyc_run *run, struct cyc_config *cfg, struct lj_ho
 {
 	struct lj_explain_opts o = cfg->explain;
 
+	o.tracemark = cfg->tracemark && cfg->breaktrace_ns;
 	lj_hooks_init(hooks);
-	if (!o.explain && !(cfg->tracemark && cfg->breaktrace_ns))
+	if (!o.explain && !o.tracemark)
 		return 0;
 	if (lj_explain_new(&run->explain, &o) || lj_explain_add(hooks, run->explain)) {
 		lj_error("out of memory");
