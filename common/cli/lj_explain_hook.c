@@ -486,6 +486,8 @@ static void report_summary(struct lj_explain *x, FILE *out)
 			fprintf(out, " (pid %d, %s)", c->id, lj_cause_sched_text(c, sch, sizeof(sch)));
 		else if (c->kind == LJ_CAUSE_IRQ || c->kind == LJ_CAUSE_SOFTIRQ)
 			fprintf(out, " %s", c->name);
+		else if (c->kind == LJ_CAUSE_UNACCOUNTED)
+			fprintf(out, " (%s)", c->name);
 	}
 	fputc('\n', out);
 }

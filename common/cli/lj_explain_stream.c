@@ -14,7 +14,7 @@
 #include "lj_time.h"
 #include "lj_trace.h"
 
-#define RING 256		/* notifications in flight per producer */
+#define RING 4096		/* notifications in flight per producer (64 KiB) */
 #define MAXWIN 8192		/* windows kept; more are merged into their neighbours */
 #define AFTER_NS 1000000ULL
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <event-parse.h>
+#include <kbuffer.h>
 #include <tracefs.h>
 
 
@@ -123,7 +124,8 @@ static int configure(struct lj_trace *t, size_t buffer_kb, char *why, size_t len
 	char kb[32];
 	int err;
 
-	snprintf(kb, sizeof(kb), "%zu", buffer_kb ? buffer_kb : (size_t)LJ_TRACE_BUFFER_KB);
+	t->buffer_kb = buffer_kb ? buffer_kb : (size_t)LJ_TRACE_BUFFER_KB;
+	snprintf(kb, sizeof(kb), "%zu", t->buffer_kb);
 	if ((err = write_file(t, "tracing_on", "0")) ||
 	    (err = write_file(t, "trace_clock", "mono")) ||
 	    (err = write_file(t, "buffer_size_kb", kb)))
@@ -203,6 +205,11 @@ void lj_trace_close(struct lj_trace *t, bool keep)
 		close(t->on_fd);
 	if (t->hold_fd >= 0)
 		close(t->hold_fd);
+	/* Open trace_pipe_raw files keep the instance busy: closed before its removal. */
+	for (int c = 0; t->tcpu && c < t->ncpus; c++)
+		if (t->tcpu[c])
+			tracefs_cpu_close(t->tcpu[c]);
+	free(t->tcpu);
 	if (t->inst) {
 		if (!keep) {
 			tracefs_instance_file_write(t->inst, "tracing_on", "0");
@@ -213,6 +220,9 @@ void lj_trace_close(struct lj_trace *t, bool keep)
 	/* Only when nothing of ours is kept there; EBUSY: another run uses it, leave it. */
 	if (t->mounted && !keep)
 		umount2(TRACEFS, 0);
+	free(t->page);
+	if (t->kbuf)
+		kbuffer_free(t->kbuf);
 	if (t->tep)
 		tep_free(t->tep);
 	for (int c = 0; t->buf && c < t->ncpus; c++)

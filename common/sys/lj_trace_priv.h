@@ -10,7 +10,12 @@
 #define TRACEFS "/sys/kernel/tracing"
 
 struct tracefs_instance;
+struct tracefs_cpu;
 struct tep_handle;
+struct tep_format_field;
+struct kbuffer;
+
+#define LJ_TRACE_MAXFIELDS 7
 
 /* The events enabled, in lj_tev_type terms. */
 struct lj_trace_event {
@@ -37,7 +42,13 @@ struct lj_trace {
 	struct lj_tev_seq *seqs;
 	struct lj_trace_view view;
 	struct tep_handle *tep;
+	struct tracefs_cpu **tcpu;	/* per CPU: its trace_pipe_raw, non-blocking */
+	void *page;			/* one sub-buffer */
+	int psize;
+	size_t buffer_kb;
+	struct kbuffer *kbuf;
 	int type_of_id[4096];		/* event id -> lj_tev_type + 1 (0: not ours) */
+	struct tep_format_field *fields[LJ_TEV_NTYPES][LJ_TRACE_MAXFIELDS];	/* per type, fill()'s order */
 	struct lj_trace_stats st;
 	int err;			/* first error while reading */
 	bool collected;

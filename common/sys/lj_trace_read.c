@@ -10,11 +10,26 @@
 #include <unistd.h>
 
 #include <event-parse.h>
+#include <kbuffer.h>
 #include <tracefs.h>
 
-static long long num(struct tep_event *e, struct tep_record *r, const char *name)
+/* The fields read per type, in the order fill() uses them (looked up once per event). */
+static const char *const field_names[LJ_TEV_NTYPES][LJ_TRACE_MAXFIELDS] = {
+	[LJ_TEV_SWITCH] = { "prev_pid", "next_pid", "prev_prio", "next_prio", "prev_state",
+			    "prev_comm", "next_comm" },
+	[LJ_TEV_WAKING] = { "pid", "prio", "target_cpu", "comm" },
+	[LJ_TEV_WAKEUP] = { "pid", "prio", "target_cpu", "comm" },
+	[LJ_TEV_MIGRATE] = { "pid", "prio", "orig_cpu", "dest_cpu", "comm" },
+	[LJ_TEV_IRQ_ENTRY] = { "irq", "name" },
+	[LJ_TEV_IRQ_EXIT] = { "irq" },
+	[LJ_TEV_SOFTIRQ_ENTRY] = { "vec" },
+	[LJ_TEV_SOFTIRQ_EXIT] = { "vec" },
+	[LJ_TEV_IDLE] = { "state" },
+	[LJ_TEV_FREQ] = { "state" },
+};
+
+static long long num(struct tep_format_field *f, const struct tep_record *r)
 {
-	struct tep_format_field *f = tep_find_field(e, name);
 	unsigned long long v = 0;
 
 	if (!f || tep_read_number_field(f, r->data, &v))
@@ -25,58 +40,73 @@ static long long num(struct tep_event *e, struct tep_record *r, const char *name
 	return (long long)v;
 }
 
-static void str(struct tep_event *e, struct tep_record *r, const char *name, char *out, size_t len)
+/* A char[N] field, or a __data_loc / __rel_loc string. */
+static void str(struct tep_format_field *f, const struct tep_record *r, char *out, size_t len)
 {
-	int n = 0;
-	const char *p = tep_get_field_raw(NULL, e, name, r, &n, 0);
-	size_t k = 0;
+	const char *p = NULL;
+	size_t n = 0, k = 0;
 
-	while (p && k + 1 < len && k < (size_t)n && p[k])
+	if (f && (f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		unsigned long long loc = (unsigned long long)num(f, r) & 0xffffffffULL;
+		size_t off = loc & 0xffff;
+
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (size_t)f->offset + (size_t)f->size;
+		n = loc >> 16;
+		if (off + n <= (size_t)r->size)
+			p = (const char *)r->data + off;
+	} else if (f && (size_t)f->offset + (size_t)f->size <= (size_t)r->size) {
+		p = (const char *)r->data + f->offset;
+		n = (size_t)f->size;
+	}
+	while (p && k + 1 < len && k < n && p[k])
 		k++;
 	if (p)
 		memcpy(out, p, k);
 	out[k] = '\0';
 }
 
-static void fill(struct tep_event *e, struct tep_record *r, struct lj_tev *ev)
+static void fill(const struct lj_trace *t, const struct tep_record *r, struct lj_tev *ev)
 {
+	struct tep_format_field *const *f = t->fields[ev->type];
+
 	switch (ev->type) {
 	case LJ_TEV_SWITCH:
-		ev->sw.prev_pid = (pid_t)num(e, r, "prev_pid");
-		ev->sw.next_pid = (pid_t)num(e, r, "next_pid");
-		ev->sw.prev_prio = (int)num(e, r, "prev_prio");
-		ev->sw.next_prio = (int)num(e, r, "next_prio");
-		ev->sw.prev_state = (long)num(e, r, "prev_state");
-		str(e, r, "prev_comm", ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
-		str(e, r, "next_comm", ev->sw.next_comm, sizeof(ev->sw.next_comm));
+		ev->sw.prev_pid = (pid_t)num(f[0], r);
+		ev->sw.next_pid = (pid_t)num(f[1], r);
+		ev->sw.prev_prio = (int)num(f[2], r);
+		ev->sw.next_prio = (int)num(f[3], r);
+		ev->sw.prev_state = (long)num(f[4], r);
+		str(f[5], r, ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
+		str(f[6], r, ev->sw.next_comm, sizeof(ev->sw.next_comm));
 		break;
 	case LJ_TEV_WAKING:
 	case LJ_TEV_WAKEUP:
-		ev->wake.pid = (pid_t)num(e, r, "pid");
-		ev->wake.prio = (int)num(e, r, "prio");
-		ev->wake.target_cpu = (int)num(e, r, "target_cpu");
-		str(e, r, "comm", ev->wake.comm, sizeof(ev->wake.comm));
+		ev->wake.pid = (pid_t)num(f[0], r);
+		ev->wake.prio = (int)num(f[1], r);
+		ev->wake.target_cpu = (int)num(f[2], r);
+		str(f[3], r, ev->wake.comm, sizeof(ev->wake.comm));
 		break;
 	case LJ_TEV_MIGRATE:
-		ev->mig.pid = (pid_t)num(e, r, "pid");
-		ev->mig.prio = (int)num(e, r, "prio");
-		ev->mig.orig_cpu = (int)num(e, r, "orig_cpu");
-		ev->mig.dest_cpu = (int)num(e, r, "dest_cpu");
-		str(e, r, "comm", ev->mig.comm, sizeof(ev->mig.comm));
+		ev->mig.pid = (pid_t)num(f[0], r);
+		ev->mig.prio = (int)num(f[1], r);
+		ev->mig.orig_cpu = (int)num(f[2], r);
+		ev->mig.dest_cpu = (int)num(f[3], r);
+		str(f[4], r, ev->mig.comm, sizeof(ev->mig.comm));
 		break;
 	case LJ_TEV_IRQ_ENTRY:
-		str(e, r, "name", ev->irq.name, sizeof(ev->irq.name));
+		str(f[1], r, ev->irq.name, sizeof(ev->irq.name));
 		/* fallthrough */
 	case LJ_TEV_IRQ_EXIT:
-		ev->irq.irq = (int)num(e, r, "irq");
+		ev->irq.irq = (int)num(f[0], r);
 		break;
 	case LJ_TEV_SOFTIRQ_ENTRY:
 	case LJ_TEV_SOFTIRQ_EXIT:
-		ev->softirq_vec = (unsigned int)num(e, r, "vec");
+		ev->softirq_vec = (unsigned int)num(f[0], r);
 		break;
 	case LJ_TEV_IDLE:
 	case LJ_TEV_FREQ:
-		ev->idle_state = (uint32_t)num(e, r, "state");	/* freq_khz shares it */
+		ev->idle_state = (uint32_t)num(f[0], r);	/* freq_khz shares it */
 		break;
 	default:
 		break;
@@ -121,7 +151,7 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu, void *c
 	ev.ts = r->ts;
 	ev.type = (enum lj_tev_type)ty;
 	ev.pid = tep_data_pid(t->tep, r);
-	fill(e, r, &ev);
+	fill(t, r, &ev);
 	t->st.events++;
 	t->err = t->err ? t->err : push(t, cpu, &ev);
 	return t->err ? 1 : 0;
@@ -141,20 +171,38 @@ static uint64_t overrun_of(struct lj_trace *t, int cpu)
 	return v;
 }
 
+/*
+ * The formats of our events only (tracefs_local_events would also parse
+ * /proc/kallsyms, seconds under a sanitizer, for symbols never printed).
+ */
 static int map_events(struct lj_trace *t)
 {
-	static const char *const systems[] = { "sched", "irq", "irq_vectors", "timer", "power", NULL };
 	int nmax = (int)(sizeof(t->type_of_id) / sizeof(t->type_of_id[0]));
+	enum tep_endian local = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN;
 
-	t->tep = tracefs_local_events_system(NULL, systems);
+	t->tep = tep_alloc();
 	if (!t->tep)
-		return errno ? -errno : -EIO;
+		return -ENOMEM;
+	tep_set_file_bigendian(t->tep, local);
+	tep_set_local_bigendian(t->tep, local);
+	tep_set_long_size(t->tep, (int)sizeof(long));
+	tep_set_page_size(t->tep, (int)sysconf(_SC_PAGESIZE));
 	for (size_t i = 0; i < lj_trace_nevents; i++) {
-		struct tep_event *e = tep_find_event_by_name(t->tep, lj_trace_events[i].sys,
-							     lj_trace_events[i].name);
+		const char *sys = lj_trace_events[i].sys, *name = lj_trace_events[i].name;
+		enum lj_tev_type ty = lj_trace_events[i].type;
+		int size = 0;
+		char *fmt = tracefs_event_file_read(NULL, sys, name, "format", &size);
+		struct tep_event *e;
 
-		if (e && e->id >= 0 && e->id < nmax)
-			t->type_of_id[e->id] = (int)lj_trace_events[i].type + 1;
+		if (fmt && size > 0)
+			tep_parse_event(t->tep, fmt, (unsigned long)size, sys);
+		free(fmt);
+		e = tep_find_event_by_name(t->tep, sys, name);
+		if (!e || e->id < 0 || e->id >= nmax)
+			continue;	/* absent from this kernel: never enabled either */
+		t->type_of_id[e->id] = (int)ty + 1;
+		for (int k = 0; k < LJ_TRACE_MAXFIELDS && field_names[ty][k]; k++)
+			t->fields[ty][k] = tep_find_field(e, field_names[ty][k]);
 	}
 	return 0;
 }
@@ -189,9 +237,63 @@ static int read_text(struct lj_trace *t, int cpu)
 	return t->err;
 }
 
-/* The per-CPU arrays and the event formats, once. */
+/* Each traced CPU's trace_pipe_raw, opened non-blocking, and one page to read into. */
+static int open_readers(struct lj_trace *t)
+{
+	t->tcpu = calloc((size_t)t->ncpus + 1, sizeof(*t->tcpu));
+	if (!t->tcpu)
+		return -ENOMEM;
+	for (int c = 0; c < t->ncpus; c++) {
+		if (!CPU_ISSET(c, &t->cpus))
+			continue;
+		t->tcpu[c] = tracefs_cpu_open(t->inst, c, true);
+		if (!t->tcpu[c])
+			return errno ? -errno : -EIO;
+		if (tracefs_cpu_read_size(t->tcpu[c]) > t->psize)
+			t->psize = tracefs_cpu_read_size(t->tcpu[c]);
+	}
+	t->page = malloc(t->psize > 0 ? (size_t)t->psize : 4096);
+	t->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? KBUFFER_ENDIAN_BIG
+								       : KBUFFER_ENDIAN_LITTLE);
+	return t->page && t->kbuf ? 0 : -ENOMEM;
+}
+
+/*
+ * One page of CPU @c's buffer, consumed whole (never stopped half-way:
+ * what is left of a page read is lost). Return: 1 a page was read, 0
+ * nothing to read now, or -errno.
+ */
+static int read_page(struct lj_trace *t, int c)
+{
+	unsigned long long ts;
+	int n = tracefs_cpu_read(t->tcpu[c], t->page, true);
+	int missed;
+	void *data;
+
+	if (n <= 0)
+		return n < 0 && errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK ? -errno : 0;
+	if (kbuffer_load_subbuffer(t->kbuf, t->page) < 0)
+		return -EIO;
+	missed = kbuffer_missed_events(t->kbuf);
+	for (data = kbuffer_read_event(t->kbuf, &ts); data && !t->err;
+	     data = kbuffer_next_event(t->kbuf, &ts)) {
+		struct tep_record r = { .ts = ts, .data = data, .size = kbuffer_event_size(t->kbuf),
+					.cpu = c, .missed_events = missed };
+		struct tep_event *e = tep_find_event_by_record(t->tep, &r);
+
+		missed = 0;	/* before the page's first event only */
+		if (e)
+			on_record(e, &r, c, t);
+	}
+	return t->err ? t->err : 1;
+}
+
+/* The per-CPU arrays, the event formats and the readers, once. */
 static int prepare(struct lj_trace *t)
 {
+	int err;
+
 	if (t->buf)
 		return 0;
 	t->ncpus = 0;
@@ -202,18 +304,34 @@ static int prepare(struct lj_trace *t)
 	t->seqs = calloc((size_t)t->ncpus + 1, sizeof(*t->seqs));
 	if (!t->buf || !t->seqs)
 		return -ENOMEM;
-	return map_events(t);
+	err = map_events(t);
+	return err ? err : open_readers(t);
 }
 
+/*
+ * What each CPU's buffer holds now, a buffer's worth of pages at most: a
+ * reader slower than the events stops there and comes back, rather than
+ * never ending while tracing goes on.
+ */
 int lj_trace_drain(struct lj_trace *t)
 {
 	int err = prepare(t);
+	size_t max = t->psize > 0 ? (size_t)t->buffer_kb * 1024 / (size_t)t->psize + 1 : 1;
 
 	if (err)
-		return err;
-	if (tracefs_iterate_raw_events(t->tep, t->inst, &t->cpus, sizeof(t->cpus), on_record, t) < 0 &&
-	    !t->err)
-		t->err = -EIO;
+		return t->err = err;
+	for (int c = 0; c < t->ncpus && !t->err; c++) {
+		if (!t->tcpu[c])
+			continue;
+		for (size_t k = 0; k < max; k++) {
+			err = read_page(t, c);
+			if (err <= 0) {
+				if (err < 0 && !t->err)
+					t->err = err;
+				break;
+			}
+		}
+	}
 	return t->err;
 }
 
@@ -242,7 +360,7 @@ int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
 			if (CPU_ISSET(c, &t->cpus))
 				t->err = read_text(t, c);
 	} else {
-		lj_trace_drain(t);
+		lj_trace_drain(t);	/* tracing is off: this reaches the end */
 	}
 	for (int c = 0; c < t->ncpus; c++) {
 		t->seqs[c] = (struct lj_tev_seq){ t->buf[c].ev, t->buf[c].n };
