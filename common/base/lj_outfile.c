@@ -65,8 +65,62 @@ static bool link_expected(const struct stat *dir, const struct stat *link)
 	       (trusted_uid(dir->st_uid) && !(dir->st_mode & (S_IWGRP | S_IWOTH)));
 }
 
+/* One component @c below @at: a planted link is refused, an expected one followed. */
+static int open_component(int at, const char *c, char *why, size_t len)
+{
+	struct stat dst, st;
+	int fd;
+
+	if (fstat(at, &dst) || fstatat(at, c, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	if (S_ISLNK(st.st_mode)) {
+		if (!link_expected(&dst, &st)) {
+			because(why, len, "directory %s is a symbolic link of uid %u in a directory others can write: not followed",
+				c, (unsigned)st.st_uid);
+			return -ELOOP;
+		}
+		fd = openat(at, c, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	} else {
+		/* O_NOFOLLOW: swapped for a link since the check, it fails rather than leads elsewhere */
+		fd = openat(at, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Open directory @dir one component at a time, so that a link planted in
+ * a shared directory on the way (/tmp/plots -> /etc) is refused as the
+ * last component's would be. Return: an O_PATH fd or -errno.
+ */
+static int open_dir(const char *dir, char *why, size_t len)
+{
+	char *copy = strdup(dir), *save = NULL;
+	int fd = open(dir[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (!copy || fd < 0) {
+		int ret = copy ? -errno : -ENOMEM;
+
+		free(copy);
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	for (char *c = strtok_r(copy, "/", &save); c && fd >= 0; c = strtok_r(NULL, "/", &save)) {
+		int next;
+
+		if (!strcmp(c, "."))
+			continue;
+		next = open_component(fd, c, why, len);
+		close(fd);
+		fd = next;
+	}
+	free(copy);
+	return fd;
+}
+
 /* Split @path into its directory (opened) and last component. */
-static int open_parent(struct lj_outfile *o, const char *path, struct stat *dst)
+static int open_parent(struct lj_outfile *o, const char *path, struct stat *dst,
+		       char *why, size_t len)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -90,13 +144,20 @@ static int open_parent(struct lj_outfile *o, const char *path, struct stat *dst)
 		free(dir);
 		return -EISDIR;
 	}
-	o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (o->dirfd < 0 && errno == EACCES)	/* -wx: still usable through O_PATH */
-		o->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	o->dirfd = open_dir(dir, why, len);
 	free(dir);
-	if (o->dirfd < 0 || fstat(o->dirfd, dst))
-		return -errno;
-	return 0;
+	if (o->dirfd < 0)
+		return o->dirfd;
+	/* Readable, so that fsync can make a rename durable; -wx stays O_PATH. */
+	{
+		int rd = openat(o->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (rd >= 0) {
+			close(o->dirfd);
+			o->dirfd = rd;
+		}
+	}
+	return fstat(o->dirfd, dst) ? -errno : 0;
 }
 
 /* Our own temporary file beside the target; never an existing name. */
@@ -190,7 +251,7 @@ static int open_path(struct lj_outfile *o, const char *path, int depth, bool che
 		     char *why, size_t len)
 {
 	struct stat dst, st;
-	int ret = open_parent(o, path, &dst);
+	int ret = open_parent(o, path, &dst, why, len);
 
 	if (ret)
 		return ret;

@@ -11,10 +11,11 @@
  * ljkit runs as root and is handed output paths in directories other
  * users can write (/tmp). The rules (docs/security.md):
  *
- * - The last component is never followed blindly. A symbolic link is
- *   followed only when it is "expected": owned by the writing user, or in
- *   a directory that user owns and nobody else can write. Otherwise the
- *   open fails with -ELOOP and @why says so (who owns the link).
+ * - No link is followed blindly, as the last component or as a directory
+ *   on the way (the directory is opened one component at a time). A link
+ *   is followed only when it is "expected": owned by root or the writing
+ *   user, or in a directory they own and nobody else can write. Otherwise
+ *   the open fails with -ELOOP and @why says so (who owns the link).
  * - A regular file (new or existing) is written to a temporary file of
  *   our own beside it (NAME.tmp.PID, created O_EXCL|O_NOFOLLOW through
  *   the opened directory) and renamed over NAME at commit: a reader or a

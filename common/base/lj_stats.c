@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_stats - statistics across repeated runs: summaries, Mann-Whitney U, bimodality. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,8 +300,8 @@ double lj_stats_beta_quantile(double p, double a, double b)
 	return 0.5 * (lo + hi);
 }
 
-void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-			   struct lj_mwu *out)
+int lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			  struct lj_mwu *out)
 {
 	size_t n = na + nb, i, j;
 	struct mwu_item *it;
@@ -310,11 +311,11 @@ void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t n
 	out->p = 1.0;
 	out->exact = false;
 	if (!na || !nb)
-		return;
+		return 0;
 	it = malloc(n * sizeof(*it));
 	if (!it) {
 		out->p = NAN;
-		return;
+		return -ENOMEM;
 	}
 	for (i = 0; i < na; i++)
 		it[i] = (struct mwu_item){ a[i], 1 };
@@ -345,20 +346,21 @@ void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t n
 		if (p >= 0.0) {
 			out->p = p;
 			out->exact = true;
-			return;
+			return 0;
 		}
 	}
 	mu = (double)na * (double)nb / 2.0;
 	sigma = sqrt((double)na * (double)nb / 12.0 *
 		     ((double)(n + 1) - ties / ((double)n * (double)(n - 1))));
 	if (sigma == 0.0)
-		return;		/* all values equal: nothing to tell apart */
+		return 0;	/* all values equal: nothing to tell apart */
 	z = out->u - mu;
 	corr = z > 0 ? 0.5 : (z < 0 ? -0.5 : 0.0);
 	z = (z - corr) / sigma;
 	out->p = erfc(fabs(z) / sqrt(2.0));
 	if (out->p > 1.0)
 		out->p = 1.0;
+	return 0;
 }
 
 bool lj_stats_bimodal(const double *v, size_t n, double *coef)

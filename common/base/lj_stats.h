@@ -50,8 +50,9 @@ struct lj_mwu {
 	bool exact;
 };
 #define LJ_STATS_MWU_EXACT_BELOW 50	/* exact p when na and nb are both below this */
-void lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-			   struct lj_mwu *out);
+/* Return: 0, or -ENOMEM (then out->p is NaN: no test was made). */
+int lj_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			  struct lj_mwu *out);
 
 /*
  * The exact null distribution of U: counts[u] orderings of na a's and nb

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-/* Exit codes shared by every tool (DESIGN.md section 2). */
+/* Exit codes shared by every tool (docs/architecture.md, "Errors"). */
 enum lj_exit {
 	LJ_EXIT_OK = 0,
 	LJ_EXIT_RUNTIME = 1,	/* a runtime error */

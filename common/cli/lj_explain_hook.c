@@ -90,6 +90,26 @@ int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x)
 	return lj_hooks_add(hs, &lj_explain_ops, x, x->opts.threshold_ns);
 }
 
+static void free_(void *priv);
+
+int lj_explain_register(struct lj_hooks *hs, const struct lj_explain_opts *o,
+			struct lj_explain **out)
+{
+	struct lj_explain *x = NULL;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!o->explain && !o->tracemark)
+		return 0;
+	err = lj_explain_new(&x, o);
+	if (!err && (err = lj_explain_add(hs, x)))
+		free_(x);
+	else if (!err && out)
+		*out = x;
+	return err;
+}
+
 static uint64_t lat_of(const struct cand *c)
 {
 	return c->ran > c->due ? c->ran - c->due : 0;
@@ -193,8 +213,8 @@ static int start(void *priv, const struct lj_run_desc *run)
 	}
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
 	if (err) {
-		lj_warn("%s: %s; the run goes on without it", x->opts.explain ? "--explain" : "--tracemark",
-			x->why);
+		/* The driver's one warning names the fallback; the detail with -v. */
+		lj_info("%s: %s", x->opts.explain ? "--explain" : "--tracemark", x->why);
 		return err;
 	}
 	x->start_ns = (uint64_t)lj_now_ns();
@@ -246,11 +266,27 @@ static int by_latency_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* By due time; for one wake-up told twice (a sample and a missed period), the missed first. */
 static int by_due(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
-	return x->due < y->due ? -1 : x->due > y->due;
+	if (x->due != y->due)
+		return x->due < y->due ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->kind == LJ_LATE_SAMPLE) - (y->kind == LJ_LATE_SAMPLE);
+}
+
+/* One explanation per wake-up: the loops tell a late one both as a sample and as missed. */
+static int dedupe(struct cand *c, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!k || c[k - 1].tid != c[i].tid || c[k - 1].due != c[i].due || c[k - 1].ran != c[i].ran)
+			c[k++] = c[i];
+	return k;
 }
 
 /*
@@ -279,7 +315,7 @@ static struct cand *candidates(struct lj_explain *x, int *n)
 		x->dropped += tc->dropped;
 	}
 	qsort(all, (size_t)k, sizeof(*all), by_due);
-	*n = k;
+	*n = dedupe(all, k);
 	return all;
 }
 

@@ -44,6 +44,14 @@ int lj_explain_new(struct lj_explain **out, const struct lj_explain_opts *o);
 int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x);
 
 /*
+ * The tools' `hooks` op: when @o asks for it (explain or tracemark),
+ * create the recorder and add it to @hs; *@out (may be NULL) gets it for
+ * lj_explain_break(). Return: 0 (nothing asked: *@out NULL), or -errno.
+ */
+int lj_explain_register(struct lj_hooks *hs, const struct lj_explain_opts *o,
+			struct lj_explain **out);
+
+/*
  * -b fired: write @marker into the trace and stop tracing there; the
  * instance is kept for the user to read (its path printed by report()).
  * Safe from a measuring thread (two write() calls). No-op if the recorder

@@ -8,17 +8,24 @@
 static void recompute_threshold(struct lj_hooks *hs)
 {
 	uint64_t t = UINT64_MAX;
+	int nlate = 0;
 
-	for (int i = 0; i < hs->n; i++)
-		if (hs->h[i].started && hs->h[i].ops->late && hs->h[i].threshold_ns < t)
+	for (int i = 0; i < hs->n; i++) {
+		if (!hs->h[i].started || !hs->h[i].ops->late)
+			continue;
+		nlate++;
+		if (hs->h[i].threshold_ns < t)
 			t = hs->h[i].threshold_ns;
-	atomic_store_explicit(&hs->threshold_ns, t, memory_order_relaxed);
+	}
+	atomic_store_explicit(&hs->inv_threshold_ns, ~t, memory_order_relaxed);
+	atomic_store_explicit(&hs->nlate, nlate, memory_order_relaxed);
 }
 
 void lj_hooks_init(struct lj_hooks *hs)
 {
 	memset(hs, 0, sizeof(*hs));
-	atomic_store_explicit(&hs->threshold_ns, UINT64_MAX, memory_order_relaxed);
+	atomic_store_explicit(&hs->inv_threshold_ns, 0, memory_order_relaxed);	/* nothing wanted */
+	atomic_store_explicit(&hs->nlate, 0, memory_order_relaxed);
 }
 
 int lj_hooks_add(struct lj_hooks *hs, const struct lj_hook_ops *ops, void *priv,
@@ -73,7 +80,7 @@ void lj_hooks_stop(struct lj_hooks *hs)
 	for (int i = 0; i < hs->n; i++)
 		if (hs->h[i].started && hs->h[i].ops->stop)
 			hs->h[i].ops->stop(hs->h[i].priv);
-	atomic_store_explicit(&hs->threshold_ns, UINT64_MAX, memory_order_relaxed);
+	atomic_store_explicit(&hs->inv_threshold_ns, 0, memory_order_relaxed);	/* nothing wanted */
 }
 
 int lj_hooks_contribute(struct lj_hooks *hs, struct lj_result *res)

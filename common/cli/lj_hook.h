@@ -76,10 +76,15 @@ struct lj_hook {
 struct lj_hooks {
 	struct lj_hook h[LJ_HOOKS_MAX];
 	int n;
-	_Atomic uint64_t threshold_ns;	/* the lowest threshold of the started hooks */
+	/*
+	 * ~(the lowest threshold of the started hooks), stored inverted so
+	 * that zero-initialised hooks want nothing (threshold UINT64_MAX).
+	 */
+	_Atomic uint64_t inv_threshold_ns;
+	_Atomic int nlate;		/* started hooks with a late(): missed periods go to them */
 };
 
-/* Zero-initialised hooks are valid: no hook, nothing wanted. */
+/* Zero-initialised hooks are valid too: no hook, nothing wanted. */
 void lj_hooks_init(struct lj_hooks *hs);
 /* Return: 0, or -ENOSPC when LJ_HOOKS_MAX hooks are held already. */
 int lj_hooks_add(struct lj_hooks *hs, const struct lj_hook_ops *ops, void *priv,
@@ -96,7 +101,13 @@ int lj_hooks_start(struct lj_hooks *hs, const struct lj_run_desc *run);
 
 static inline _Bool lj_hooks_wants(struct lj_hooks *hs, uint64_t latency_ns)
 {
-	return latency_ns > atomic_load_explicit(&hs->threshold_ns, memory_order_relaxed);
+	return latency_ns > ~atomic_load_explicit(&hs->inv_threshold_ns, memory_order_relaxed);
+}
+
+/* Whether a missed period / dropped frame reaches any hook (one relaxed load). */
+static inline _Bool lj_hooks_wants_missed(struct lj_hooks *hs)
+{
+	return atomic_load_explicit(&hs->nlate, memory_order_relaxed) != 0;
 }
 
 void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev);

@@ -285,6 +285,7 @@ static int split_blanks(const char *arg, char **out)
 {
 	size_t len = strlen(arg);
 	struct split_words *w = malloc(sizeof(*w) + len + 1);
+	char *save = NULL;
 	int n = 0;
 
 	if (!w)
@@ -292,7 +293,8 @@ static int split_blanks(const char *arg, char **out)
 	memcpy(w->text, arg, len + 1);
 	w->next = split_store;
 	split_store = w;
-	for (char *tok = strtok(w->text, " \t"); tok; tok = strtok(NULL, " \t"))
+
+	for (char *tok = strtok_r(w->text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
 		out[n++] = tok;
 	return n;
 }

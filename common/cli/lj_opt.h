@@ -106,7 +106,9 @@ struct lj_opt_spec {
 	 * "-h 3500") is accepted; junk after a number, which atoi ignores,
 	 * is ignored with a warning naming it; one word holding several
 	 * options ("-s 100 -l 100 -g 10") is split into words with a warning
-	 * when every option in it is one of the spec's.
+	 * when every option in it is one of the spec's. Entries flagged
+	 * LJ_OPT_STRICT (ljkit's own options) keep the strict reading. A
+	 * spec with rt_argv takes no operands (lj_opt_parse refuses them).
 	 */
 	bool rt_argv;
 };

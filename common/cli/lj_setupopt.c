@@ -194,6 +194,16 @@ static bool is_capability(int err)
 	       err == -ENOTSUP || err == -ENOENT || err == -ENOSYS;
 }
 
+/*
+ * The stack refused because of its journal or lock (lj_setup_conflict says
+ * so), and that is an error, not a capability to run without: only a user
+ * without privilege, who cannot use root's journal directory, falls back.
+ */
+static bool journal_error(struct apply *a, int err)
+{
+	return lj_setup_conflict(a->s)[0] && err != -EBUSY && !(geteuid() && is_capability(err));
+}
+
 static void say_info(const char *line, void *arg)
 {
 	if (!strncmp(line, "cannot", 6))
@@ -275,9 +285,16 @@ static int apply_rt_throttle(struct apply *a)
 		return LJ_EXIT_RUNTIME;
 	}
 	if (ret) {
-		char why[256];
+		char why[PATH_MAX + 256];
 
-		snprintf(why, sizeof(why), "%s: %s", RT_RUNTIME_SYSCTL, lj_strerror(ret));
+		if (journal_error(a, ret)) {
+			lj_error("cannot change RT throttling: %s", lj_setup_conflict(a->s));
+			return LJ_EXIT_RUNTIME;
+		}
+		if (lj_setup_conflict(a->s)[0])	/* the journal or its lock, not the sysctl */
+			snprintf(why, sizeof(why), "%s", lj_setup_conflict(a->s));
+		else
+			snprintf(why, sizeof(why), "%s: %s", RT_RUNTIME_SYSCTL, lj_strerror(ret));
 		if (is_capability(ret))
 			return fall_back(a, "--rt-throttle", why);
 		lj_error("cannot change RT throttling: %s", why);
@@ -388,7 +405,9 @@ static int apply_preempt(struct apply *a)
 		lj_error("cannot switch preemption: %s", lj_setup_conflict(a->s));
 		return LJ_EXIT_RUNTIME;
 	}
-	if (!ret)
+	if (ret)
+		snprintf(why, sizeof(why), "%s", lj_setup_why(a->s, ret));
+	else
 		ret = lj_preempt_set(want, why, sizeof(why));
 	if (ret) {
 		lj_setup_forget_last(a->s);
@@ -409,6 +428,14 @@ static int cgroup_error(struct apply *a, const char *what, struct lj_cgroup *cg,
 
 	if (ret == -EBUSY && lj_setup_conflict(a->s)[0]) {
 		lj_error("cannot %s: %s", what, lj_setup_conflict(a->s));
+		return LJ_EXIT_RUNTIME;
+	}
+	/* The journal or its lock failed, not the cgroup: say so, without a cgroup hint. */
+	if (lj_setup_conflict(a->s)[0]) {
+		snprintf(why, sizeof(why), "%s", lj_setup_conflict(a->s));
+		if (!journal_error(a, ret))
+			return fall_back(a, "--cgroup", why);
+		lj_error("cannot %s: %s", what, why);
 		return LJ_EXIT_RUNTIME;
 	}
 	snprintf(why, sizeof(why), "%s: %s%s%s", cg->errfile[0] ? cg->errfile : "cgroup",

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lj_tool - the start and end every measuring tool shares: stop flag, topology, result, setup stack. */
+/* lj_tool - the lifecycle every measuring tool runs through: per-tool operations, one driver. */
 #include "lj_tool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
 #include "lj_err.h"
+#include "lj_opt.h"
 #include "lj_outfile.h"
+#include "lj_sched.h"
 #include "lj_stop.h"
 
 int lj_tool_check_outputs(const char *const *paths, size_t n)
@@ -24,73 +32,239 @@ int lj_tool_check_outputs(const char *const *paths, size_t n)
 	return 0;
 }
 
-int lj_tool_start(struct lj_tool *t, const char *name, struct lj_setupopt *setup,
-		  const char *json, int argc, char **argv)
+/* Append {what, @key: value} to the setup record's @list (created when missing). */
+static void record(struct lj_tool *t, const char *list, const char *what, const char *key,
+		   const char *value)
 {
+	json_object *arr, *o;
+
+	if (!t->setup_rec)
+		return;
+	if (!json_object_object_get_ex(t->setup_rec, list, &arr)) {
+		arr = json_object_new_array();
+		json_object_object_add(t->setup_rec, list, arr);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "what", json_object_new_string(what));
+	json_object_object_add(o, key, json_object_new_string(value));
+	json_object_array_add(arr, o);
+}
+
+void lj_tool_applied(struct lj_tool *t, const char *what, const char *value)
+{
+	record(t, "applied", what, "value", value);
+}
+
+void lj_tool_note(struct lj_tool *t, const char *what, const char *value)
+{
+	record(t, "notes", what, "value", value);
+}
+
+int lj_tool_fallback(struct lj_tool *t, const char *what, int err, const char *reason)
+{
+	size_t len = strlen(t->fallbacks);
+
+	if (!reason)
+		reason = lj_strerror(err);
+	if (t->strict) {
+		lj_error("missing privilege (--strict): %s (%s)", what, reason);
+		return LJ_EXIT_NOCAP;
+	}
+	record(t, "fallbacks", what, "reason", reason);
+	snprintf(t->fallbacks + len, sizeof(t->fallbacks) - len, "%s%s (%s)",
+		 len ? ", " : "", what, reason);
+	return 0;
+}
+
+/*
+ * The one mlockall rule: lock current and future pages before the
+ * measuring threads exist; a refusal is a fallback (77 under --strict). A
+ * sanitizer build (LJ_SANITIZED) does not lock: it measures nothing real,
+ * so it says so at -v and records nothing.
+ */
+static int lock_memory(struct lj_tool *t)
+{
+	int err;
+
+	if (LJ_SANITIZED) {
+		lj_info("mlockall skipped under the address sanitizer");
+		return 0;
+	}
+	err = lj_sched_mlockall();
+	if (err)
+		return lj_tool_fallback(t, "mlockall", err, NULL);
+	t->mlocked = true;
+	lj_tool_applied(t, "mlockall", "current and future");
+	return 0;
+}
+
+/* Outputs, stop handlers, topology, result, setup: before anything is measured. */
+static int begin(struct lj_tool *t, int argc, char **argv)
+{
+	const char *paths[LJ_TOOL_MAX_OUTPUTS + 1] = { t->desc.json };
+	char why[128];
 	int err, ret;
 
-	ret = lj_tool_check_outputs(&json, 1);
+	memcpy(paths + 1, t->desc.outputs, sizeof(t->desc.outputs));
+	ret = lj_tool_check_outputs(paths, LJ_TOOL_MAX_OUTPUTS + 1);
 	if (ret)
 		return ret;
+	/*
+	 * First thing after the checks: a SIGINT while the topology loads
+	 * must stop the run, not kill it unreported (a background job starts
+	 * with SIGINT ignored; the handler makes it a stop request).
+	 */
 	err = lj_stop_install();
 	if (err) {
 		lj_error_errno(err, "cannot install signal handlers");
 		return LJ_EXIT_RUNTIME;
 	}
-	if (lj_topo_load(&t->topo))
-		return LJ_EXIT_RUNTIME;		/* lj_topo_load said why */
+	err = lj_topo_load(&t->topo, why, sizeof(why));
+	if (err) {
+		lj_error_errno(err, "%s", why);
+		return LJ_EXIT_RUNTIME;
+	}
 	t->topo_loaded = true;
-	t->json = json;
-	if (json) {
-		t->res = lj_result_new(name, argc, argv);
+	if (t->desc.json) {
+		t->res = lj_result_new(t->ops->name, argc, argv);
 		if (!t->res) {
 			lj_error("cannot create the result document: out of memory");
 			return LJ_EXIT_RUNTIME;
 		}
 	}
-	t->setup = setup;
-	ret = lj_setupopt_apply(setup, &t->topo, &t->stack, t->res ? lj_result_setup(t->res) : NULL);
+	/* Without --json the record still exists: hooks (validity) read the fallbacks. */
+	t->setup_rec = t->res ? lj_result_setup(t->res) : json_object_new_object();
+	if (!t->desc.setup)
+		return 0;
+	ret = lj_setupopt_apply(t->desc.setup, &t->topo, &t->stack, t->setup_rec);
 	if (ret)
 		return ret;		/* apply undid what it had done */
 	t->applied = true;
 	return 0;
 }
 
-void lj_tool_fallback(struct lj_tool *t, const char *what, int err)
+/* Start the hooks beside the run: one that cannot start is a fallback (77 under --strict). */
+static int start_hooks(struct lj_tool *t, const struct lj_run_desc *run)
 {
-	json_object *fb, *o;
+	int ret = 0;
 
-	if (!t->res || !json_object_object_get_ex(lj_result_setup(t->res), "fallbacks", &fb))
-		return;
-	o = json_object_new_object();
-	json_object_object_add(o, "what", json_object_new_string(what));
-	json_object_object_add(o, "reason", json_object_new_string(lj_strerror(err)));
-	json_object_array_add(fb, o);
+	if (!lj_hooks_start(&t->hooks, run))
+		return 0;
+	for (int i = 0; i < t->hooks.n && !ret; i++)
+		if (!t->hooks.h[i].started)
+			ret = lj_tool_fallback(t, t->hooks.h[i].ops->name, t->hooks.h[i].start_err, NULL);
+	return ret;
 }
 
-int lj_tool_write_result(struct lj_tool *t, int ret)
+static int first(int ret, int r)
+{
+	return ret ? ret : lj_exit_code(r);
+}
+
+/* From start to the text report: the measurement itself. Return: the run's exit code. */
+static int measure(struct lj_tool *t, void *tool, bool *started)
+{
+	const struct lj_tool_ops *ops = t->ops;
+	struct lj_run_desc run = { .tool = ops->name, .ntids = 0 };
+	int ret;
+
+	ret = lj_exit_code(ops->start(tool, t, &run));
+	if (ret)
+		return ret;
+	ret = start_hooks(t, &run);
+	if (ret)
+		lj_stop_request();	/* --strict: the threads leave at once */
+	else if (t->fallbacks[0])
+		lj_warn("measuring with fallbacks: %s", t->fallbacks);
+	if (ops->go)
+		ret = first(ret, ops->go(tool, t));
+	ret = first(ret, ops->wait(tool, t));
+	lj_hooks_stop(&t->hooks);
+	if (ret == LJ_EXIT_NOCAP && lj_stop_requested())
+		return ret;		/* refused before measuring: nothing to report */
+	*started = true;
+	ret = first(ret, ops->report_text(tool, t, ret));
+	lj_hooks_report(&t->hooks, stderr);
+	return ret;
+}
+
+/* The result document: the tool's blocks, the hooks' blocks, written with the exit code. */
+static int write_result(struct lj_tool *t, void *tool, bool started, int ret)
 {
 	int err;
 
 	if (!t->res)
 		return ret;
+	ret = first(ret, t->ops->report_json(tool, t, t->res, started, ret));
+	ret = first(ret, lj_hooks_contribute(&t->hooks, t->res));
 	lj_result_finish(t->res, ret);
-	err = lj_result_write(t->res, t->json);
+	err = lj_result_write(t->res, t->desc.json);
 	if (err) {
-		lj_error_errno(err, "cannot write %s", t->json);
-		return LJ_EXIT_RUNTIME;
+		lj_error_errno(err, "cannot write %s", t->desc.json);
+		return ret ? ret : LJ_EXIT_RUNTIME;
 	}
 	return ret;
 }
 
-void lj_tool_end(struct lj_tool *t)
+static int run_phases(struct lj_tool *t, void *tool, int argc, char **argv)
 {
+	const struct lj_tool_ops *ops = t->ops;
+	bool started = false;
+	int ret;
+
+	ret = begin(t, argc, argv);
+	if (ret)
+		return ret;
+	ret = lj_exit_code(ops->prepare(tool, t));
+	if (!ret && t->desc.mlock)
+		ret = lock_memory(t);
+	if (!ret && ops->hooks)
+		ret = lj_exit_code(ops->hooks(tool, t));
+	if (!ret)
+		ret = measure(t, tool, &started);
+	return write_result(t, tool, started, ret);
+}
+
+/* Undo the setup stack, release the hooks, the result and the topology. */
+static void end(struct lj_tool *t)
+{
+	lj_hooks_free(&t->hooks);
+	if (t->mlocked)
+		munlockall();
 	if (t->applied)
-		lj_setupopt_restore(t->setup, t->stack);
-	t->applied = false;
+		lj_setupopt_restore(t->desc.setup, t->stack);
+	if (!t->res)
+		json_object_put(t->setup_rec);
 	lj_result_free(t->res);
-	t->res = NULL;
 	if (t->topo_loaded)
 		lj_topo_free(&t->topo);
-	t->topo_loaded = false;
+}
+
+int lj_tool_main(const struct lj_tool_ops *ops, int argc, char **argv)
+{
+	struct lj_tool t = { .ops = ops };
+	void *tool;
+	int ret;
+
+	lj_err_init(argv[0]);
+	lj_hooks_init(&t.hooks);
+	tool = calloc(1, ops->size);
+	if (!tool) {
+		lj_error("out of memory");
+		return LJ_EXIT_RUNTIME;
+	}
+	ret = ops->parse(tool, argc, argv);
+	if (ret == LJ_OPT_EXIT_HELP) {
+		ret = LJ_EXIT_OK;
+	} else if (!ret) {
+		ops->describe(tool, &t.desc);
+		t.strict = t.desc.setup && t.desc.setup->strict;
+		t.text = t.desc.json && !strcmp(t.desc.json, "-") ? stderr : stdout;
+		ret = run_phases(&t, tool, argc, argv);
+	}
+	/* The tool's threads are joined before the setup they ran in is undone. */
+	ops->free(tool);
+	end(&t);
+	free(tool);
+	return ret;
 }

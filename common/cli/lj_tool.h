@@ -1,30 +1,112 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* lj_tool - the start and end every measuring tool shares: stop flag, topology, result, setup stack. */
+/* lj_tool - the lifecycle every measuring tool runs through: per-tool operations, one driver. */
 #ifndef LJ_TOOL_H
 #define LJ_TOOL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "lj_hook.h"
 #include "lj_result.h"
 #include "lj_setupopt.h"
 #include "lj_topo.h"
 
 /*
- * What a measuring tool holds from its start to its end, besides its own
- * run: the topology it places threads on, the result document (only with
- * --json), and the setup stack its setup options were applied through.
- * Zero-initialise it; lj_tool_end() releases what lj_tool_start() got,
- * however far it got.
+ * A measuring tool (lj-cyclic, lj-signal, lj-hackbench, lj-frame) is a
+ * struct lj_tool_ops and a main() that calls lj_tool_main(). The driver
+ * runs the phases in this order (docs/architecture.md, "The lifecycle"):
+ *
+ *   parse        argv into the tool's configuration
+ *   describe     what the driver needs from it: --json, outputs, setup, -m
+ *   (driver)     check the outputs, install the stop handlers (lj_stop),
+ *                load the topology, create the result, apply the setup
+ *   prepare      place threads, allocate, check policies
+ *   (driver)     lock memory (the one mlockall rule)
+ *   hooks        register the hooks the tool's options asked for
+ *   start        create the measuring threads, set up but not measuring;
+ *                fill the struct lj_run_desc (measured CPUs, thread ids)
+ *   (driver)     lj_hooks_start; one warning naming every fallback
+ *   go           release the threads (optional)
+ *   wait         until the run ends (loops, duration, -b, a stop)
+ *   (driver)     lj_hooks_stop
+ *   report_text  the tool's lines, then lj_hooks_report (on stderr: stdout
+ *                keeps exactly the tool's lines for their parsers)
+ *   report_json  the result's blocks, then lj_hooks_contribute; written
+ *   free         whatever the tool holds, however far it got
+ *
+ * Return convention of the phases: 0, or -errno after one line on stderr
+ * saying what failed; only the driver turns that into an exit code
+ * (lj_exit_code: a missing capability 77, bad input 2, else 1). A phase
+ * may instead return a positive LJ_EXIT_* it decided itself: parse (the
+ * option parser's code, or LJ_OPT_EXIT_HELP for a help already printed),
+ * LJ_EXIT_THRESHOLD for a run that completed over a threshold, or
+ * LJ_EXIT_RUNTIME for a runtime failure whose errno alone would read as
+ * bad input. The first non-zero result of the run phases is the exit code.
+ */
+
+struct lj_tool;
+
+/* What the driver needs to know of the tool's configuration after parse. */
+#define LJ_TOOL_MAX_OUTPUTS 4
+struct lj_tool_desc {
+	const char *json;		/* --json path, or NULL */
+	const char *outputs[LJ_TOOL_MAX_OUTPUTS];	/* other files the run writes (NULL: none) */
+	struct lj_setupopt *setup;	/* the tool's setup options (--strict among them) */
+	bool mlock;			/* lock memory before the threads start */
+};
+
+struct lj_tool_ops {
+	const char *name;		/* "lj-cyclic": the result's tool */
+	size_t size;			/* the tool's state, zeroed by the driver */
+	int (*parse)(void *tool, int argc, char **argv);
+	void (*describe)(void *tool, struct lj_tool_desc *d);
+	int (*prepare)(void *tool, struct lj_tool *t);
+	int (*hooks)(void *tool, struct lj_tool *t);			/* optional */
+	int (*start)(void *tool, struct lj_tool *t, struct lj_run_desc *run);
+	int (*go)(void *tool, struct lj_tool *t);			/* optional */
+	int (*wait)(void *tool, struct lj_tool *t);
+	/* Called only when start succeeded; @ret is the run's result so far. */
+	int (*report_text)(void *tool, struct lj_tool *t, int ret);
+	/* Called whenever a result exists (the run may not have started: @started). */
+	int (*report_json)(void *tool, struct lj_tool *t, struct lj_result *res, bool started, int ret);
+	void (*free)(void *tool);
+};
+
+/*
+ * What the driver holds for a run, besides the tool's own state. The
+ * tool's measuring loops keep &t->hooks (a pointer in their run or thread
+ * struct) and call lj_hooks_wants()/lj_hooks_late() on it.
  */
 struct lj_tool {
+	const struct lj_tool_ops *ops;
+	struct lj_tool_desc desc;
 	struct lj_topo topo;
 	struct lj_result *res;		/* NULL without --json */
-	const char *json;		/* --json path, or NULL */
-	struct lj_setupopt *setup;
+	json_object *setup_rec;		/* the result's "setup", or the driver's own without --json */
 	struct lj_setup *stack;
-	bool topo_loaded, applied;
+	struct lj_hooks hooks;
+	FILE *text;			/* the tool's lines: stdout, stderr with --json - */
+	char fallbacks[512];		/* "what (reason), ..." for the one warning */
+	bool topo_loaded, applied, mlocked, strict;
 };
+
+/* The whole lifecycle. Return: the exit code. */
+int lj_tool_main(const struct lj_tool_ops *ops, int argc, char **argv);
+
+/*
+ * The one strict-or-fallback rule, for a capability the run goes without
+ * (@what: "mlockall", "sched", a hook's name; @reason: why, or NULL for
+ * lj_strerror(@err)). Under --strict: one error line, return
+ * LJ_EXIT_NOCAP (the phase returns it). Otherwise record {what, reason}
+ * in the result's setup.fallbacks, add it to the one warning the driver
+ * prints before the measurement starts, return 0.
+ */
+int lj_tool_fallback(struct lj_tool *t, const char *what, int err, const char *reason);
+
+/* Record {what, value} in setup.applied, or {what, value} in setup.notes (no-op without a result). */
+void lj_tool_applied(struct lj_tool *t, const char *what, const char *value);
+void lj_tool_note(struct lj_tool *t, const char *what, const char *value);
 
 /*
  * Check that each non-NULL path of @paths can be written
@@ -33,33 +115,5 @@ struct lj_tool {
  * Return: 0, or LJ_EXIT_RUNTIME after "cannot write PATH: why".
  */
 int lj_tool_check_outputs(const char *const *paths, size_t n);
-
-/*
- * Check that a result can be written to @json (lj_result_check_path:
- * found before anything is measured), install the stop handlers
- * (lj_stop), load the topology, create the result document when @json is
- * set (named @name, with @argv), and apply @setup through the setup
- * stack, recording it in the result.
- * Return: 0, or an exit code after a message.
- */
-int lj_tool_start(struct lj_tool *t, const char *name, struct lj_setupopt *setup,
-		  const char *json, int argc, char **argv);
-
-/*
- * Record in the result's setup.fallbacks ({"what", "reason"}, the keys
- * lj_setupopt uses) a capability the run went without; no-op without a
- * result.
- */
-void lj_tool_fallback(struct lj_tool *t, const char *what, int err);
-
-/*
- * Finish the result with exit code @ret and write it to the --json path.
- * Return: @ret, or LJ_EXIT_RUNTIME after a message when writing failed.
- * Without a result, @ret unchanged.
- */
-int lj_tool_write_result(struct lj_tool *t, int ret);
-
-/* Undo the setup stack, free the result and the topology. */
-void lj_tool_end(struct lj_tool *t);
 
 #endif

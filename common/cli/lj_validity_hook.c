@@ -26,7 +26,7 @@ struct lj_vhook {
 	struct lj_runprobe before;
 	_Atomic uint64_t late_missed;
 	uint64_t missed, overflows, samples, expected;
-	bool started, stopped, counted;
+	bool started, stopped, counted, fallbacks_read;
 };
 
 struct lj_vhook *lj_vhook_new(void)
@@ -136,9 +136,11 @@ void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup)
 {
 	json_object *fb;
 
-	if (!h || !setup || !json_object_object_get_ex(setup, "fallbacks", &fb) ||
+	/* Once: the tool may read them before its text report, contribute() again. */
+	if (!h || h->fallbacks_read || !setup || !json_object_object_get_ex(setup, "fallbacks", &fb) ||
 	    !json_object_is_type(fb, json_type_array))
 		return;
+	h->fallbacks_read = true;
 	for (size_t i = 0; i < json_object_array_length(fb); i++) {
 		json_object *e = json_object_array_get_idx(fb, i), *w, *r;
 

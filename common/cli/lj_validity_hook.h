@@ -29,7 +29,7 @@ struct lj_vhook *lj_vhook_new(void);
 void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio);
 /* Read the measuring threads' policy and priority back now. Cheap: one syscall per thread. */
 void lj_vhook_poll(struct lj_vhook *h);
-/* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect. */
+/* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect (read once). */
 void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
 /* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
 void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,

@@ -85,6 +85,11 @@ const char *lj_setup_conflict(const struct lj_setup *s)
 	return s ? s->conflict : "";
 }
 
+const char *lj_setup_why(const struct lj_setup *s, int err)
+{
+	return s && s->conflict[0] ? s->conflict : strerror(err < 0 ? -err : err);
+}
+
 static bool inside_created_group(const struct lj_setup *s, const char *path)
 {
 	for (int i = 0; i < s->n; i++)
@@ -100,7 +105,6 @@ static int push_entry(struct lj_setup *s, enum lj_setup_kind kind, const char *p
 	struct lj_setup_entry *e;
 	int ret;
 
-	s->conflict[0] = '\0';
 	ret = lj_setup_journal_open(s);
 	if (ret)
 		return ret;
@@ -162,12 +166,13 @@ int lj_setup_write(struct lj_setup *s, const char *path, const char *value)
 	ssize_t n;
 	int lock, ret;
 
+	s->conflict[0] = '\0';
 	if (inside_created_group(s, path))
 		return lj_file_write(path, value);
 	n = lj_file_read(path, old, sizeof(old));
 	if (n < 0)
 		return (int)n;
-	lock = lj_setup_lock_dir();
+	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
 	/* Equal values need no entry, but another process may still hold it. */
@@ -198,9 +203,10 @@ int lj_setup_push_file(struct lj_setup *s, const char *path, const char *undo)
 {
 	int lock, ret;
 
+	s->conflict[0] = '\0';
 	if (inside_created_group(s, path))
 		return 0;
-	lock = lj_setup_lock_dir();
+	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
 	ret = push(s, LJ_SETUP_FILE, path, undo);
@@ -213,17 +219,17 @@ int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path)
 	struct stat st;
 	int lock, ret;
 
+	s->conflict[0] = '\0';
 	if (!stat(path, &st)) {
 		/* An existing group is reused, unless a live ljkit process created it. */
-		lock = lj_setup_lock_dir();
+		lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 		if (lock < 0)
 			return lock;
-		s->conflict[0] = '\0';
 		ret = lj_setup_check_conflict(s, LJ_SETUP_CGROUP, path);
 		lj_setup_unlock_dir(lock);
 		return ret ? ret : -EEXIST;
 	}
-	lock = lj_setup_lock_dir();
+	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
 	ret = push(s, LJ_SETUP_CGROUP, path, NULL);
@@ -242,7 +248,8 @@ int lj_setup_push_preempt(struct lj_setup *s, const char *old_mode)
 {
 	int lock, ret;
 
-	lock = lj_setup_lock_dir();
+	s->conflict[0] = '\0';
+	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
 	ret = push(s, LJ_SETUP_PREEMPT, "preempt", old_mode);
@@ -250,12 +257,22 @@ int lj_setup_push_preempt(struct lj_setup *s, const char *old_mode)
 	return ret;
 }
 
+/* Unlink the journal only if the name still leads to the file this stack created. */
+static void remove_own_journal(const struct lj_setup *s)
+{
+	struct stat st;
+
+	if (!lstat(s->journal, &st) && st.st_dev == s->jstat.st_dev && st.st_ino == s->jstat.st_ino)
+		unlink(s->journal);
+}
+
 int lj_setup_undo(struct lj_setup *s, void (*say)(const char *line, void *arg), void *arg)
 {
 	sigset_t mask;
 	int ret = 0;
 
-	if (!s)
+	/* Only the process that made the changes undoes them and removes its journal. */
+	if (!s || getpid() != s->owner)
 		return 0;
 	if (atomic_exchange(&s->unwinding, 1))
 		return 0;	/* a signal arrived during an unwind: let it finish */
@@ -284,7 +301,7 @@ int lj_setup_undo(struct lj_setup *s, void (*say)(const char *line, void *arg), 
 		s->fd = -1;
 		/* Keep the journal when something could not be undone: --restore retries. */
 		if (!ret)
-			unlink(s->journal);
+			remove_own_journal(s);
 	}
 	if (!ret) {
 		for (int i = 0; i < s->n; i++) {

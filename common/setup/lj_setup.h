@@ -14,7 +14,8 @@
  * before it is made; lj_setup_undo() undoes the stack in reverse order.
  * The journal is one text file per process, by default
  * /run/ljkit/journal.PID ($LJ_JOURNAL_DIR replaces /run/ljkit), created at
- * the first change. Its lines (fields separated by tabs, values escaped
+ * the first change, always new (O_CREAT|O_EXCL|O_NOFOLLOW, 0600) in a
+ * directory only root can write (docs/security.md). Its lines (fields separated by tabs, values escaped
  * with \\, \t, \n):
  *
  *   # ljkit-journal/1 pid=PID start=STARTTIME prog=NAME
@@ -98,8 +99,17 @@ void lj_setup_free(struct lj_setup *s);
 /* The journal path ("" until the first change). */
 const char *lj_setup_journal(const struct lj_setup *s);
 
-/* After -EBUSY: "PATH is being changed by lj-cyclic (pid 123, journal F)". */
+/*
+ * Why the last call refused, "" if it did not: after -EBUSY "PATH is being
+ * changed by lj-cyclic (pid 123, journal F)"; after a journal or lock
+ * failure the journal's own words ("cannot create setup journal F: File
+ * exists (--journal must name a new file)", "journal directory D can be
+ * written by group or others ...", "the setup lock L is held by pid N ...").
+ */
 const char *lj_setup_conflict(const struct lj_setup *s);
+
+/* lj_setup_conflict() when it says something, else strerror(@err): for "cannot X: WHY". */
+const char *lj_setup_why(const struct lj_setup *s, int err);
 
 /* The changes as a JSON array of {"kind", "path", "old"} (new reference). */
 json_object *lj_setup_json(const struct lj_setup *s);
@@ -119,8 +129,11 @@ int lj_setup_find_stale(const char *dir, char *first, size_t len);
 
 /*
  * Replay the stale journals in @dir (or the one file @journal when not
- * NULL, refused with -EBUSY if its process is alive). Return: the number
- * of journals replayed, or the first -errno; @say tells each action.
+ * NULL, refused with -EBUSY if its process is alive). Only trusted
+ * journals (root's, 0600, read whole: -EBADMSG for a file that is not a
+ * journal, left as it is) whose every entry names a file ljkit changes
+ * (-EPERM otherwise, journal kept). Return: the number of journals
+ * replayed, or the first -errno; @say tells each action and refusal.
  */
 int lj_setup_restore_stale(const char *dir, const char *journal,
 			   void (*say)(const char *line, void *arg), void *arg);

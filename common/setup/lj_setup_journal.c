@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,105 +100,148 @@ void lj_setup_journal_free(struct lj_setup_jfile *j)
 	j->n = 0;
 }
 
-/* The parser itself, on an open stream: lj_setup_journal_read and _parse share it. */
-static int journal_parse_stream(FILE *f, struct lj_setup_jfile *j)
+/* The header "# ljkit-journal/1 pid=PID start=START prog=NAME": all of it, or not a journal. */
+static int parse_header(const char *line, struct lj_setup_jfile *j)
+{
+	const char *p;
+	char *end;
+
+	if (strncmp(line, LJ_SETUP_JOURNAL_MAGIC " pid=", strlen(LJ_SETUP_JOURNAL_MAGIC " pid=")))
+		return -EBADMSG;
+	p = line + strlen(LJ_SETUP_JOURNAL_MAGIC " pid=");
+	errno = 0;
+	j->pid = (pid_t)strtol(p, &end, 10);
+	if (errno || end == p || j->pid <= 0 || strncmp(end, " start=", 7))
+		return -EBADMSG;
+	p = end + 7;
+	j->start = strtoull(p, &end, 10);
+	if (errno || end == p || strncmp(end, " prog=", 6))
+		return -EBADMSG;
+	snprintf(j->prog, sizeof(j->prog), "%s", end + 6);
+	return 0;
+}
+
+static int add_entry(struct lj_setup_jfile *j, int *alloc, enum lj_setup_kind kind,
+		     char *path, char *old)
+{
+	struct lj_setup_entry *e;
+
+	if (j->n == *alloc) {
+		int cap = *alloc ? 2 * *alloc : 16;
+
+		e = realloc(j->e, (size_t)cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		j->e = e;
+		*alloc = cap;
+	}
+	e = &j->e[j->n];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	unescape(path);
+	e->path = strdup(path);
+	if (old) {
+		unescape(old);
+		e->old = strdup(old);
+	} else if (kind != LJ_SETUP_CGROUP) {
+		e->old = strdup("");
+	}
+	j->n++;
+	if (!e->path || (kind != LJ_SETUP_CGROUP && !e->old))
+		return -ENOMEM;
+	return 0;
+}
+
+/* One entry or "undone" line (newline removed). */
+static int parse_line(char *line, struct lj_setup_jfile *j, int *alloc)
+{
+	char *f1, *f2, *f3, *save = NULL, *end;
+
+	f1 = strtok_r(line, "\t", &save);
+	f2 = strtok_r(NULL, "\t", &save);
+	f3 = strtok_r(NULL, "", &save);
+	if (!f1 || !f2)
+		return -EBADMSG;
+	if (!strcmp(f1, "undone")) {
+		long idx = strtol(f2, &end, 10);
+
+		if (*end || end == f2 || f3 || idx < 0 || idx >= j->n)
+			return -EBADMSG;
+		j->e[idx].undone = true;
+		return 0;
+	}
+	if (!strcmp(f1, "file"))
+		return add_entry(j, alloc, LJ_SETUP_FILE, f2, f3);
+	if (!strcmp(f1, "cgroup") && !f3)
+		return add_entry(j, alloc, LJ_SETUP_CGROUP, f2, NULL);
+	if (!strcmp(f1, "preempt") && f3)
+		return add_entry(j, alloc, LJ_SETUP_PREEMPT, f2, f3);
+	return -EBADMSG;
+}
+
+/*
+ * The parser itself, on an open stream (lj_setup_journal_read and _parse
+ * share it): every complete line must parse; *lineno is the line that did
+ * not. Frees what it read on failure.
+ */
+static int journal_parse_stream(FILE *f, struct lj_setup_jfile *j, int *lineno)
 {
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
+	ssize_t n;
 	int ret = 0, alloc = 0;
 
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *f1, *f2, *f3, *save = NULL;
-
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (!strncmp(line, LJ_SETUP_JOURNAL_MAGIC, strlen(LJ_SETUP_JOURNAL_MAGIC))) {
-			char *p;
-
-			if ((p = strstr(line, " pid=")))
-				j->pid = (pid_t)strtol(p + 5, NULL, 10);
-			if ((p = strstr(line, " start=")))
-				j->start = strtoull(p + 7, NULL, 10);
-			if ((p = strstr(line, " prog=")))
-				snprintf(j->prog, sizeof(j->prog), "%s", p + 6);
-			continue;
-		}
-		if (!*line || *line == '#')
-			continue;
-		f1 = strtok_r(line, "\t", &save);
-		f2 = strtok_r(NULL, "\t", &save);
-		f3 = strtok_r(NULL, "", &save);
-		if (!f1 || !f2)
-			continue;	/* a torn last line after a crash */
-		if (!strcmp(f1, "undone")) {
-			long idx = strtol(f2, NULL, 10);
-
-			if (idx >= 0 && idx < j->n)
-				j->e[idx].undone = true;
-			continue;
-		}
-		if (j->n == alloc) {
-			struct lj_setup_entry *ne;
-
-			alloc = alloc ? 2 * alloc : 16;
-			ne = realloc(j->e, alloc * sizeof(*ne));
-			if (!ne) {
-				ret = -ENOMEM;
-				break;
-			}
-			j->e = ne;
-		}
-		memset(&j->e[j->n], 0, sizeof(j->e[0]));
-		if (!strcmp(f1, "file"))
-			j->e[j->n].kind = LJ_SETUP_FILE;
-		else if (!strcmp(f1, "cgroup"))
-			j->e[j->n].kind = LJ_SETUP_CGROUP;
-		else if (!strcmp(f1, "preempt"))
-			j->e[j->n].kind = LJ_SETUP_PREEMPT;
-		else
-			continue;
-		unescape(f2);
-		j->e[j->n].path = strdup(f2);
-		if (f3) {
-			unescape(f3);
-			j->e[j->n].old = strdup(f3);
-		} else if (j->e[j->n].kind == LJ_SETUP_FILE) {
-			j->e[j->n].old = strdup("");
-		}
-		j->n++;
+	*lineno = 0;
+	while (!ret && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] != '\n')
+			break;	/* the last line, torn by a crash before its newline */
+		line[n - 1] = '\0';
+		ret = (*lineno)++ ? parse_line(line, j, &alloc) : parse_header(line, j);
 	}
+	if (!ret && !*lineno)
+		ret = -EBADMSG;
 	free(line);
 	if (ret)
 		lj_setup_journal_free(j);
 	return ret;
 }
 
-int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j)
+int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct stat *st,
+			  char *why, size_t len)
 {
-	FILE *f = fopen(path, "re");
-	int ret;
+	struct stat own;
+	int ret, fd, lineno;
+	FILE *f;
 
 	memset(j, 0, sizeof(*j));
-	if (!f)
-		return -errno;
-	ret = journal_parse_stream(f, j);
+	fd = lj_setup_open_trusted(path, st ? st : &own, why, len);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	ret = journal_parse_stream(f, j, &lineno);
 	fclose(f);
+	if (ret == -EBADMSG)
+		lj_setup_because(why, len, "%s is not an ljkit journal (line %d): refused, left as it is",
+				 path, lineno ? lineno : 1);
 	return ret;
 }
 
 int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j)
 {
 	FILE *f;
-	int ret;
+	int ret, lineno;
 
 	memset(j, 0, sizeof(*j));
 	if (!len)
-		return 0;	/* fmemopen refuses an empty buffer; an empty journal has no entries */
+		return -EBADMSG;	/* no header: not a journal (fmemopen refuses an empty buffer) */
 	f = fmemopen((void *)(uintptr_t)buf, len, "r");
 	if (!f)
 		return -errno;
-	ret = journal_parse_stream(f, j);
+	ret = journal_parse_stream(f, j, &lineno);
 	fclose(f);
 	return ret;
 }
@@ -216,58 +260,53 @@ bool lj_setup_is_journal_name(const char *name)
 	return !strncmp(name, "journal.", 8) && name[8];
 }
 
-int lj_setup_mkdir_p(const char *dir)
-{
-	char tmp[PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
+/*
+ * Create the journal: O_EXCL|O_NOFOLLOW, 0600, never an existing file
+ * (not even a stale journal of an earlier process with our pid: that one
+ * is for --restore). The default lives in the checked journal directory;
+ * --journal PATH must name a new file in an existing directory.
+ */
 int lj_setup_journal_open(struct lj_setup *s)
 {
-	char dir[PATH_MAX], line[256], *slash;
+	char line[256];
 	int ret;
 
 	if (s->fd >= 0)
 		return 0;
-	if (s->want[0])
+	if (s->want[0]) {
 		snprintf(s->journal, sizeof(s->journal), "%s", s->want);
-	else
-		snprintf(s->journal, sizeof(s->journal), "%s/journal.%d",
-			 lj_setup_journal_dir(), (int)getpid());
-	snprintf(dir, sizeof(dir), "%s", s->journal);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		ret = lj_setup_mkdir_p(dir);
+	} else {
+		ret = lj_setup_dir_ready(lj_setup_journal_dir(), true, s->conflict, sizeof(s->conflict));
 		if (ret)
 			goto fail;
+		snprintf(s->journal, sizeof(s->journal), "%s/journal.%d",
+			 lj_setup_journal_dir(), (int)getpid());
 	}
-	s->fd = open(s->journal, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	s->fd = open(s->journal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 	if (s->fd < 0) {
 		ret = -errno;
+		lj_setup_because(s->conflict, sizeof(s->conflict), "cannot create setup journal %s: %s%s",
+				 s->journal, strerror(-ret),
+				 ret == -EEXIST ? (s->want[0] ? " (--journal must name a new file)"
+						   : " (a stale journal: run lj-env --restore)") : "");
+		/* -EBUSY, not -EEXIST: callers read -EEXIST from mkdir as "the group exists". */
+		if (ret == -EEXIST || ret == -ELOOP)
+			ret = -EBUSY;
 		goto fail;
 	}
 	snprintf(line, sizeof(line), LJ_SETUP_JOURNAL_MAGIC " pid=%d start=%llu prog=%s\n",
 		 (int)getpid(), lj_setup_pid_starttime(getpid()), program_invocation_short_name);
-	if (write(s->fd, line, strlen(line)) < 0) {
+	if (write(s->fd, line, strlen(line)) < 0 || fsync(s->fd) < 0) {
 		ret = -errno;
+		lj_setup_because(s->conflict, sizeof(s->conflict), "cannot write setup journal %s: %s",
+				 s->journal, strerror(-ret));
 		close(s->fd);
 		s->fd = -1;
-		unlink(s->journal);
+		unlink(s->journal);	/* ours: created just now, O_EXCL */
 		goto fail;
 	}
+	if (fstat(s->fd, &s->jstat) < 0)
+		memset(&s->jstat, 0, sizeof(s->jstat));
 	return 0;
 fail:
 	s->journal[0] = '\0';
@@ -277,13 +316,18 @@ fail:
 int lj_setup_journal_append(struct lj_setup *s, const char *line)
 {
 	size_t len = strlen(line);
+	int ret = 0;
 
+	errno = 0;
 	if (write(s->fd, line, len) != (ssize_t)len)
-		return errno ? -errno : -EIO;
+		ret = errno ? -errno : -EIO;
 	/* The change is made only once its undo is on disk. */
-	if (fsync(s->fd))
-		return -errno;
-	return 0;
+	else if (fsync(s->fd))
+		ret = -errno;
+	if (ret)
+		lj_setup_because(s->conflict, sizeof(s->conflict), "cannot write setup journal %s: %s",
+				 s->journal, strerror(-ret));
+	return ret;
 }
 
 

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define LJ_SETUP_JOURNAL_MAGIC "# ljkit-journal/1"
@@ -25,8 +26,9 @@ struct lj_setup {
 	int n, cap;
 	int fd;			/* journal, -1 until the first change */
 	char journal[PATH_MAX];
+	struct stat jstat;	/* the journal we created: unlink only that file */
 	char want[PATH_MAX];	/* requested journal path, "" for the default */
-	char conflict[PATH_MAX + 128];
+	char conflict[PATH_MAX + 256];	/* why the stack refused: a conflict, the journal, the lock */
 	atomic_int unwinding;
 	pid_t owner;		/* forked children (workers) must not unwind it */
 };
@@ -43,8 +45,14 @@ struct lj_setup_jfile {
 /* lj_setup_journal.c: the on-disk journal. */
 unsigned long long lj_setup_pid_starttime(pid_t pid);
 const char *lj_setup_kind_name(enum lj_setup_kind k);
-int lj_setup_mkdir_p(const char *dir);
-int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j);
+/*
+ * Read a whole journal (opened with lj_setup_open_trusted). Every line
+ * must parse: the header first, then entries; only a last line without
+ * its newline (torn by a crash) is ignored. -EBADMSG when it is not an
+ * ljkit journal; @st (may be NULL) receives the file's identity.
+ */
+int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct stat *st,
+			  char *why, size_t len);
 /* The same parser on @len bytes in memory (the fuzz target; parsing only, no file). */
 int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j);
 void lj_setup_journal_free(struct lj_setup_jfile *j);
@@ -61,8 +69,34 @@ int lj_setup_journal_entry(struct lj_setup *s, enum lj_setup_kind kind, const ch
 /* lj_setup_conflict.c: one setting, one owner. */
 bool lj_setup_path_within(const char *path, const char *dir);
 int lj_setup_check_conflict(struct lj_setup *s, enum lj_setup_kind kind, const char *path);
-int lj_setup_lock_dir(void);
+/*
+ * The journal directory's lock (DIR/.lock, 0600, O_NOFOLLOW), taken within
+ * $LJ_LOCK_TIMEOUT seconds (default 30); on timeout -ETIMEDOUT and @why
+ * names the holder's pid. Return: the locked fd or -errno.
+ */
+int lj_setup_lock_dir(char *why, size_t len);
 void lj_setup_unlock_dir(int fd);
+
+/* lj_setup_trust.c: what the stack trusts (docs/security.md). */
+void lj_setup_because(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool lj_setup_trusted_uid(uid_t uid);
+/*
+ * The journal directory: root's (or the running user's), not writable by
+ * group or others, no untrusted directory above it; with @create, made
+ * 0700 when missing (the last component only). Return: 0 or -errno, @why
+ * naming the directory.
+ */
+int lj_setup_dir_ready(const char *dir, bool create, char *why, size_t len);
+/* Open a journal for reading: a regular file, not a link, trusted owner, not writable by others, one link. Return: fd or -errno. */
+int lj_setup_open_trusted(const char *path, struct stat *st, char *why, size_t len);
+/*
+ * May a replayed entry be undone? Only the kinds of file ljkit changes
+ * (docs/security.md); @real receives the path to write (symbolic links
+ * resolved and checked). Return: 0 or -EPERM with @why.
+ */
+int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rlen,
+			   char *why, size_t len);
 
 /* lj_setup_restore.c: undoing one entry, for the live stack and for replay. */
 void lj_setup_say(void (*say)(const char *, void *), void *arg, const char *fmt, ...)

@@ -167,19 +167,36 @@ int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *
 
 /* ---- stale journals ---- */
 
+/* The journal directory, checked; 0 with *dp NULL when there is none. */
+static int open_journal_dir(const char *dir, DIR **dp, void (*say)(const char *, void *), void *arg)
+{
+	char why[PATH_MAX + 256] = "";
+	int ret = lj_setup_dir_ready(dir, false, why, sizeof(why));
+
+	*dp = NULL;
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		lj_setup_say(say, arg, "cannot restore: %s", why);
+		return ret;
+	}
+	*dp = opendir(dir);
+	return *dp ? 0 : (errno == ENOENT ? 0 : -errno);
+}
+
 int lj_setup_list(const char *dir,
 		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),
 		  void *arg)
 {
 	struct dirent *d;
-	int count = 0;
+	int count = 0, ret;
 	DIR *dp;
 
 	if (!dir)
 		dir = lj_setup_journal_dir();
-	dp = opendir(dir);
-	if (!dp)
-		return errno == ENOENT ? 0 : -errno;
+	ret = open_journal_dir(dir, &dp, NULL, NULL);
+	if (ret || !dp)
+		return ret;
 	while ((d = readdir(dp))) {
 		char jpath[PATH_MAX];
 		struct lj_setup_jfile j;
@@ -188,7 +205,7 @@ int lj_setup_list(const char *dir,
 		if (!lj_setup_is_journal_name(d->d_name))
 			continue;
 		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
-		if (lj_setup_journal_read(jpath, &j))
+		if (lj_setup_journal_read(jpath, &j, NULL, NULL, 0))
 			continue;
 		for (int i = 0; i < j.n; i++)
 			pending += !j.e[i].undone;
@@ -229,28 +246,48 @@ int lj_setup_find_stale(const char *dir, char *first, size_t len)
 	return ret < 0 ? ret : c.n;
 }
 
-static int replay(const char *jpath, void (*say)(const char *, void *), void *arg)
+/* Every pending entry must be one ljkit could have made; @real[i] is where to write it back. */
+static int check_entries(const struct lj_setup_jfile *j, char (*real)[PATH_MAX], char *why, size_t len)
 {
-	struct lj_setup_jfile j;
-	int ret, fd;
+	for (int i = 0; i < j->n; i++) {
+		int ret;
 
-	ret = lj_setup_journal_read(jpath, &j);
-	if (ret)
-		return ret;
-	if (lj_setup_journal_alive(&j) && j.pid != getpid()) {
-		lj_setup_journal_free(&j);
-		return -EBUSY;
+		if (j->e[i].undone)
+			continue;
+		ret = lj_setup_entry_allowed(&j->e[i], real[i], PATH_MAX, why, len);
+		if (ret)
+			return ret;
 	}
-	lj_setup_say(say, arg, "replaying %s (%s, pid %d, %d change%s)", jpath,
-		 j.prog[0] ? j.prog : "?", (int)j.pid, j.n, j.n == 1 ? "" : "s");
-	fd = open(jpath, O_WRONLY | O_APPEND | O_CLOEXEC);
-	for (int i = j.n - 1; i >= 0; i--) {
+	return 0;
+}
+
+static bool same_file(const char *path, const struct stat *st)
+{
+	struct stat now;
+
+	return !lstat(path, &now) && now.st_dev == st->st_dev && now.st_ino == st->st_ino;
+}
+
+/* Undo the pending entries in reverse, marking each in the journal. */
+static int undo_entries(const char *jpath, const struct stat *st, struct lj_setup_jfile *j,
+			char (*real)[PATH_MAX], void (*say)(const char *, void *), void *arg)
+{
+	int ret = 0, fd = open(jpath, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	struct stat fst;
+
+	if (fd >= 0 && (fstat(fd, &fst) || fst.st_ino != st->st_ino || fst.st_dev != st->st_dev)) {
+		close(fd);	/* replaced meanwhile: mark nothing in a stranger's file */
+		fd = -1;
+	}
+	for (int i = j->n - 1; i >= 0; i--) {
+		struct lj_setup_entry e = j->e[i];
 		char line[32];
 		int r;
 
-		if (j.e[i].undone)
+		if (e.undone)
 			continue;
-		r = lj_setup_undo_entry(&j.e[i], say, arg);
+		e.path = real[i];
+		r = lj_setup_undo_entry(&e, say, arg);
 		if (r) {
 			if (!ret)
 				ret = r;
@@ -264,15 +301,64 @@ static int replay(const char *jpath, void (*say)(const char *, void *), void *ar
 	}
 	if (fd >= 0)
 		close(fd);
-	if (!ret)
+	return ret;
+}
+
+/*
+ * Replay one journal: only a file ljkit wrote (lj_setup_open_trusted), read
+ * whole as a journal, of a dead process, whose every entry is one ljkit
+ * makes. Anything else is refused and left where it is.
+ */
+static int replay(const char *jpath, void (*say)(const char *, void *), void *arg)
+{
+	char why[PATH_MAX * 2 + 256] = "", (*real)[PATH_MAX] = NULL;
+	struct lj_setup_jfile j;
+	struct stat st;
+	int ret;
+
+	ret = lj_setup_journal_read(jpath, &j, &st, why, sizeof(why));
+	if (ret) {
+		lj_setup_say(say, arg, "cannot replay %s", why[0] ? why : strerror(-ret));
+		return ret;
+	}
+	if (lj_setup_journal_alive(&j) && j.pid != getpid()) {
+		lj_setup_journal_free(&j);
+		return -EBUSY;
+	}
+	real = calloc((size_t)j.n + 1, sizeof(*real));
+	ret = real ? check_entries(&j, real, why, sizeof(why)) : -ENOMEM;
+	if (ret) {
+		lj_setup_say(say, arg, "cannot replay %s: %s; journal kept", jpath,
+			     why[0] ? why : strerror(-ret));
+		goto out;
+	}
+	lj_setup_say(say, arg, "replaying %s (%s, pid %d, %d change%s)", jpath,
+		 j.prog[0] ? j.prog : "?", (int)j.pid, j.n, j.n == 1 ? "" : "s");
+	ret = undo_entries(jpath, &st, &j, real, say, arg);
+	if (!ret && same_file(jpath, &st))
 		unlink(jpath);
+out:
+	free(real);
 	lj_setup_journal_free(&j);
 	return ret;
+}
+
+static bool is_stale(const char *jpath)
+{
+	struct lj_setup_jfile j;
+	bool stale;
+
+	if (lj_setup_journal_read(jpath, &j, NULL, NULL, 0))
+		return true;	/* replay says why it refuses it */
+	stale = j.pid != getpid() && !lj_setup_journal_alive(&j);
+	lj_setup_journal_free(&j);
+	return stale;
 }
 
 int lj_setup_restore_stale(const char *dir, const char *journal,
 			   void (*say)(const char *line, void *arg), void *arg)
 {
+	char why[PATH_MAX + 256] = "";
 	struct dirent *d;
 	int count = 0, ret = 0, lock;
 	DIR *dp;
@@ -283,25 +369,24 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
 	}
 	if (!dir)
 		dir = lj_setup_journal_dir();
-	dp = opendir(dir);
-	if (!dp)
-		return errno == ENOENT ? 0 : -errno;
+	ret = open_journal_dir(dir, &dp, say, arg);
+	if (ret || !dp)
+		return ret;
 	/* Hold the lock so no process starts changing what is being restored. */
-	lock = lj_setup_lock_dir();
+	lock = lj_setup_lock_dir(why, sizeof(why));
+	if (lock < 0) {
+		lj_setup_say(say, arg, "cannot restore: %s", why[0] ? why : strerror(-lock));
+		closedir(dp);
+		return lock;
+	}
 	while ((d = readdir(dp))) {
 		char jpath[PATH_MAX];
-		struct lj_setup_jfile j;
-		bool stale;
 		int r;
 
 		if (!lj_setup_is_journal_name(d->d_name))
 			continue;
 		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
-		if (lj_setup_journal_read(jpath, &j))
-			continue;
-		stale = j.pid != getpid() && !lj_setup_journal_alive(&j);
-		lj_setup_journal_free(&j);
-		if (!stale)
+		if (!is_stale(jpath))
 			continue;
 		r = replay(jpath, say, arg);
 		if (r && !ret)
@@ -313,4 +398,3 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
 	closedir(dp);
 	return ret ? ret : count;
 }
-

@@ -158,7 +158,7 @@ int lj_cpufreq_set_governor(struct lj_setup *s, const cpu_set_t *cpus, const cha
 		ret = lj_setup_write(s, path, gov);
 		if (ret) {
 			snprintf(why, len, "%s: %s", path,
-				 ret == -EBUSY ? lj_setup_conflict(s) : strerror(-ret));
+				 lj_setup_why(s, ret));
 			goto out;
 		}
 		/* Verify through libcpupower: a driver may refuse silently. */

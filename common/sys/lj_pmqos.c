@@ -95,7 +95,7 @@ int lj_pmqos_idle_limit(struct lj_setup *s, const cpu_set_t *cpus, int max_state
 			ret = lj_setup_push_file(s, path, old);
 			if (ret) {
 				snprintf(why, len, "%s: %s", path,
-					 ret == -EBUSY ? lj_setup_conflict(s) : strerror(-ret));
+					 lj_setup_why(s, ret));
 				return ret;
 			}
 			ret = cpuidle_state_disable(cpu, st, 1);

@@ -149,26 +149,10 @@ int lj_sched_get(pid_t tid, struct lj_sched_param *out)
 	return 0;
 }
 
-/*
- * ASan reserves terabytes of shadow address space; locking it would fail
- * or exhaust memory, so sanitizer builds (compile-time) and runs under
- * LJ_SANITIZE=1 (the test harness) skip the lock.
- */
-static int sanitized(void)
-{
-#if defined(__SANITIZE_ADDRESS__)
-	return 1;
-#else
-	const char *s = getenv("LJ_SANITIZE");
-
-	return s && *s && strcmp(s, "0");
-#endif
-}
-
 int lj_sched_mlockall(void)
 {
-	if (sanitized())
-		return 0;
+	if (LJ_SANITIZED)
+		return 0;	/* ASan's shadow memory cannot be locked */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		return -errno;
 	return 0;

@@ -38,9 +38,25 @@ int lj_sched_apply(pid_t tid, const struct lj_sched_param *p);
 int lj_sched_get(pid_t tid, struct lj_sched_param *out);
 
 /*
- * mlockall(MCL_CURRENT|MCL_FUTURE). In sanitizer builds (ASan) or with
- * LJ_SANITIZE set it locks nothing and returns 0: ASan's shadow memory
- * cannot be locked.
+ * The one "under a sanitizer?" rule: decided at compile time, never by an
+ * environment variable, so a normal build always locks its memory. Built
+ * with AddressSanitizer, whose shadow memory is terabytes of address
+ * space that cannot be locked and whose frames need bigger thread stacks.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define LJ_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LJ_SANITIZED 1
+#endif
+#endif
+#ifndef LJ_SANITIZED
+#define LJ_SANITIZED 0
+#endif
+
+/*
+ * mlockall(MCL_CURRENT|MCL_FUTURE). In a sanitizer build (LJ_SANITIZED) it
+ * locks nothing and returns 0.
  */
 int lj_sched_mlockall(void);
 

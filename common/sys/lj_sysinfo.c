@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lj_sysinfo - host and kernel identity recorded in every result (DESIGN.md section 6). */
+/* lj_sysinfo - host and kernel identity recorded in every result (docs/system-identity.md). */
 #include "lj_sysinfo.h"
 
 #include "lj_cgroup.h"
@@ -279,7 +279,7 @@ static int add_topology(json_object *sys, cpu_set_t *online)
 	int i, first = -1;
 
 	memset(&t, 0, sizeof(t));
-	if (lj_topo_load(&t)) {
+	if (lj_topo_load(&t, NULL, 0)) {
 		cpuinfo_model(model, sizeof(model));
 		put(sys, "cpu_model", model[0] ? str(model) : unknown("%s", "not in /proc/cpuinfo"));
 		put(sys, "cpus_online", file_or_unknown("/sys/devices/system/cpu/online"));

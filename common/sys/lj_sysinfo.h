@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* lj_sysinfo - host and kernel identity recorded in every result (DESIGN.md section 6). */
+/* lj_sysinfo - host and kernel identity recorded in every result (docs/system-identity.md). */
 #ifndef LJ_SYSINFO_H
 #define LJ_SYSINFO_H
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_topo - hwloc topology: CPUs, core kinds (big/little), SMT siblings, housekeeping CPU. */
 #include "lj_topo.h"
-#include "lj_err.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -101,41 +100,43 @@ static void one_kind(struct lj_topo *t, const char *why)
  * when those do not tell the kinds apart either, a big/little split would
  * be a guess, so the machine is treated as one kind.
  */
-static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
+/* hwloc lists one kind or none: the machine is one kind, with that kind's efficiency and name. */
+static void load_one_kind(struct lj_topo *t, hwloc_topology_t topo, int nr)
 {
-	struct raw_kind raw[64];
+	struct hwloc_info_s *infos = NULL;
+	unsigned ninfo = 0;
 	hwloc_bitmap_t b;
-	int nr, i, j, n = 0;
-	bool unranked = false, guessable = true;
+	int eff = -1;
 
-	nr = hwloc_cpukinds_get_nr(topo, 0);
-	if (nr <= 1) {
-		one_kind(t, nr == 1 ? "one core kind" : "no cpukinds information: one core kind");
-		if (nr == 1) {
-			int eff = -1;
-			unsigned ninfo = 0;
-			struct hwloc_info_s *infos = NULL;
-
-			b = hwloc_bitmap_alloc();
-			if (b && !hwloc_cpukinds_get_info(topo, 0, b, &eff, &ninfo, &infos, 0)) {
-				const char *type = kind_info(infos, ninfo, "CoreType");
-
-				t->kinds[0].efficiency = eff;
-				if (type)
-					snprintf(t->kinds[0].name, sizeof(t->kinds[0].name), "%s", type);
-			}
-			hwloc_bitmap_free(b);
-		}
+	one_kind(t, nr == 1 ? "one core kind" : "no cpukinds information: one core kind");
+	if (nr != 1)
 		return;
-	}
-	if (nr > (int)(sizeof(raw) / sizeof(raw[0])))
-		nr = sizeof(raw) / sizeof(raw[0]);
 	b = hwloc_bitmap_alloc();
-	if (!b) {
-		one_kind(t, "out of memory reading cpukinds: one core kind");
-		return;
+	if (b && !hwloc_cpukinds_get_info(topo, 0, b, &eff, &ninfo, &infos, 0)) {
+		const char *type = kind_info(infos, ninfo, "CoreType");
+
+		t->kinds[0].efficiency = eff;
+		if (type)
+			snprintf(t->kinds[0].name, sizeof(t->kinds[0].name), "%s", type);
 	}
-	for (i = 0; i < nr; i++) {
+	hwloc_bitmap_free(b);
+}
+
+/*
+ * The first @nr kinds hwloc lists that have online CPUs, into @raw;
+ * *@unranked when hwloc could not rank one, *@guessable cleared when the
+ * CoreType/frequency guess cannot rank one either. Return: how many, or
+ * -ENOMEM.
+ */
+static int read_kinds(const struct lj_topo *t, hwloc_topology_t topo, int nr, struct raw_kind *raw,
+		      bool *unranked, bool *guessable)
+{
+	hwloc_bitmap_t b = hwloc_bitmap_alloc();
+	int n = 0;
+
+	if (!b)
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++) {
 		struct hwloc_info_s *infos = NULL;
 		unsigned ninfo = 0;
 		const char *type;
@@ -151,13 +152,53 @@ static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
 		raw[n].rank = kind_guess_rank(infos, ninfo);
 		type = kind_info(infos, ninfo, "CoreType");
 		snprintf(raw[n].name, sizeof(raw[n].name), "%s", type ? type : "");
-		if (eff < 0)
-			unranked = true;
-		if (raw[n].rank < 0)
-			guessable = false;
+		*unranked |= eff < 0;
+		*guessable &= raw[n].rank >= 0;
 		n++;
 	}
 	hwloc_bitmap_free(b);
+	return n;
+}
+
+/*
+ * The @n kinds of @raw, least efficient first, into @t. More kinds than
+ * fit: the least efficient ones merge into kinds[0], so big stays the
+ * most efficient kind and little the least.
+ */
+static void store_kinds(struct lj_topo *t, struct raw_kind *raw, int n)
+{
+	int j = n > LJ_TOPO_MAX_KINDS ? n - LJ_TOPO_MAX_KINDS : 0;
+
+	for (int i = 0; i < j; i++)
+		CPU_OR(&raw[j].cpus, &raw[j].cpus, &raw[i].cpus);
+	t->nkinds = n - j;
+	for (int i = 0; i < t->nkinds; i++) {
+		struct raw_kind *r = &raw[j + i];
+
+		t->kinds[i].cpus = r->cpus;
+		t->kinds[i].efficiency = r->efficiency;
+		memcpy(t->kinds[i].name, r->name, sizeof(t->kinds[i].name));
+	}
+}
+
+static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
+{
+	struct raw_kind raw[64];
+	bool unranked = false, guessable = true;
+	int nr, n;
+
+	nr = hwloc_cpukinds_get_nr(topo, 0);
+	if (nr <= 1) {
+		load_one_kind(t, topo, nr);
+		return;
+	}
+	if (nr > (int)(sizeof(raw) / sizeof(raw[0])))
+		nr = sizeof(raw) / sizeof(raw[0]);
+	n = read_kinds(t, topo, nr, raw, &unranked, &guessable);
+	if (n < 0) {
+		one_kind(t, "out of memory reading cpukinds: one core kind");
+		return;
+	}
 	if (n <= 1) {
 		one_kind(t, "one core kind");
 		return;
@@ -169,7 +210,7 @@ static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
 		}
 		/* Equal guesses cannot be ordered: treat as one kind as well. */
 		qsort(raw, (size_t)n, sizeof(raw[0]), cmp_rank);
-		for (i = 1; i < n; i++) {
+		for (int i = 1; i < n; i++) {
 			if (raw[i].rank == raw[i - 1].rank) {
 				one_kind(t, "core kinds differ in nothing rankable: one core kind");
 				return;
@@ -180,21 +221,7 @@ static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
 	} else {
 		snprintf(t->kinds_note, sizeof(t->kinds_note), "%d core kinds ranked by hwloc", n);
 	}
-	/*
-	 * More kinds than fit: the least efficient ones merge into kinds[0],
-	 * so big stays the most efficient kind and little the least.
-	 */
-	j = n > LJ_TOPO_MAX_KINDS ? n - LJ_TOPO_MAX_KINDS : 0;
-	for (i = 0; i < j; i++)
-		CPU_OR(&raw[j].cpus, &raw[j].cpus, &raw[i].cpus);
-	t->nkinds = n - j;
-	for (i = 0; i < t->nkinds; i++) {
-		struct raw_kind *r = &raw[j + i];
-
-		t->kinds[i].cpus = r->cpus;
-		t->kinds[i].efficiency = r->efficiency;
-		memcpy(t->kinds[i].name, r->name, sizeof(t->kinds[i].name));
-	}
+	store_kinds(t, raw, n);
 }
 
 static void load_model(struct lj_topo *t, hwloc_topology_t topo)
@@ -209,7 +236,15 @@ static void load_model(struct lj_topo *t, hwloc_topology_t topo)
 	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", model ? model : "unknown");
 }
 
-int lj_topo_load(struct lj_topo *t)
+/* "what failed" into the caller's @why (may be NULL), then return @err. */
+static int failed(char *why, size_t len, int err, const char *what)
+{
+	if (why && len)
+		snprintf(why, len, "%s", what);
+	return err;
+}
+
+int lj_topo_load(struct lj_topo *t, char *why, size_t len)
 {
 	hwloc_topology_t topo;
 	cpu_set_t aff;
@@ -225,8 +260,7 @@ int lj_topo_load(struct lj_topo *t)
 	setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
 	if (hwloc_topology_init(&topo) < 0) {
 		ret = errno ? -errno : -ENOMEM;
-		lj_error_errno(ret, "cannot initialise hwloc");
-		return ret;
+		return failed(why, len, ret, "cannot initialise hwloc");
 	}
 	/*
 	 * Inside a restricted cpuset hwloc hides the CPUs it may not use;
@@ -236,9 +270,8 @@ int lj_topo_load(struct lj_topo *t)
 	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	if (hwloc_topology_load(topo) < 0) {
 		ret = errno ? -errno : -EINVAL;
-		lj_error_errno(ret, "cannot load the hwloc topology");
 		hwloc_topology_destroy(topo);
-		return ret;
+		return failed(why, len, ret, "cannot load the hwloc topology");
 	}
 	t->hw = topo;
 	t->substitute = substitute_topology();
@@ -259,9 +292,8 @@ int lj_topo_load(struct lj_topo *t)
 	load_kinds(t, topo);
 	load_model(t, topo);
 	if (!t->ncpus) {
-		lj_error("hwloc reports no CPU");
 		lj_topo_free(t);
-		return -ENODEV;
+		return failed(why, len, -ENODEV, "hwloc reports no CPU");
 	}
 	return 0;
 }

@@ -36,8 +36,11 @@ struct lj_topo {
 	char kinds_note[96];	/* how kinds were ranked ("hwloc efficiency", ...) */
 };
 
-/* Load the topology. Return: 0 or -errno (message via lj_error on failure). */
-int lj_topo_load(struct lj_topo *t);
+/*
+ * Load the topology. Return: 0, or -errno with what failed ("cannot load
+ * the hwloc topology") in @why (@len bytes; NULL: not wanted).
+ */
+int lj_topo_load(struct lj_topo *t, char *why, size_t len);
 void lj_topo_free(struct lj_topo *t);
 
 /* CPUs sharing a core with @cpu (including @cpu). */

@@ -8,6 +8,7 @@
 
 [ -x "$LJ_BUILD/lj-compare" ] || skip_all "lj-compare not built in $LJ_BUILD"
 export LJ_RESULT_NO_SYSINFO=1
+RUN1_FIX="$FIX/base/cyclic/cgroup=off/run-1.json"
 
 # --- stdout that cannot be written (ENOSPC): exit non-zero, say so
 lj-compare "$FIX/base" "$FIX/shifted" >/dev/full 2>"$TMP/err"
@@ -52,6 +53,15 @@ is "$(grep -c 'warning: .*/bad/cyclic/cgroup=off/run-[1-8].json: skipped: ' "$TM
 grep -q "run-1.json: skipped: schema 'other/9' is not ljkit-result/1" "$TMP/err"
 ok $? "the wrong schema is named"
 
+# --- a manifest's run file outside its run directory is not read
+mkdir -p "$TMP/esc"
+cp "$RUN1_FIX" "$TMP/outside.json"
+jq '.cells[0].runs = [.cells[0].runs[0] | .file = "../outside.json"]' "$FIX/base/manifest.json" \
+	>"$TMP/esc/manifest.json"
+run_rc lj-compare "$TMP/esc"
+[ "$rc" = 2 ] && grep -q "run file '../outside.json' is outside the run directory, skipped" "$TMP/err"
+ok $? "a run file with .. in the manifest is skipped with a warning (nothing left: exit 2)"
+
 # --- over the set limit: the message says it
 sets=()
 for i in $(seq 1 33); do
@@ -81,5 +91,13 @@ EOF
 else
 	skip 2 "lj-matrix not built"
 fi
+
+# --- messages carry no raw control characters (a path or value from elsewhere)
+run_rc "$LJ_SRC/scripts/lj-regress" -b x $'a\033]0;t\007b.scn'
+[ "$rc" = 2 ] && ! grep -q $'\033' "$TMP/err" && grep -q 'a?\]0;t?b.scn' "$TMP/err"
+ok $? "lj-regress: a path with an escape sequence is echoed with ? for the control characters"
+run_rc lj-compare $'/nonexistent/a\033[2Jb'
+! grep -q $'\033' "$TMP/err" && grep -q 'a?\[2Jb' "$TMP/err"
+ok $? "lj-compare: the same"
 
 done_testing

@@ -51,6 +51,22 @@ same -q -l 100 -i 1000 -b 1
 same -q -l 50 -i 1000 --spike 1
 same -q -l 100 -i 1000 --laptop
 same -q -l 100 -i 1000 -x
+# cyclictest 2.x's other options (stdout compared; -R's and -s -x's words go to stderr)
+same -q -l 100 -i 1000 -t 2 -a all
+same -q -l 100 -i 1000 -t 2 -a +0
+same -q -l 100 -i 1000 -t 2 -A 100
+same -q -l 20 -i 1000 -t 2 --secaligned 100
+same -q -l 100 -i 1000 -c 1
+same -q -l 100 -i 1000 -s
+same -q -l 100 -i 1000 -s -x
+same -q -l 100 -i 1000 -R
+same -q -l 100 -i 1000 --default-system
+same -q -l 100 -i 1000 --dbg_cyclictest
+same -q -l 100 -i 1000 -M
+same -q -l 20 -i 1000 -v
+same -q -l 20 -i 1000 -v -o 4
+same -q -l 20 -i 1000 -v -N
+same -q '-l 100' '-i 1000'
 
 # Live mode: frame counts differ (refresh rates), the set of line kinds may not.
 cyclictest -l 100 -i 1000 -t 2 2>/dev/null | line_kinds /dev/stdin us | sort -u >"$TMP/ct.kinds"

@@ -78,14 +78,17 @@ check_hist_layout() {
 # The kind of each output line, for comparing two tools' layouts: numbers
 # become N, T: lines their widths-checked shape, histogram rows one token.
 line_kinds() {	# line_kinds FILE us|ns
-	local re spike line
+	local re spike vline line
 	re=$(t_line_re "$2")
 	spike="^T:$(fw 2) Spike:$(fw 8): TS: $(fw 12)\$"
+	vline="^$(fw 8):$(fw 8):$(fw 8)\$"	# -v: "%8d:%8lu:%8ld"
 	sed -E 's/\x1b\[[0-9]+A/\n/g' "$1" | while IFS= read -r line; do
 		if [[ $line =~ $re ]]; then
 			echo "T-line"
 		elif [[ $line =~ $spike ]]; then
 			echo "spike-line"
+		elif [[ $line =~ $vline ]]; then
+			echo "v-line"
 		elif [[ $line =~ ^[0-9]{6}\ [0-9]{6} ]]; then
 			echo "hist-row/$(tr -cd '\t' <<<"$line" | wc -c)"
 		else

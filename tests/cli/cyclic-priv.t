@@ -30,7 +30,7 @@ if is_root; then
 	if unshare -m true 2>/dev/null; then
 		unshare -m bash -c '
 			mount -t tracefs nodev /sys/kernel/tracing || exit 77
-			out=$("$1" -q -l 100 -i 1000 -b 1 --tracemark 2>/dev/null)
+			out=$("$1" -q -l 100 -i 1000 -b 1 --tracemark 2>&1 >/dev/null)
 			dir=$(printf "%s\n" "$out" | sed -n "s/^## trace stopped at the break, kept in \(.*\) (rmdir.*/\1/p")
 			[ -d "$dir" ] || exit 1
 			grep -q "hit latency threshold" "$dir/trace" && [ "$(cat "$dir/tracing_on")" = 0 ]

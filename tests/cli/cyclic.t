@@ -151,6 +151,36 @@ else
 	skip 3 "python3 not installed"
 fi
 
+# --- cyclictest options that need the machine --------------------------------
+
+if have_python; then
+	run_rc lj-cyclic -q -l 10 --deepest-idle-state 1 --json "$TMP/idle.json"
+	python3 - "$TMP/idle.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))["setup"]
+assert any("idle" in e["what"] for e in s["applied"] + s["fallbacks"]), s
+EOF
+	ok $? "--deepest-idle-state goes through the setup stack (applied or a recorded fallback)"
+else
+	skip 1 "python3 not installed"
+fi
+if [ -r /dev/cpu/0/msr ]; then
+	run_rc lj-cyclic -q -l 10 --smi
+	grep -qE '^# T: 0 SMI: +[0-9]+$' "$TMP/out"
+	ok $? "--smi: the SMI count of the thread's CPU"
+else
+	run_rc lj-cyclic -q -l 10 --smi
+	[ "$rc" -eq 1 ] && grep -q "SMI counter is not supported on this machine" "$TMP/err"
+	ok $? "--smi without an SMI counter: exit 1 with cyclictest's reason"
+fi
+# Thread 1 wakes every 51 ms: it would need a second for its 20, thread 0 20 ms.
+run_rc lj-cyclic -q -l 20 -t 2 -i 1000 -d 50000
+is "$(grep -c '^T:' "$TMP/out")" 2 "two threads"
+c1=$(sed -nE 's/^T: 1 .* C: +([0-9]+) .*/\1/p' "$TMP/out")
+ok $(( ! (${c1:-20} < 20) )) "-l 20 with two threads: the run ends when the first has its 20 (thread 1: ${c1:-?})"
+run_rc lj-cyclic -q -l 20 -t 2 --loops-per-thread
+is "$(grep -cE '^T:.* C: +20 ' "$TMP/out")" 2 "--loops-per-thread: every thread runs its 20"
+
 # --- signals: SIGUSR1 status, SIGINT ends and still reports --------------------
 
 lj-cyclic -q -i 1000 >"$TMP/sig.out" 2>"$TMP/sig.err" &

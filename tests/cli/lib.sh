@@ -62,9 +62,27 @@ v1_mount() {
 }
 
 # system_lock: tests that change system-wide state (cgroups, RT budgets,
-# RT throttling) hold this lock, because prove runs two test files at once.
+# RT throttling) hold this lock, because prove runs two test files at once
+# (and other checkouts share it: same path, same flock). It lives in a
+# directory others can write, so it is never opened for writing: created
+# only where nothing is (noclobber: O_EXCL, no link followed), then opened
+# read-only and used only if it is a regular file of ours, the very file
+# that was checked (a link planted there is refused, its target untouched).
 system_lock() {
-	exec 9>"${TMPDIR:-/tmp}/ljkit-system-tests.lock"
+	local f="${TMPDIR:-/tmp}/ljkit-system-tests.lock"
+
+	if [ ! -e "$f" ] && [ ! -L "$f" ]; then
+		(set -o noclobber; : >"$f") 2>/dev/null
+	fi
+	if [ -L "$f" ] || [ ! -f "$f" ] || [ "$(stat -c %u "$f")" != "$(id -u)" ]; then
+		echo "Bail out! $f is not a regular file of uid $(id -u) (a planted link?): not used as the test lock"
+		exit 1
+	fi
+	exec 9<"$f"
+	if [ "$(stat -L -c %d:%i "/proc/$BASHPID/fd/9")" != "$(stat -c %d:%i "$f")" ]; then
+		echo "Bail out! $f changed while it was being opened"
+		exit 1
+	fi
 	flock 9
 }
 

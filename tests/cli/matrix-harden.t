@@ -78,4 +78,33 @@ is "$rc" 2 "--resume, manifest with 1 cell for a 2-cell scenario: exit 2"
 grep -q "manifest has 1 cells, its scenario 2" "$TMP/err"
 ok $? "--resume, cell count mismatch: says both counts"
 
+# --- --resume replays progress.jsonl onto the manifest: idempotent, a torn last line ignored
+export FAKE_LOG="$TMP/fake.log"
+cat >"$TMP/rep.scn" <<EOF
+[matrix]
+repeat = 2
+v = 1, 2
+[workload fake]
+command = $FAKE --value \${v}
+EOF
+run_rc lj-matrix -q -o "$TMP/s-rep" "$TMP/rep.scn"
+dir=$(cat "$TMP/out")
+# as if killed after logging cell 2's events but before the manifest caught up (and in
+# the middle of writing one more line): the manifest has cell 2 at its first run
+perl -MJSON::PP -0777 -i -ne 'my $m = decode_json($_); my $c = $m->{cells}[1];
+	open(my $log, ">", "$ARGV_DIR/progress.jsonl") or die;
+	my $j = JSON::PP->new->canonical;
+	print $log $j->encode({ cell => 1, run => $_ }), "\n" for @{ $c->{runs} };
+	print $log $j->encode({ cell => 1, state => "done", reason => undef }), "\n";
+	print $log "{\"cell\":0,\"sta";
+	splice(@{ $c->{runs} }, 1); $c->{state} = "running"; $m->{state} = "running";
+	print encode_json($m); BEGIN { $ARGV_DIR = shift @ARGV }' "$dir" "$dir/manifest.json"
+before=$(wc -l <"$FAKE_LOG")
+run_rc lj-matrix --resume "$dir"
+is "$rc" 0 "--resume with a log ahead of the manifest: exit 0"
+is "$(wc -l <"$FAKE_LOG")" "$before" "...nothing ran again: the log had it all"
+is "$(cells "$dir" | grep -c ' done 2$')" 2 "...both cells done with 2 runs (the repeated run not added twice)"
+! grep -q "interrupted\|not lj-matrix events" "$TMP/err"
+ok $? "...a torn last line is ignored without a word"
+
 done_testing

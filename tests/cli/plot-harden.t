@@ -61,6 +61,14 @@ is "$rc" 2 "a 65 MiB result: exit 2"
 grep -q "larger than 67108864 bytes" "$TMP/err"
 ok $? "...saying the limit"
 
+# --- a manifest's run file outside its run directory is not read
+mkdir -p "$TMP/esc" && cp "$RUN1" "$TMP/outside.json"
+jq '.cells[0].runs = [.cells[0].runs[0] | .file = "../outside.json"]' "$FIX/base/manifest.json" \
+	>"$TMP/esc/manifest.json"
+run_rc "$PLOT" -o "$TMP/escp" hist "$TMP/esc"
+grep -q "run file '../outside.json' is outside the run directory, skipped" "$TMP/err" && [ ! -e "$TMP/escp" ]
+ok $? "a run file with .. in the manifest is skipped, no figure drawn from it"
+
 # --- a link planted by another user in a shared -o directory is not followed
 if is_root && command -v useradd >/dev/null && command -v setpriv >/dev/null; then
 	user="ljplot$$"

@@ -27,7 +27,7 @@ static inline int fixture_load(struct lj_topo *t, const char *name)
 		return -ENOENT;
 	setenv("HWLOC_XMLFILE", path, 1);
 	setenv("HWLOC_THISSYSTEM", "1", 1);
-	ret = lj_topo_load(t);
+	ret = lj_topo_load(t, NULL, 0);
 	unsetenv("HWLOC_XMLFILE");
 	unsetenv("HWLOC_THISSYSTEM");
 	return ret;

@@ -104,7 +104,7 @@ static void test_real_machine(void)
 	int cpus[CPU_SETSIZE], n, cpu, ret;
 	char list[64];
 
-	if (lj_topo_load(&t)) {
+	if (lj_topo_load(&t, NULL, 0)) {
 		ok(0, "the real machine loads");
 		return;
 	}

@@ -201,7 +201,7 @@ static void test_values(void)
 	is_int(lj_opt_duration("--interval", "10q", LJ_NSEC_PER_USEC, &i64), LJ_EXIT_USAGE,
 	       "lj_opt_duration rejects an unknown unit");
 	ok(!strncmp(capture_end(), "test_opt: invalid --interval '10q': unknown unit", 47),
-	   "lj_opt_duration message is DESIGN.md's example");
+	   "lj_opt_duration message is docs/design.md's example");
 
 	ok(lj_opt_bool("--rt-throttle", "off", &b) == 0 && !b, "lj_opt_bool parses off");
 	capture_start();

@@ -168,7 +168,7 @@ static int fake_tree(const char *jdir)
 {
 	if (fake_kernel_enter())
 		return -1;
-	if (mount("ljjournal", jdir, "tmpfs", 0, "size=1m"))
+	if (mount("ljjournal", jdir, "tmpfs", 0, "size=1m,mode=0700"))
 		return -1;
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
 	return mkdir("/sys/kernel/security", 0755) ? -1 : 0;

@@ -4,6 +4,7 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <unistd.h>
 
 int main(void)
@@ -12,7 +13,7 @@ int main(void)
 	char c;
 	ssize_t n;
 
-	plan(8);
+	plan(11);
 	ok(!lj_stop_requested(), "flag starts clear");
 	is_int(lj_stop_install(), 0, "handlers install");
 	raise(SIGTERM);
@@ -33,5 +34,19 @@ int main(void)
 	n = read(fds[0], &c, 1);
 	ok(n < 0 && errno == EINTR, "SIGALRM interrupts a blocking read");
 	is_int(lj_stop_signal(), SIGALRM, "SIGALRM recorded");
+
+	/* lj_stop_wait: a stop that came while the signal was blocked is not lost. */
+	lj_stop_reset();
+	{
+		sigset_t set, old;
+
+		lj_stop_signals(&set);
+		pthread_sigmask(SIG_BLOCK, &set, &old);
+		raise(SIGTERM);		/* pending: the handler has not run */
+		ok(!lj_stop_requested(), "a blocked SIGTERM waits, pending");
+		is_int(lj_stop_wait(10LL * 1000000000, NULL), 0, "lj_stop_wait takes it at once");
+		ok(lj_stop_requested() && lj_stop_signal() == SIGTERM, "...and sets the flag");
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	return done();
 }

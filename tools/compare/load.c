@@ -383,13 +383,81 @@ static int too_many_sets(const struct cmp_config *cfg, const char *dir)
 	return LJ_EXIT_USAGE;
 }
 
+/* A run's "file" stays inside its run directory: relative, no ".." component. */
+static bool inside_run(const char *file)
+{
+	if (!*file || file[0] == '/')
+		return false;
+	for (const char *p = file; (p = strstr(p, "..")); p += 2)
+		if ((p == file || p[-1] == '/') && (!p[2] || p[2] == '/'))
+			return false;
+	return true;
+}
+
+/* The measured runs of one cell into set @s. Return: 0 or an exit code. */
+static int load_cell_runs(struct cmp_data *d, const struct cmp_config *cfg, const char *dir, int s,
+			  const char *workload, const char *cell, json_object *runs)
+{
+	for (size_t j = 0; j < json_object_array_length(runs); j++) {
+		json_object *run = json_object_array_get_idx(runs, j), *f, *doc;
+		char path[4096];
+		int ret;
+
+		if (!json_object_object_get_ex(run, "file", &f) ||
+		    !json_object_is_type(f, json_type_string))
+			continue;
+		if (!inside_run(json_object_get_string(f))) {
+			lj_warn("%s/manifest.json: run file '%s' is outside the run directory, skipped",
+				dir, json_object_get_string(f));
+			d->nskipped_files++;
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
+		doc = read_result(d, path);
+		if (!doc)
+			continue;
+		ret = add_doc(d, cfg, s, path, workload, cell, doc);
+		json_object_put(doc);
+		if (ret == -ENOMEM)
+			return LJ_EXIT_RUNTIME;
+		if (!ret)
+			d->sets[s].nfiles++;
+		else if (ret != -ECANCELED)	/* -ECANCELED: a failed run, left out and counted */
+			d->nskipped_files++;
+	}
+	return 0;
+}
+
+/* The set of a run directory labelled @label: "#2", "#3"... when a rerun has the same tag. */
+static int run_set(struct cmp_data *d, const struct cmp_config *cfg, const char *dir,
+		   const char *label, json_object *sys)
+{
+	char uniq[300];
+	int set;
+
+	snprintf(uniq, sizeof(uniq), "%s", label);
+	for (int k = 2; k < 100; k++) {
+		bool clash = false;
+
+		for (int i = 0; i < d->nsets; i++)
+			clash |= !strcmp(d->sets[i].label, uniq);
+		if (!clash)
+			break;
+		snprintf(uniq, sizeof(uniq), "%s#%d", label, k);
+	}
+	set = set_for_label(d, uniq, dir, sys);
+	if (set < 0)
+		return set == -E2BIG ? -too_many_sets(cfg, dir) : -LJ_EXIT_RUNTIME;
+	return set;
+}
+
 /* A run directory written by lj-matrix. */
 static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char *dir,
 		    json_object *man)
 {
 	json_object *cells, *tag, *sys = NULL;
 	const char *label;
-	int set = -1;
+	int set = -1, ret;
 
 	keep(d, man);
 	json_object_object_get_ex(man, "system", &sys);
@@ -400,24 +468,8 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 	}
 	label = json_object_object_get_ex(man, "tag", &tag) && json_object_is_type(tag, json_type_string) ?
 		json_object_get_string(tag) : base_name(dir);
-	if (!cfg->by) {
-		char uniq[300];
-
-		/* Two sets with one tag (a rerun) still need telling apart. */
-		snprintf(uniq, sizeof(uniq), "%s", label);
-		for (int k = 2; k < 100; k++) {
-			bool clash = false;
-
-			for (int i = 0; i < d->nsets; i++)
-				clash |= !strcmp(d->sets[i].label, uniq);
-			if (!clash)
-				break;
-			snprintf(uniq, sizeof(uniq), "%s#%d", label, k);
-		}
-		set = set_for_label(d, uniq, dir, sys);
-		if (set < 0)
-			return set == -E2BIG ? too_many_sets(cfg, dir) : LJ_EXIT_RUNTIME;
-	}
+	if (!cfg->by && (set = run_set(d, cfg, dir, label, sys)) < 0)
+		return -set;
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i), *w, *id, *runs;
 		char cell[1024], value[256];
@@ -446,27 +498,9 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 			if (s < 0)
 				return s == -E2BIG ? too_many_sets(cfg, dir) : LJ_EXIT_RUNTIME;
 		}
-		for (size_t j = 0; j < json_object_array_length(runs); j++) {
-			json_object *run = json_object_array_get_idx(runs, j), *f, *doc;
-			char path[4096];
-			int ret;
-
-			if (!json_object_object_get_ex(run, "file", &f) ||
-			    !json_object_is_type(f, json_type_string))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, json_object_get_string(f));
-			doc = read_result(d, path);
-			if (!doc)
-				continue;
-			ret = add_doc(d, cfg, s, path, json_object_get_string(w), cell, doc);
-			json_object_put(doc);
-			if (ret == -ENOMEM)
-				return LJ_EXIT_RUNTIME;
-			if (!ret)
-				d->sets[s].nfiles++;
-			else if (ret != -ECANCELED)	/* a failed run, left out and counted */
-				d->nskipped_files++;
-		}
+		ret = load_cell_runs(d, cfg, dir, s, json_object_get_string(w), cell, runs);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

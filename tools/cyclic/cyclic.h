@@ -18,6 +18,7 @@
 #include "lj_result.h"
 #include "lj_sched.h"
 #include "lj_setupopt.h"
+#include "lj_time.h"
 
 #define CYC_DEFAULT_INTERVAL_NS 1000000LL	/* cyclictest's -i default, 1000 us */
 #define CYC_DEFAULT_DISTANCE_NS 500000LL	/* cyclictest's -d default, 500 us */
@@ -182,11 +183,10 @@ struct cyc_run {
 	pid_t break_tid;		/* -b: first thread over the threshold (atomic) */
 	int64_t break_value;
 	FILE *text;			/* cyclictest's lines: stdout, stderr with --json - */
+	struct lj_hooks *hooks;		/* the driver's, read by the measuring loop */
 	int trace_fd;			/* trace_marker, -1 */
 	int tracing_on_fd;		/* tracing_on, -1 */
-	struct lj_hooks *hooks;		/* --explain, --tracemark; NULL: none */
-	struct lj_explain *explain;
-	bool mlocked;
+	struct lj_explain *explain;	/* --explain or -b --tracemark: the recorder, NULL: none */
 	bool sched_fallback;		/* RT policy asked but not granted */
 	int dma_fd;
 	int64_t end_ns;
@@ -215,11 +215,15 @@ struct cyc_pace {
 int64_t cyc_pace_next(struct cyc_pace *p, int64_t deadline, int64_t now);
 void cyc_live_read(const struct cyc_thread *t, struct cyc_live *out);
 
-/* run.c */
+/* run.c (phases return 0, -errno or an exit code after a message: lj_tool.h) */
 struct lj_topo;
-void cyc_signals_block(void);
+struct lj_tool;
+int cyc_signals_block(void);
 int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj_topo *topo);
-int cyc_run_start(struct cyc_run *run, json_object *setup_rec);
+/* Threads created and set up, waiting at the gate; fallbacks recorded in @tool. */
+int cyc_run_start(struct cyc_run *run, struct lj_tool *tool);
+/* Start the clock and open the gate (closed again at once when a stop came first). */
+void cyc_run_go(struct cyc_run *run);
 int cyc_run_wait(struct cyc_run *run);
 void cyc_run_free(struct cyc_run *run);
 
@@ -239,15 +243,22 @@ void cyc_report_intervals(struct cyc_run *run, FILE *out);
 int cyc_report_final(struct cyc_run *run, FILE *out);
 void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
 		 const struct cyc_live *lv, struct lj_report_line *l);
-int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns);
+/* @ns in the display unit: us, or ns with -N (inline: histogram.c and report.c both use it). */
+static inline int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns)
+{
+	return cfg->nsecs ? ns : ns / LJ_NSEC_PER_USEC;
+}
 
-/* validity.c: the validity verdict (lj_validity_hook) */
-struct lj_result;
-void cyc_validity_start(struct cyc_run *run);
+/* validity.c: the validity verdict (lj_validity_hook), one of the run's hooks */
+/* Register it in @hooks (the hook list frees it). Return: 0 or -errno. */
+int cyc_validity_add(struct cyc_run *run, struct lj_hooks *hooks);
+/* After the hooks started: what each thread was set to run with (--priospread, fallback). */
+void cyc_validity_expect(struct cyc_run *run);
 void cyc_validity_poll(struct cyc_run *run);
-void cyc_validity_finish(struct cyc_run *run, json_object *setup_rec, struct lj_result *res);
-void cyc_validity_report(struct cyc_run *run, FILE *out);
-void cyc_validity_free(struct cyc_run *run);
+/* After the threads are joined, before the hooks stop: the counts the verdict judges. */
+void cyc_validity_counts(struct cyc_run *run);
+/* The run's fallbacks (@setup: the setup record) make it suspect. */
+void cyc_validity_fallbacks(struct cyc_run *run, json_object *setup);
 /* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
 int cyc_snapshot_open(struct cyc_run *run);
 void cyc_snapshot_write(struct cyc_run *run);

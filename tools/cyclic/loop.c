@@ -228,6 +228,16 @@ static inline void record(struct cyc_thread *t, uint64_t cycle, int64_t lat, int
 	}
 }
 
+/* A sample over a hook's threshold or periods missed: off the hot path, only when a hook asked. */
+static void __attribute__((noinline, cold)) tell_hooks(struct cyc_thread *t, enum lj_late_kind kind,
+							 int64_t due, int64_t ran)
+{
+	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = t->tid, .index = t->index,
+			      .due_ns = (uint64_t)due, .ran_ns = (uint64_t)ran };
+
+	lj_hooks_late(t->run->hooks, &ev);
+}
+
 /* -b: the first thread over the threshold marks the trace and stops the run. */
 static void breaktrace(struct cyc_thread *t, int64_t lat)
 {
@@ -244,7 +254,7 @@ static void breaktrace(struct cyc_thread *t, int64_t lat)
 			snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
 				 (long long)to_unit(cfg->nsecs, lat),
 				 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
-			lj_explain_break(run->explain, msg);
+			lj_explain_break(run->explain, msg);	/* its own instance, kept for the user */
 		} else if (run->trace_fd >= 0) {
 			char msg[96];
 			int n = snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
@@ -259,25 +269,6 @@ static void breaktrace(struct cyc_thread *t, int64_t lat)
 		}
 	}
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
-}
-
-/*
- * A sample above the hooks' threshold, and each missed period (the timer
- * folded expirations, or a whole interval late): one relaxed load when no
- * hook wants it. The trace's clock is CLOCK_MONOTONIC: -c 1 reports none.
- */
-static void report_late(struct lj_hooks *hooks, const struct cyc_thread *t, int64_t due,
-			int64_t now, int overrun)
-{
-	bool missed = overrun > 0 || now - due >= t->interval_ns;
-	struct lj_late ev = { .kind = missed ? LJ_LATE_MISSED : LJ_LATE_SAMPLE,
-			      .cpu = t->cpu >= 0 ? t->cpu : sched_getcpu(), .tid = t->tid,
-			      .index = t->index, .due_ns = (uint64_t)due, .ran_ns = (uint64_t)now };
-
-	if (t->run->clock != CLOCK_MONOTONIC)
-		return;
-	if (missed || (now > due && lj_hooks_wants(hooks, (uint64_t)(now - due))))
-		lj_hooks_late(hooks, &ev);
 }
 
 /* The first deadline: one interval from now, or from -A's / --secaligned's shared start. */
@@ -304,8 +295,9 @@ static void measure(struct cyc_thread *t, timer_t timer)
 	const struct cyc_config *cfg = run->cfg;
 	const struct timespec interval_ts = lj_ns_to_ts(t->interval_ns);
 	struct cyc_pace pace = { .interval_ns = t->interval_ns, .policy = cfg->catchup };
+	struct lj_hooks *hooks = run->hooks;
 	int64_t min = INT64_MAX, max = INT64_MIN, sum = 0, next, now, lat;
-	uint64_t cycles = 0;
+	uint64_t cycles = 0, missed = 0;
 	int overrun = 0, ret;
 	struct timespec ts;
 	sigset_t timer_set;
@@ -340,14 +332,20 @@ static void measure(struct cyc_thread *t, timer_t timer)
 		min = lat < min ? lat : min;
 		max = lat > max ? lat : max;
 		record(t, cycles++, lat, now);
-		if (run->hooks)
-			report_late(run->hooks, t, next, now, overrun);
+		/* The hooks (lj_hook): one relaxed load and a compare when none asked. */
+		if (lat > 0 && lj_hooks_wants(hooks, (uint64_t)lat))
+			tell_hooks(t, LJ_LATE_SAMPLE, next, now);
 		if (cfg->wait == CYC_WAIT_TIMER) {
 			/* Measured from the first expiry; the timer keeps its own grid. */
 			pace.missed += (uint64_t)overrun;
 			next += (1 + (int64_t)overrun) * t->interval_ns;
 		} else if (cfg->wait == CYC_WAIT_ABSOLUTE) {
 			next = cyc_pace_next(&pace, next, now);
+		}
+		if (pace.missed != missed) {
+			missed = pace.missed;
+			if (lj_hooks_wants_missed(hooks))
+				tell_hooks(t, LJ_LATE_MISSED, now - lat, now);
 		}
 		live_publish(t, cycles, min, max, lat, sum, pace.missed);
 

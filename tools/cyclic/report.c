@@ -11,11 +11,6 @@
 #include "lj_hist.h"
 #include "lj_time.h"
 
-int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns)
-{
-	return cfg->nsecs ? ns : ns / LJ_NSEC_PER_USEC;
-}
-
 /* One thread's numbers as cyclictest prints them (us, or ns with -N). */
 void cyc_line_of(const struct cyc_run *run, const struct cyc_thread *t,
 		 const struct cyc_live *lv, struct lj_report_line *l)

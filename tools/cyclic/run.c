@@ -15,8 +15,13 @@
 #include "lj_hist.h"
 #include "lj_parse.h"
 #include "lj_pmqos.h"
+#include "lj_stop.h"
 #include "lj_time.h"
+#include "lj_tool.h"
 #include "lj_topo.h"
+
+/* Hooks for a run outside the driver (unit tests): none, nothing wanted. */
+static struct lj_hooks no_hooks;
 
 /* Interrupts a measurement thread's sleep when the run stops early. */
 #define CYC_SIG_WAKE (SIGRTMIN + 1)
@@ -27,57 +32,29 @@ static void wake_handler(int sig)
 }
 
 /*
- * Signals reach the main thread only, through sigtimedwait in
- * cyc_run_wait: block them before any thread exists so every thread
- * inherits the mask (and no handler, no global flag is needed: lj_stop's
- * handler would only add a race between the flag and the wait). The
- * POSIX timers' signal is blocked too: -x threads take it with sigwaitinfo.
+ * The stop model (lj_stop) with no handler on a measuring thread: SIGHUP
+ * stops the run too (as cyclictest), and the stop signals, SIGUSR1 (the
+ * status dump), SIGUSR2 (the /dev/shm snapshot, not the default fatal
+ * action), SIGPIPE (-F: a reader gone shows as EPIPE) and the timers'
+ * signals are blocked before any thread exists, so every thread inherits
+ * the mask. Main takes the stop signals, SIGUSR1 and SIGUSR2 in
+ * lj_stop_wait (cyc_run_wait); -x threads take SIGRTMIN with sigwaitinfo.
+ * Return: 0 or -errno.
  */
-void cyc_signals_block(void)
+int cyc_signals_block(void)
 {
 	sigset_t set;
+	int err = lj_stop_add_signal(SIGHUP);
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGALRM);	/* stops the run, as lj_stop does in the other tools */
+	if (err)
+		return err;
+	lj_stop_signals(&set);
 	sigaddset(&set, SIGUSR1);
-	sigaddset(&set, SIGUSR2);	/* the /dev/shm snapshot, not the default (fatal) action */
-	sigaddset(&set, SIGPIPE);	/* -F: a reader gone shows as EPIPE */
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGPIPE);
 	sigaddset(&set, SIGRTMIN);
 	sigaddset(&set, CYC_SIG_WAKE);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-}
-
-/* Record one fallback in the result's "setup" (and for the single warning). */
-static void record(json_object *rec, const char *list, const char *what, const char *detail)
-{
-	json_object *arr, *o;
-
-	if (!rec)
-		return;
-	if (!json_object_object_get_ex(rec, list, &arr)) {
-		arr = json_object_new_array();
-		json_object_object_add(rec, list, arr);
-	}
-	/* The keys lj_setupopt uses: applied {what, value}, fallbacks {what, reason}. */
-	o = json_object_new_object();
-	json_object_object_add(o, "what", json_object_new_string(what));
-	json_object_object_add(o, strcmp(list, "fallbacks") ? "value" : "reason",
-			       json_object_new_string(detail));
-	json_object_array_add(arr, o);
-}
-
-static bool under_asan(void)
-{
-#if defined(__SANITIZE_ADDRESS__)
-	return true;
-#else
-	const char *s = getenv("LJ_SANITIZE");
-
-	return s && *s && strcmp(s, "0");
-#endif
+	return -pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 /* The CPU of thread @i: cyclictest's round robin over a set. */
@@ -237,6 +214,7 @@ int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj
 	run->dma_fd = -1;
 	run->shm_fd = -1;
 	run->reporter_cpu = -1;
+	run->hooks = &no_hooks;
 	run->clock = cfg->clock ? CLOCK_REALTIME : CLOCK_MONOTONIC;
 	ret = place_threads(run, topo);
 	if (ret)
@@ -262,7 +240,7 @@ static bool is_priv_error(int err)
  * does, so the trace ends at the event) for --tracemark. tracefs may be
  * absent: say so once and go on.
  */
-static void open_tracemark(struct cyc_run *run, json_object *rec)
+static int open_tracemark(struct cyc_run *run, struct lj_tool *tool)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[64];
@@ -275,59 +253,41 @@ static void open_tracemark(struct cyc_run *run, json_object *rec)
 			err = -errno;
 			continue;
 		}
-		record(rec, "applied", "tracemark", path);
+		lj_tool_applied(tool, "tracemark", path);
 		snprintf(path, sizeof(path), "%s/tracing_on", dirs[i]);
 		run->tracing_on_fd = open(path, O_WRONLY | O_CLOEXEC);
-		return;
+		return 0;
 	}
-	lj_warn_errno(err, "--tracemark disabled: cannot open %s/trace_marker", dirs[0]);
-	record(rec, "fallbacks", "tracemark", lj_strerror(err));
+	return lj_tool_fallback(tool, "tracemark", err, NULL);
 }
 
 /*
- * System setup the measurement wants, each with its unprivileged fallback:
- * the PM QoS hold, mlockall. Problems are collected in @why for one warning.
+ * System setup the measurement wants, each with its unprivileged fallback
+ * (lj_tool_fallback; mlockall is the driver's): the PM QoS hold, the trace
+ * marker. Return: 0, or LJ_EXIT_NOCAP under --strict.
  */
-static void setup_system(struct cyc_run *run, json_object *rec, char *why, size_t len)
+static int setup_system(struct cyc_run *run, struct lj_tool *tool)
 {
 	struct cyc_config *cfg = run->cfg;
 	char detail[128];
 	int ret;
 
-	if (cfg->laptop) {
+	if (cfg->default_system) {
+		lj_warn("not setting cpu_dma_latency (--default-system)");
+	} else if (cfg->laptop) {
 		lj_info("not setting cpu_dma_latency to save battery power");
 	} else if (cfg->setup.dma_latency_us < 0) {
 		ret = lj_pmqos_dma_latency_hold(cfg->latency_us);
-		if (ret >= 0) {
-			run->dma_fd = ret;
-			fprintf(run->text, "# /dev/cpu_dma_latency set to %dus\n", (int)cfg->latency_us);
-			snprintf(detail, sizeof(detail), "%d us", (int)cfg->latency_us);
-			record(rec, "applied", "cpu_dma_latency", detail);
-		} else {
-			snprintf(detail, sizeof(detail), "%s", lj_strerror(ret));
-			record(rec, "fallbacks", "cpu_dma_latency", detail);
-			snprintf(why + strlen(why), len - strlen(why), "%sno /dev/cpu_dma_latency hold (%s)",
-				 *why ? ", " : "", lj_strerror(ret));
-		}
-	}
-	if (cfg->mlock) {
-		if (under_asan()) {
-			lj_info("mlockall skipped under the address sanitizer");
-			record(rec, "fallbacks", "mlockall", "skipped under the address sanitizer");
-		} else {
-			ret = lj_sched_mlockall();
-			if (!ret) {
-				run->mlocked = true;
-				record(rec, "applied", "mlockall", "current and future");
-			} else {
-				record(rec, "fallbacks", "mlockall", lj_strerror(ret));
-				snprintf(why + strlen(why), len - strlen(why), "%sno mlockall (%s)",
-					 *why ? ", " : "", lj_strerror(ret));
-			}
-		}
+		if (ret < 0)
+			return lj_tool_fallback(tool, "cpu_dma_latency", ret, NULL);
+		run->dma_fd = ret;
+		fprintf(run->text, "# /dev/cpu_dma_latency set to %dus\n", (int)cfg->latency_us);
+		snprintf(detail, sizeof(detail), "%d us", (int)cfg->latency_us);
+		lj_tool_applied(tool, "cpu_dma_latency", detail);
 	}
 	if (cfg->breaktrace_ns && cfg->tracemark && !run->explain)
-		open_tracemark(run, rec);
+		return open_tracemark(run, tool);
+	return 0;
 }
 
 static int create_threads(struct cyc_run *run)
@@ -352,7 +312,7 @@ static int create_threads(struct cyc_run *run)
 	 * and -m locks (and makes resident) all of a stack: the loop needs
 	 * little, the sanitizers more.
 	 */
-	pthread_attr_setstacksize(&attr, under_asan() ? LJ_SCHED_THREAD_STACK : CYC_THREAD_STACK);
+	pthread_attr_setstacksize(&attr, LJ_SANITIZED ? LJ_SCHED_THREAD_STACK : CYC_THREAD_STACK);
 	for (int i = 0; i < run->nthreads; i++) {
 		ret = -pthread_create(&run->th[i].pt, &attr, cyc_thread_main, &run->th[i]);
 		if (ret)
@@ -399,7 +359,7 @@ static void gate_open(struct cyc_run *run, bool stop)
 		join_all(run);
 }
 
-static void move_reporter(struct cyc_run *run, json_object *rec)
+static void move_reporter(struct cyc_run *run, struct lj_tool *tool)
 {
 	struct cyc_config *cfg = run->cfg;
 	char detail[64];
@@ -422,18 +382,18 @@ static void move_reporter(struct cyc_run *run, json_object *rec)
 		return;
 	}
 	if (run->reporter_cpu < 0) {
-		record(rec, "notes", "reporter", "shares the measured CPUs (no other CPU)");
+		lj_tool_note(tool, "reporter", "shares the measured CPUs (no other CPU)");
 		return;
 	}
 	ret = lj_cpus_pin_one(0, run->reporter_cpu);
 	if (ret) {
 		lj_info("cannot move the reporter to CPU %d: %s", run->reporter_cpu, lj_strerror(ret));
-		record(rec, "notes", "reporter", "could not leave the measured CPUs");
+		lj_tool_note(tool, "reporter", "could not leave the measured CPUs");
 		run->reporter_cpu = -1;
 		return;
 	}
 	snprintf(detail, sizeof(detail), "CPU %d", run->reporter_cpu);
-	record(rec, "applied", "reporter_cpu", detail);
+	lj_tool_applied(tool, "reporter_cpu", detail);
 }
 
 /*
@@ -484,70 +444,25 @@ static int64_t align_base(const struct cyc_run *run)
 }
 
 /*
- * --explain / --tracemark: the hooks start once the threads exist, before
- * the first sample. One that cannot start is a fallback (77 with --strict).
+ * After the threads' setup: a thread that could not set up its timer or
+ * take its CPU fails the run; a refused policy falls back to SCHED_OTHER
+ * (lj_tool_fallback). Return: 0, or an exit code after a message.
  */
-static int start_hooks(struct cyc_run *run, json_object *rec)
-{
-	struct lj_run_desc d = { .tool = "lj-cyclic", .measured = run->measured,
-				 .ntids = run->nthreads, .policy = run->cfg->policy,
-				 .prio = run->cfg->priority };
-	pid_t *tids = calloc((size_t)run->nthreads + 1, sizeof(*tids));
-	int failed;
-
-	if (!tids)
-		return LJ_EXIT_RUNTIME;
-	for (int i = 0; i < run->nthreads; i++)
-		tids[i] = run->th[i].tid;
-	d.tids = tids;
-	failed = lj_hooks_start(run->hooks, &d);
-	free(tids);
-	for (int i = 0; failed && i < run->hooks->n; i++)
-		if (!run->hooks->h[i].started)
-			record(rec, "fallbacks", run->hooks->h[i].ops->name,
-			       lj_strerror(run->hooks->h[i].start_err));
-	if (failed && run->cfg->setup.strict) {
-		lj_error("missing capability (--strict): %s", "tracing");
-		return LJ_EXIT_NOCAP;
-	}
-	return 0;
-}
-
-int cyc_run_start(struct cyc_run *run, json_object *rec)
+static int check_threads(struct cyc_run *run, struct lj_tool *tool)
 {
 	struct cyc_config *cfg = run->cfg;
-	char why[512] = "";
-	int ret, sched_err = 0;
+	int sched_err = 0;
 	char detail[128];
-
-	cyc_report_start(run, run->text);
-	ret = cfg->smi ? smi_open(run) : 0;
-	if (!ret)
-		ret = cyc_fifo_open(run);
-	if (ret)
-		return ret;
-	cyc_snapshot_open(run);
-	setup_system(run, rec, why, sizeof(why));
-	ret = create_threads(run);
-	if (ret) {
-		lj_error_errno(ret, "cannot create the measurement threads");
-		gate_wait_ready(run);
-		gate_open(run, true);
-		return LJ_EXIT_RUNTIME;
-	}
-	gate_wait_ready(run);
 
 	for (int i = 0; i < run->nthreads; i++) {
 		struct cyc_thread *t = &run->th[i];
 
 		if (t->loop_err) {
 			lj_error_errno(t->loop_err, "thread %d: cannot set up its timer", i);
-			gate_open(run, true);
 			return LJ_EXIT_RUNTIME;
 		}
 		if (t->pin_err) {
 			lj_error_errno(t->pin_err, "thread %d: cannot pin to CPU %d", i, t->cpu);
-			gate_open(run, true);
 			return lj_exit_code(t->pin_err) == LJ_EXIT_NOCAP ? LJ_EXIT_NOCAP : LJ_EXIT_RUNTIME;
 		}
 		if (t->sched_err) {
@@ -556,41 +471,61 @@ int cyc_run_start(struct cyc_run *run, json_object *rec)
 			t->prio = 0;
 		}
 	}
-	if (sched_err) {
-		run->sched_fallback = true;
-		snprintf(detail, sizeof(detail), "%s %d -> other: %s", lj_sched_policy_name(cfg->policy),
-			 cfg->priority, lj_strerror(sched_err));
-		record(rec, "fallbacks", "sched", detail);
-		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sSCHED_OTHER instead of %s %d (%s)",
-			 *why ? ", " : "", lj_sched_policy_name(cfg->policy), cfg->priority,
-			 lj_strerror(sched_err));
-		if (!is_priv_error(sched_err) && sched_err != -EINVAL) {
-			lj_error_errno(sched_err, "cannot set the scheduling policy");
-			gate_open(run, true);
-			return LJ_EXIT_RUNTIME;
-		}
+	if (!sched_err)
+		return 0;
+	if (!is_priv_error(sched_err) && sched_err != -EINVAL) {
+		lj_error_errno(sched_err, "cannot set the scheduling policy");
+		return LJ_EXIT_RUNTIME;
 	}
-	if (*why) {
-		if (cfg->setup.strict) {
-			lj_error("missing privilege (--strict): %s", why);
-			gate_open(run, true);
-			return LJ_EXIT_NOCAP;
-		}
-		lj_warn("measuring with fallbacks: %s", why);
+	run->sched_fallback = true;
+	snprintf(detail, sizeof(detail), "%s %d -> other: %s", lj_sched_policy_name(cfg->policy),
+		 cfg->priority, lj_strerror(sched_err));
+	return lj_tool_fallback(tool, "sched", sched_err, detail);
+}
+
+int cyc_run_start(struct cyc_run *run, struct lj_tool *tool)
+{
+	struct cyc_config *cfg = run->cfg;
+	int ret;
+
+	run->hooks = &tool->hooks;
+	cyc_report_start(run, run->text);
+	ret = cfg->smi ? smi_open(run) : 0;
+	if (!ret)
+		ret = cyc_fifo_open(run);
+	if (ret)
+		return ret;
+	cyc_snapshot_open(run);
+	ret = setup_system(run, tool);
+	if (ret)
+		return ret;
+	ret = create_threads(run);
+	if (ret) {
+		lj_error_errno(ret, "cannot create the measurement threads");
+		gate_wait_ready(run);
+		gate_open(run, true);
+		return LJ_EXIT_RUNTIME;
 	}
-	move_reporter(run, rec);
-	if (run->hooks && (ret = start_hooks(run, rec))) {
+	gate_wait_ready(run);
+	ret = check_threads(run, tool);
+	if (ret) {
 		gate_open(run, true);
 		return ret;
 	}
+	move_reporter(run, tool);
 	cyc_report_intervals(run, run->text);
+	return 0;
+}
+
+void cyc_run_go(struct cyc_run *run)
+{
+	struct cyc_config *cfg = run->cfg;
+
 	run->align_base_ns = align_base(run);
-	cyc_validity_start(run);
 	run->start_ns = lj_now_ns();
 	if (cfg->duration_ns)
 		run->stop_at_ns = run->start_ns + cfg->duration_ns;
-	gate_open(run, false);
-	return 0;
+	gate_open(run, lj_stop_requested());
 }
 
 /* Interrupt sleeping threads so a stop takes effect before their next period. */
@@ -606,18 +541,15 @@ int cyc_run_wait(struct cyc_run *run)
 	struct cyc_config *cfg = run->cfg;
 	bool live = !cfg->quiet && !cfg->verbose;	/* -v's lines replace the screen */
 	int64_t refresh = live ? 100 * LJ_NSEC_PER_MSEC : 200 * LJ_NSEC_PER_MSEC;
-	struct timespec timeout = lj_ns_to_ts(refresh);
-	bool first = true, woken = false;
-	sigset_t set;
+	bool first = true;
+	sigset_t usr;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGALRM);
-	sigaddset(&set, SIGUSR1);
-	sigaddset(&set, SIGUSR2);
+	sigemptyset(&usr);
+	sigaddset(&usr, SIGUSR1);
+	sigaddset(&usr, SIGUSR2);
 	for (;;) {
+		/* Read before the display, so the last lines shown are the final counts. */
+		bool finished = __atomic_load_n(&run->done, __ATOMIC_ACQUIRE) >= run->nthreads;
 		int sig;
 
 		if (cfg->verbose)
@@ -629,18 +561,20 @@ int cyc_run_wait(struct cyc_run *run)
 		}
 		/* read the threads' policy back while they exist (a chrt behind our back) */
 		cyc_validity_poll(run);
-		if (__atomic_load_n(&run->done, __ATOMIC_ACQUIRE) >= run->nthreads)
+		if (finished)
 			break;
-		if (__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE) && !woken) {
+		if (__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE)) {
+			/* Interrupt their sleep so they leave before their next period. */
 			wake_threads(run);
-			woken = true;
+			join_all(run);
+			continue;
 		}
-		sig = sigtimedwait(&set, NULL, &timeout);
+		sig = lj_stop_wait(refresh, &usr);
 		if (sig == SIGUSR1)
 			cyc_report_status(run, stderr);
 		else if (sig == SIGUSR2)
 			cyc_snapshot_write(run);
-		else if (sig > 0)
+		if (lj_stop_requested())
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 	}
 	join_all(run);
@@ -683,8 +617,6 @@ void cyc_run_free(struct cyc_run *run)
 		close(run->tracing_on_fd);
 	if (run->dma_fd >= 0)
 		lj_pmqos_dma_latency_release(run->dma_fd);
-	if (run->mlocked)
-		munlockall();
 	cyc_snapshot_close(run);
 	cyc_fifo_close(run);
 }

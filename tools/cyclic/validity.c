@@ -1,40 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * validity.c - lj-cyclic's validity verdict (lj_validity_hook), started with the
- * measuring threads, polled while they run, judged when they are done. Until
- * the lifecycle driver owns the hook list, lj-cyclic calls the hook's ops here.
+ * validity.c - lj-cyclic's validity verdict (lj_validity_hook): a hook in
+ * the driver's list (lj_tool), told what each thread was set to, polled
+ * while the threads run and given the counts it judges when they are done.
  */
 #include "cyclic.h"
 
-#include <stdlib.h>
+#include <errno.h>
 
 #include "lj_hist.h"
 #include "lj_validity_hook.h"
 
-void cyc_validity_start(struct cyc_run *run)
+int cyc_validity_add(struct cyc_run *run, struct lj_hooks *hooks)
 {
-	pid_t *tids = calloc(run->nthreads, sizeof(*tids));
-	struct lj_run_desc desc = { .tool = "lj-cyclic", .measured = run->measured, .tids = tids,
-				    .ntids = run->nthreads, .policy = run->cfg->policy,
-				    .prio = run->cfg->priority };
+	int err;
 
 	run->validity = lj_vhook_new();
-	if (!tids || !run->validity) {
-		free(tids);
-		lj_vhook_ops.free(run->validity);
-		run->validity = NULL;
-		return;
-	}
-	for (int i = 0; i < run->nthreads; i++)
-		tids[i] = run->th[i].tid;
-	if (lj_vhook_ops.start(run->validity, &desc)) {
+	if (!run->validity)
+		return -ENOMEM;
+	err = lj_hooks_add(hooks, &lj_vhook_ops, run->validity, UINT64_MAX);
+	if (err) {
 		lj_vhook_ops.free(run->validity);
 		run->validity = NULL;
 	}
-	/* what each thread was set to run with: --priospread, or the fallback */
+	return err;
+}
+
+void cyc_validity_expect(struct cyc_run *run)
+{
 	for (int i = 0; run->validity && i < run->nthreads; i++)
 		lj_vhook_expect(run->validity, run->th[i].tid, run->th[i].policy, run->th[i].prio);
-	free(tids);
 }
 
 void cyc_validity_poll(struct cyc_run *run)
@@ -42,7 +37,7 @@ void cyc_validity_poll(struct cyc_run *run)
 	lj_vhook_poll(run->validity);
 }
 
-void cyc_validity_finish(struct cyc_run *run, json_object *setup_rec, struct lj_result *res)
+void cyc_validity_counts(struct cyc_run *run)
 {
 	uint64_t missed = 0, overflows = 0, samples = 0;
 
@@ -60,22 +55,9 @@ void cyc_validity_finish(struct cyc_run *run, json_object *setup_rec, struct lj_
 	}
 	lj_vhook_counts(run->validity, missed, overflows, samples,
 			run->cfg->loops * (uint64_t)run->nthreads);
-	lj_vhook_ops.stop(run->validity);
-	lj_vhook_fallbacks(run->validity, setup_rec);
-	if (res)
-		json_object_object_add(lj_result_root(res), "validity",
-				       lj_validity_json(lj_vhook_verdict(run->validity)));
 }
 
-void cyc_validity_report(struct cyc_run *run, FILE *out)
+void cyc_validity_fallbacks(struct cyc_run *run, json_object *setup)
 {
-	if (run->validity)
-		lj_vhook_ops.report(run->validity, out);
-}
-
-void cyc_validity_free(struct cyc_run *run)
-{
-	if (run->validity)
-		lj_vhook_ops.free(run->validity);
-	run->validity = NULL;
+	lj_vhook_fallbacks(run->validity, setup);
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void say(const char *line, void *arg)
 {
@@ -30,7 +31,8 @@ int env_restore(const struct env_config *cfg)
 	}
 	if (n < 0) {
 		lj_error_errno(n, "cannot restore every change (journal kept for another --restore)");
-		return n == -EACCES || n == -EPERM ? LJ_EXIT_NOCAP : LJ_EXIT_RUNTIME;
+		/* Root refused something untrusted (-EPERM): an error, not a missing capability. */
+		return (n == -EACCES || n == -EPERM) && geteuid() ? LJ_EXIT_NOCAP : LJ_EXIT_RUNTIME;
 	}
 	if (!n)
 		printf("nothing to restore: no journal of a dead process in %s\n",

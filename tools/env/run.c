@@ -195,7 +195,7 @@ int env_run(struct env_config *cfg)
 	/* A result that cannot be written is known now, not after COMMAND ran. */
 	if (cfg->json && lj_tool_check_outputs(&cfg->json, 1))
 		return LJ_EXIT_RUNTIME;
-	have_topo = !lj_topo_load(&topo);
+	have_topo = !lj_topo_load(&topo, NULL, 0);
 	if (cfg->sweep.nsteps) {
 		ret = sweep_prepare(&r, have_topo ? &topo : NULL);
 		if (ret)

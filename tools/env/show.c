@@ -5,6 +5,7 @@
 #include "lj_cgroup.h"
 #include "lj_cpufreq.h"
 #include "lj_err.h"
+#include "lj_tool.h"
 #include "lj_parse.h"
 #include "lj_pmqos.h"
 #include "lj_preempt.h"
@@ -254,7 +255,14 @@ int env_show(const struct env_config *cfg)
 		json_object_object_add(doc, "state", st);
 		json_object_object_add(doc, "system", sys);
 		if (strcmp(cfg->json, "-")) {
-			int ret = lj_json_write_atomic(doc, cfg->json);
+			int ret = 0;
+
+			/* a refused path said in words (a planted link), not as ELOOP */
+			if (lj_tool_check_outputs(&cfg->json, 1)) {
+				json_object_put(doc);
+				return LJ_EXIT_RUNTIME;
+			}
+			ret = lj_json_write_atomic(doc, cfg->json);
 
 			json_object_put(doc);
 			if (ret) {

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "account.h"
+#include "lj_hook.h"
 #include "lj_sched.h"
 #include "lj_setupopt.h"
 #include "lj_topo.h"
@@ -133,6 +134,7 @@ struct frm_trial {
 	atomic_int abort;		/* stop before or during the run */
 	int64_t overhead_ns;		/* all stages */
 	int64_t wall_ns;
+	struct lj_hooks *hooks;		/* set before frm_trial_run (kept); NULL: none */
 };
 
 /* options.c */

@@ -16,41 +16,19 @@
 
 struct frm_main {
 	struct frm_config cfg;
-	struct lj_topo topo;
-	struct lj_setup *stack;
-	struct lj_result *res;
+	const struct lj_topo *topo;
 	struct frm_calibration cal;
+	uint64_t units[FRM_MAX_STAGES];
 	struct frm_trial trial;
 	struct frm_ramp ramp;
 	struct frm_background *bg;
 	struct lj_cpufreq_sampler *freq;
 	char freq_why[128];
-	bool ran_trial, ran_ramp;
+	bool ran_trial, ran_ramp, failed;
 };
 
-/*
- * Note a fallback in the result's setup.fallbacks as {"what", "reason"},
- * the shape lj_setupopt and the other tools (lj_tool_fallback) record.
- */
-static void record_fallback(struct frm_main *m, const char *what, int err)
-{
-	json_object *setup, *arr, *o;
-
-	if (!m->res)
-		return;
-	setup = lj_result_setup(m->res);
-	if (!json_object_object_get_ex(setup, "fallbacks", &arr)) {
-		arr = json_object_new_array();
-		json_object_object_add(setup, "fallbacks", arr);
-	}
-	o = json_object_new_object();
-	json_object_object_add(o, "what", json_object_new_string(what));
-	json_object_object_add(o, "reason", json_object_new_string(lj_strerror(err)));
-	json_object_array_add(arr, o);
-}
-
-/* A policy the stage or background threads cannot get: fatal under --strict, else OTHER. */
-static int check_policy(struct frm_main *m, struct lj_sched_param *p, const char *who)
+/* A policy the stage or background threads cannot get: a fallback to OTHER (77 under --strict). */
+static int check_policy(struct lj_tool *t, struct lj_sched_param *p, const char *who)
 {
 	char what[96];
 	int err;
@@ -61,32 +39,41 @@ static int check_policy(struct frm_main *m, struct lj_sched_param *p, const char
 	if (!err)
 		return 0;
 	snprintf(what, sizeof(what), "%s policy %s", who, lj_sched_policy_name(p->policy));
-	if (m->cfg.setup.strict) {
-		lj_error_errno(err, "cannot set %s", what);
-		return lj_exit_code(err) == LJ_EXIT_NOCAP ? LJ_EXIT_NOCAP : LJ_EXIT_RUNTIME;
-	}
-	lj_warn_errno(err, "cannot set %s, running as other", what);
-	record_fallback(m, what, err);
+	if (lj_tool_fallback(t, what, err, NULL))
+		return LJ_EXIT_NOCAP;
 	memset(p, 0, sizeof(*p));
 	p->policy = LJ_POLICY_OTHER;
 	return 0;
 }
 
-/* Memory locked, policies checked: before anything is measured. */
-static int prepare(struct frm_main *m)
+static int parse(void *p, int argc, char **argv)
 {
+	struct frm_main *m = p;
+
+	frm_config_init(&m->cfg);
+	return frm_options_parse(&m->cfg, argc, argv);
+}
+
+static void describe(void *p, struct lj_tool_desc *d)
+{
+	struct frm_main *m = p;
+
+	d->json = m->cfg.json;
+	d->outputs[0] = m->cfg.timeline;
+	d->setup = &m->cfg.setup;
+	d->mlock = m->cfg.fake_ns_per_unit <= 0;	/* a simulated run measures nothing */
+}
+
+/* Policies checked before anything is measured. */
+static int prepare(void *p, struct lj_tool *t)
+{
+	struct frm_main *m = p;
 	int ret;
 
-	if (!getenv("LJ_SANITIZE") && m->cfg.fake_ns_per_unit <= 0) {
-		ret = lj_sched_mlockall();
-		if (ret) {
-			lj_warn_errno(ret, "cannot lock memory");
-			record_fallback(m, "mlockall", ret);
-		}
-	}
-	ret = check_policy(m, &m->cfg.policy, "stage");
+	m->topo = &t->topo;
+	ret = check_policy(t, &m->cfg.policy, "stage");
 	if (!ret && m->cfg.background)
-		ret = check_policy(m, &m->cfg.bg_policy, "background");
+		ret = check_policy(t, &m->cfg.bg_policy, "background");
 	return ret;
 }
 
@@ -107,47 +94,59 @@ static void start_freq(struct frm_main *m)
 	if (lj_cpufreq_available(&cpus, m->freq_why, sizeof(m->freq_why)))
 		return;
 	ret = lj_cpufreq_sampler_start(&m->freq, &cpus, 10 * LJ_NSEC_PER_MSEC,
-				       lj_topo_housekeeping_cpu(&m->topo, &cpus), 1 << 16);
+				       lj_topo_housekeeping_cpu(m->topo, &cpus), 1 << 16);
 	if (ret) {
 		m->freq = NULL;
 		snprintf(m->freq_why, sizeof(m->freq_why), "sampler: %s", lj_strerror(ret));
 	}
 }
 
-static int run(struct frm_main *m)
+/* Calibration (memory locked), the background load, the frequency sampler; the stages start in wait. */
+static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
+	struct frm_main *m = p;
 	struct frm_config *cfg = &m->cfg;
-	uint64_t units[FRM_MAX_STAGES];
 	const char *what;
 	int ret, err;
 
-	ret = frm_calibrate(&m->topo, cfg, &m->cal);
+	ret = frm_calibrate(&t->topo, cfg, &m->cal);
 	if (ret) {
 		lj_error_errno(ret, "calibration failed");
 		return LJ_EXIT_RUNTIME;
 	}
-	frm_work_resolve(cfg, &m->cal, units);
+	frm_work_resolve(cfg, &m->cal, m->units);
 	if (cfg->fake_ns_per_unit <= 0) {
-		ret = frm_background_start(cfg, &m->topo, &m->bg, &err, &what);
+		ret = frm_background_start(cfg, &t->topo, &m->bg, &err, &what);
 		if (ret)
 			return ret;
-		if (err && cfg->setup.strict) {
-			lj_error_errno(err, "cannot apply %s to the background threads", what);
+		if (err && lj_tool_fallback(t, what, err, NULL)) {
 			frm_background_stop(m->bg);
 			m->bg = NULL;
-			return lj_exit_code(err) == LJ_EXIT_NOCAP ? LJ_EXIT_NOCAP : LJ_EXIT_RUNTIME;
-		}
-		if (err) {
-			lj_warn_errno(err, "cannot apply %s to the background threads, running without", what);
-			record_fallback(m, what, err);
+			return LJ_EXIT_NOCAP;
 		}
 	}
 	start_freq(m);
+	/* The stage threads exist only inside the trial: their ids are not known here. */
+	if (sched_getaffinity(0, sizeof(desc->measured), &desc->measured))
+		CPU_ZERO(&desc->measured);
+	desc->policy = cfg->policy.policy;
+	desc->prio = cfg->policy.priority;
+	m->trial.hooks = &t->hooks;
+	return 0;
+}
+
+/* The run or the ramp, to its end or a stop; then the load and the sampler stop. */
+static int wait_run(void *p, struct lj_tool *t)
+{
+	struct frm_main *m = p;
+	struct frm_config *cfg = &m->cfg;
+	int ret;
+
 	if (cfg->ramp) {
-		ret = frm_ramp_run(&m->ramp, cfg, &m->cal, units);
+		ret = frm_ramp_run(&m->ramp, cfg, &m->cal, m->units);
 		m->ran_ramp = !ret || ret == -EINTR;
 	} else {
-		ret = frm_trial_run(&m->trial, cfg, units);
+		ret = frm_trial_run(&m->trial, cfg, m->units);
 		m->ran_trial = !ret;
 	}
 	if (m->freq)
@@ -158,6 +157,7 @@ static int run(struct frm_main *m)
 		ret = 0;	/* interrupted: report what was measured */
 	if (ret) {
 		lj_error_errno(ret, "run failed");
+		m->failed = true;
 		return LJ_EXIT_RUNTIME;
 	}
 	return 0;
@@ -172,15 +172,17 @@ static json_object *unavailable(const char *why)
 	return json_object_new_string(buf);
 }
 
-static int report(struct frm_main *m)
+/* The timeline file, the text, the --max-drop-rate gate. */
+static int report_text(void *p, struct lj_tool *t, int ret)
 {
+	struct frm_main *m = p;
 	const struct frm_config *cfg = &m->cfg;
 	const struct frm_trial *tr = m->ran_trial ? &m->trial : NULL;
-	const struct frm_ramp *ramp = m->ran_ramp ? &m->ramp : NULL;
 	const struct lj_cpufreq_sample *smp = NULL;
 	size_t nsmp = 0, dropped = 0;
-	int ret = 0;
 
+	if (m->failed)
+		return 0;	/* nothing measured to report */
 	if (m->freq)
 		smp = lj_cpufreq_sampler_samples(m->freq, &nsmp, &dropped);
 	if (cfg->timeline && tr) {
@@ -192,115 +194,56 @@ static int report(struct frm_main *m)
 		}
 	}
 	if (!cfg->quiet)
-		frm_report_text(stdout, cfg, &m->cal, tr, ramp, &m->topo);
+		frm_report_text(stdout, cfg, &m->cal, tr, m->ran_ramp ? &m->ramp : NULL, m->topo);
 	if (!ret && tr && cfg->max_drop_set && frm_drop_rate(&tr->acct) > cfg->max_drop_rate) {
 		if (!cfg->quiet)
 			printf("threshold: drop rate %.2f%% > --max-drop-rate %.2f%%\n",
 			       100.0 * frm_drop_rate(&tr->acct), 100.0 * cfg->max_drop_rate);
-		ret = LJ_EXIT_THRESHOLD;
-	}
-	if (m->res) {
-		json_object *side = lj_result_side(m->res);
-
-		frm_report_json(m->res, cfg, &m->cal, tr, ramp, &m->topo);
-		if (m->freq)
-			json_object_object_add(side, "cpufreq", lj_cpufreq_sampler_json(m->freq));
-		else
-			json_object_object_add(side, "cpufreq", unavailable(m->freq_why));
-		if (lj_stop_requested())
-			json_object_object_add(side, "interrupted", json_object_new_boolean(1));
-		lj_result_finish(m->res, ret);
-		if (lj_result_write(m->res, cfg->json)) {
-			lj_error("cannot write %s", cfg->json);
-			ret = LJ_EXIT_RUNTIME;
-		}
+		return LJ_EXIT_THRESHOLD;
 	}
 	return ret;
 }
 
-/* A run that could not measure still leaves a document saying why it ended. */
-static void report_failure(struct frm_main *m, int ret)
+/* The frames, the ramp, the frequency samples; a run that could not measure still says why it ended. */
+static int report_json(void *p, struct lj_tool *t, struct lj_result *res, bool started, int ret)
 {
-	frm_report_json(m->res, &m->cfg, &m->cal, NULL, NULL, &m->topo);
-	lj_result_finish(m->res, ret);
-	if (lj_result_write(m->res, m->cfg.json))
-		lj_error("cannot write %s", m->cfg.json);
+	struct frm_main *m = p;
+	bool measured = started && !m->failed;
+	json_object *side = lj_result_side(res);
+
+	if (!m->topo)
+		return 0;	/* ended before its setup: the document says only how */
+	frm_report_json(res, &m->cfg, &m->cal, measured && m->ran_trial ? &m->trial : NULL,
+			measured && m->ran_ramp ? &m->ramp : NULL, m->topo);
+	if (!measured)
+		return 0;
+	if (m->freq)
+		json_object_object_add(side, "cpufreq", lj_cpufreq_sampler_json(m->freq));
+	else
+		json_object_object_add(side, "cpufreq", unavailable(m->freq_why));
+	if (lj_stop_requested())
+		json_object_object_add(side, "interrupted", json_object_new_boolean(1));
+	return 0;
 }
 
-/* The files the run will write, checked before anything is measured. */
-static int check_paths(const struct frm_config *cfg)
+static void free_tool(void *p)
 {
-	const char *paths[] = { cfg->json, cfg->timeline };
+	struct frm_main *m = p;
 
-	return lj_tool_check_outputs(paths, sizeof(paths) / sizeof(paths[0]));
-}
-
-int main(int argc, char **argv)
-{
-	struct frm_main *m = calloc(1, sizeof(*m));
-	int ret;
-
-	lj_err_init(argv[0]);
-	if (!m) {
-		lj_error("out of memory");
-		return LJ_EXIT_RUNTIME;
-	}
-	frm_config_init(&m->cfg);
-	ret = frm_options_parse(&m->cfg, argc, argv);
-	if (ret) {
-		free(m);
-		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
-	}
-	ret = check_paths(&m->cfg);
-	if (ret) {
-		free(m);
-		return ret;
-	}
-	/*
-	 * First thing after parsing: a SIGINT that came while the topology
-	 * loaded would otherwise be lost (a background job starts with it
-	 * ignored) or kill the run unreported. The setup, applied later,
-	 * then unwinds normally when a signal stops the run.
-	 */
-	ret = lj_stop_install();
-	if (ret) {
-		lj_error_errno(ret, "cannot install signal handlers");
-		free(m);
-		return LJ_EXIT_RUNTIME;
-	}
-	if (lj_topo_load(&m->topo)) {
-		free(m);
-		return LJ_EXIT_RUNTIME;
-	}
-	if (m->cfg.json) {
-		m->res = lj_result_new("lj-frame", argc, argv);
-		if (!m->res) {
-			lj_error("out of memory");
-			ret = LJ_EXIT_RUNTIME;
-			goto out_topo;
-		}
-	}
-	ret = lj_setupopt_apply(&m->cfg.setup, &m->topo, &m->stack,
-				m->res ? lj_result_setup(m->res) : NULL);
-	if (ret)
-		goto out_res;
-	ret = prepare(m);
-	if (!ret)
-		ret = run(m);
-	if (!ret)
-		ret = report(m);
-	else if (m->res)
-		report_failure(m, ret);
-	lj_setupopt_restore(&m->cfg.setup, m->stack);
-out_res:
+	frm_background_stop(m->bg);
 	frm_trial_free(&m->trial);	/* no-op when no trial ran */
 	frm_ramp_free(&m->ramp);
 	if (m->freq)
 		lj_cpufreq_sampler_free(m->freq);
-	if (m->res)
-		lj_result_free(m->res);
-out_topo:
-	lj_topo_free(&m->topo);
-	free(m);
-	return ret;
+}
+
+static const struct lj_tool_ops frm_ops = {
+	.name = "lj-frame", .size = sizeof(struct frm_main),
+	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
+	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
+};
+
+int main(int argc, char **argv)
+{
+	return lj_tool_main(&frm_ops, argc, argv);
 }

@@ -119,6 +119,21 @@ static bool work(struct frm_stage *st, uint32_t i, int64_t end)
 	return done;
 }
 
+/* Hooks for a trial run outside the driver (the ramp's, unit tests): none. */
+static struct lj_hooks no_hooks;
+
+/* A frame dropped (never presented) or presented after its deadline: tell the hooks. */
+static void __attribute__((noinline)) frame_late(struct frm_trial *tr, const struct frm_stage *st,
+						 enum lj_late_kind kind, uint32_t i, int64_t at)
+{
+	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = gettid(), .index = st->index,
+			      .due_ns = (uint64_t)(frm_trial_vsync(tr, i) +
+						   tr->cfg->period_ns * tr->cfg->latency_frames),
+			      .ran_ns = (uint64_t)at };
+
+	lj_hooks_late(tr->hooks, &ev);
+}
+
 /*
  * Work on frame @i, which this stage started at @wake, then pass it on (or
  * present it from the last stage). The emulator's own cost is the wall
@@ -143,12 +158,17 @@ static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
 	w0 = lj_now_ns();
 	if (!work(st, i, end)) {
 		st->abandoned += measured;
+		if (measured && lj_hooks_wants_missed(tr->hooks))
+			frame_late(tr, st, LJ_LATE_FRAME_DROPPED, i, lj_now_ns());
 		return;
 	}
 	w1 = lj_now_ns();
-	if (!st->out)
+	if (!st->out) {
 		tr->present[i] = w1;
-	else if (!ring_push(st->out, i, w1))
+		if (measured && lj_hooks_wants_missed(tr->hooks) &&
+		    w1 - frm_trial_vsync(tr, i) > tr->cfg->period_ns * tr->cfg->latency_frames)
+			frame_late(tr, st, LJ_LATE_FRAME_JANKY, i, w1);
+	} else if (!ring_push(st->out, i, w1))
 		st->ring_full++;
 	if (!measured)
 		return;
@@ -171,6 +191,8 @@ static void run_source(struct frm_stage *st)
 
 		if (now >= vsync + deadline) {
 			st->skipped += i >= tr->warmup;
+			if (i >= tr->warmup && lj_hooks_wants_missed(tr->hooks))
+				frame_late(tr, st, LJ_LATE_FRAME_DROPPED, (uint32_t)i, now);
 			continue;
 		}
 		if (now < vsync) {
@@ -427,9 +449,11 @@ static int run_threads(struct frm_trial *tr)
 
 int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint64_t *units)
 {
+	struct lj_hooks *hooks = tr->hooks;
 	int ret;
 
 	memset(tr, 0, sizeof(*tr));
+	tr->hooks = hooks ? hooks : &no_hooks;
 	tr->cfg = cfg;
 	memcpy(tr->units, units, sizeof(tr->units[0]) * cfg->nstages);
 	tr->warmup = (uint64_t)cfg->warmup;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lj_hook.h"
 #include "lj_opt.h"
 #include "lj_result.h"
 #include "lj_sched.h"
@@ -98,6 +99,7 @@ struct hb_run {
 	int64_t floor_ns;		/* stamps before this are not plausible */
 	int64_t start_ns, end_ns;
 	unsigned int started;
+	struct lj_hooks *hooks;		/* the driver's: thread-mode receivers report late messages */
 	bool sched_fallback;
 	int sched_err;			/* the first worker's refusal of --policy */
 	int fifo_err;			/* -F refused for the main thread */
@@ -134,16 +136,26 @@ static inline struct hb_chan *hb_group_chans(const struct hb_run *run, unsigned 
 	return &run->chan[(size_t)group * run->cfg->fds];
 }
 
+/* The shared slot of worker @worker (in the mapping forked workers share). */
+static inline struct hb_slot *hb_slot(const struct hb_run *run, unsigned int worker)
+{
+	return (struct hb_slot *)((char *)run->shm + (size_t)worker * run->slot_size);
+}
+
 /* workers.c: the sender or receiver loop of @w; returns 0 or -errno. */
 int hb_worker_main(struct hb_worker *w);
 
 /* run.c */
 int hb_run_init(struct hb_run *run, struct hb_config *cfg);
+/* Workers spawned and set up, waiting for the start; -errno after a message (the run is stopped). */
 int hb_run_start(struct hb_run *run);
+/* Start the clock and release the workers (also after a failed start: they leave). */
+int hb_run_go(struct hb_run *run);
+/* Ask every worker to stop (process mode: SIGTERM to their group). */
+void hb_run_stop(struct hb_run *run);
 int hb_run_wait(struct hb_run *run);
 int hb_run_collect(struct hb_run *run);
 void hb_run_free(struct hb_run *run);
-struct hb_slot *hb_slot(const struct hb_run *run, unsigned int worker);
 
 /* report.c */
 void hb_report_header(const struct hb_config *cfg);

@@ -1,63 +1,136 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* main.c - lj-hackbench: hackbench-compatible messaging benchmark and load (wires the phases). */
+/* main.c - lj-hackbench: hackbench-compatible messaging benchmark and load (its lifecycle phases). */
 #include "hb.h"
 
 #include <signal.h>
+#include <stdlib.h>
 
 #include "lj_err.h"
 #include "lj_tool.h"
 
-int main(int argc, char **argv)
-{
+struct hb_tool {
 	struct hb_config cfg;
-	struct hb_run run = { 0 };
-	struct lj_tool tool = { 0 };
-	int ret, err;
+	struct hb_run run;
+	bool run_init;
+};
 
-	lj_err_init(argv[0]);
-	hb_config_init(&cfg);
-	ret = hb_parse(&cfg, argc, argv);
-	if (ret)
-		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
-	ret = hb_check_limits(&cfg);
-	if (ret)
-		return ret;
+static int parse(void *p, int argc, char **argv)
+{
+	struct hb_tool *h = p;
+	int ret;
+
+	hb_config_init(&h->cfg);
+	ret = hb_parse(&h->cfg, argc, argv);
+	if (!ret)
+		ret = hb_check_limits(&h->cfg);
 	signal(SIGHUP, SIG_IGN);	/* as hackbench: a closed terminal does not end the run */
 	signal(SIGPIPE, SIG_IGN);	/* a dead receiver shows up as EPIPE, not a dead sender */
-	ret = lj_tool_start(&tool, "lj-hackbench", &cfg.setup, cfg.json, argc, argv);
-	if (ret)
-		goto out;
-	hb_report_header(&cfg);
-	err = hb_run_init(&run, &cfg);
-	if (err) {
-		lj_error_errno(err, "cannot set up the run");
-		ret = LJ_EXIT_RUNTIME;
-		goto out;
-	}
-	err = hb_run_start(&run);
-	hb_run_wait(&run);
-	hb_run_collect(&run);
-	if (err) {
-		ret = lj_exit_code(err);
-	} else {
-		hb_report_final(&run);
-		if (run.worker_err) {
-			lj_error_errno(run.worker_err, "a worker failed");
-			ret = LJ_EXIT_RUNTIME;
-		} else if (run.failed_workers) {
-			lj_error("%u workers did not exit cleanly", run.failed_workers);
-			ret = LJ_EXIT_RUNTIME;
-		}
-	}
-	if (tool.res && !err) {
-		if (run.sched_fallback)
-			lj_tool_fallback(&tool, "policy", run.sched_err ? run.sched_err : run.fifo_err);
-		if (hb_report_json(&run, tool.res))
-			ret = LJ_EXIT_RUNTIME;
-		ret = lj_tool_write_result(&tool, ret);
-	}
-out:
-	hb_run_free(&run);
-	lj_tool_end(&tool);
 	return ret;
+}
+
+static void describe(void *p, struct lj_tool_desc *d)
+{
+	struct hb_tool *h = p;
+
+	d->json = h->cfg.json;
+	d->setup = &h->cfg.setup;
+}
+
+static int prepare(void *p, struct lj_tool *t)
+{
+	struct hb_tool *h = p;
+	int err;
+
+	hb_report_header(&h->cfg);
+	h->run_init = true;
+	err = hb_run_init(&h->run, &h->cfg);
+	if (err)
+		lj_error_errno(err, "cannot set up the run");
+	return err ? LJ_EXIT_RUNTIME : 0;
+}
+
+/* Release the workers into a stopped run and reap them: after a failed start. */
+static void abandon(struct hb_run *run)
+{
+	hb_run_stop(run);
+	hb_run_go(run);
+	hb_run_wait(run);
+	hb_run_collect(run);
+}
+
+static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
+{
+	struct hb_tool *h = p;
+	struct hb_run *run = &h->run;
+	int err;
+
+	run->hooks = &t->hooks;
+	err = hb_run_start(run);
+	if (!err && (run->sched_err || run->fifo_err)) {
+		run->sched_fallback = true;
+		err = lj_tool_fallback(t, "policy", run->sched_err ? run->sched_err : run->fifo_err, NULL);
+	}
+	if (err) {
+		abandon(run);
+		return err;
+	}
+	if (sched_getaffinity(0, sizeof(desc->measured), &desc->measured))
+		CPU_ZERO(&desc->measured);
+	desc->policy = run->sched_fallback ? LJ_POLICY_OTHER : h->cfg.policy;
+	desc->prio = run->sched_fallback ? 0 : h->cfg.priority;
+	return 0;
+}
+
+static int go(void *p, struct lj_tool *t)
+{
+	return hb_run_go(&((struct hb_tool *)p)->run);
+}
+
+static int wait_run(void *p, struct lj_tool *t)
+{
+	struct hb_run *run = &((struct hb_tool *)p)->run;
+
+	hb_run_wait(run);
+	hb_run_collect(run);
+	if (run->worker_err) {
+		lj_error_errno(run->worker_err, "a worker failed");
+		return LJ_EXIT_RUNTIME;
+	}
+	if (run->failed_workers) {
+		lj_error("%u workers did not exit cleanly", run->failed_workers);
+		return LJ_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int report_text(void *p, struct lj_tool *t, int ret)
+{
+	hb_report_final(&((struct hb_tool *)p)->run);
+	return 0;
+}
+
+static int report_json(void *p, struct lj_tool *t, struct lj_result *res, bool started, int ret)
+{
+	if (!started)
+		return 0;	/* the run never started: the document says only how it ended */
+	return hb_report_json(&((struct hb_tool *)p)->run, res) ? LJ_EXIT_RUNTIME : 0;
+}
+
+static void free_tool(void *p)
+{
+	struct hb_tool *h = p;
+
+	if (h->run_init)
+		hb_run_free(&h->run);
+}
+
+static const struct lj_tool_ops hb_ops = {
+	.name = "lj-hackbench", .size = sizeof(struct hb_tool),
+	.parse = parse, .describe = describe, .prepare = prepare, .start = start, .go = go,
+	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
+};
+
+int main(int argc, char **argv)
+{
+	return lj_tool_main(&hb_ops, argc, argv);
 }

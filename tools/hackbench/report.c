@@ -76,18 +76,11 @@ static void put(json_object *o, const char *k, json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-int hb_report_json(const struct hb_run *run, struct lj_result *res)
+/* What was asked for: the result's "params". */
+static void json_params(const struct hb_run *run, json_object *params)
 {
 	const struct hb_config *cfg = run->cfg;
-	json_object *params = lj_result_params(res);
-	json_object *results = lj_result_results(res);
-	json_object *side = lj_result_side(res);
-	json_object *o = json_object_new_object();
-	double secs = elapsed_s(run);
-	double rate = secs > 0 ? run->msgs / secs : 0;
 
-	if (!o)
-		return -ENOMEM;
 	put(params, "mode", json_object_new_string(cfg->mode == HB_THREAD ? "threads" : "processes"));
 	put(params, "transport", json_object_new_string(hb_transport_name(cfg->transport)));
 	put(params, "groups", json_object_new_int64(cfg->groups));
@@ -102,7 +95,61 @@ int hb_report_json(const struct hb_run *run, struct lj_result *res)
 						       LJ_POLICY_OTHER : cfg->policy)));
 	put(params, "priority", json_object_new_int(run->sched_fallback ? 0 : cfg->priority));
 	put(params, "clock", json_object_new_string("CLOCK_MONOTONIC"));
+}
 
+/* The send-to-receive delays, or why there are none. */
+static void json_latency(const struct hb_run *run, json_object *o)
+{
+	json_object *lat;
+	uint64_t n;
+
+	if (!run->stamps) {
+		put(o, "latency", NULL);
+		put(o, "latency_unavailable", json_object_new_string(run->no_stamp_why));
+		return;
+	}
+	lat = lj_result_hist_json(run->lat, true);
+	n = lj_hist_count(run->lat);
+	/* The merge rebuilt buckets from midpoints: put back the exact mean and stddev. */
+	if (lat && n) {
+		double mean = run->lat_sum / n;
+		double var = run->lat_sumsq / n - mean * mean;
+
+		put(lat, "mean_ns", json_object_new_double(mean));
+		put(lat, "stddev_ns", json_object_new_double(var > 0 ? sqrt(var) : 0));
+	}
+	put(o, "latency", lat);
+}
+
+/* Workers' CPU time and context switches (reaped children, or this process's threads), failures. */
+static void json_side(const struct hb_run *run, json_object *side)
+{
+	struct rusage ru;
+	json_object *u = json_object_new_object();
+
+	if (!getrusage(run->cfg->mode == HB_PROCESS ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru)) {
+		put(u, "user_s", json_object_new_double(ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6));
+		put(u, "sys_s", json_object_new_double(ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6));
+		put(u, "voluntary_ctxt_switches", json_object_new_int64(ru.ru_nvcsw));
+		put(u, "involuntary_ctxt_switches", json_object_new_int64(ru.ru_nivcsw));
+	}
+	put(side, "rusage", u);
+	put(side, "failed_workers", json_object_new_int64(run->failed_workers));
+	put(side, "worker_error", run->worker_err ?
+	    json_object_new_string(lj_strerror(run->worker_err)) : NULL);
+	put(side, "partial_bytes", json_object_new_int64((int64_t)run->partial));
+}
+
+int hb_report_json(const struct hb_run *run, struct lj_result *res)
+{
+	const struct hb_config *cfg = run->cfg;
+	json_object *o = json_object_new_object();
+	double secs = elapsed_s(run);
+	double rate = secs > 0 ? run->msgs / secs : 0;
+
+	if (!o)
+		return -ENOMEM;
+	json_params(run, lj_result_params(res));
 	put(o, "kind", json_object_new_string("messaging"));
 	put(o, "time_ns", json_object_new_int64(run->end_ns - run->start_ns));
 	put(o, "messages", json_object_new_int64((int64_t)run->msgs));
@@ -111,23 +158,7 @@ int hb_report_json(const struct hb_run *run, struct lj_result *res)
 	put(o, "msgs_per_s", json_object_new_double(rate));
 	put(o, "bytes_per_s", json_object_new_double(rate * cfg->datasize));
 	put(o, "bad_stamps", json_object_new_int64((int64_t)run->bad));
-	if (run->stamps) {
-		json_object *lat = lj_result_hist_json(run->lat, true);
-		uint64_t n = lj_hist_count(run->lat);
-
-		/* The merge rebuilt buckets from midpoints: put back the exact mean and stddev. */
-		if (lat && n) {
-			double mean = run->lat_sum / n;
-			double var = run->lat_sumsq / n - mean * mean;
-
-			put(lat, "mean_ns", json_object_new_double(mean));
-			put(lat, "stddev_ns", json_object_new_double(var > 0 ? sqrt(var) : 0));
-		}
-		put(o, "latency", lat);
-	} else {
-		put(o, "latency", NULL);
-		put(o, "latency_unavailable", json_object_new_string(run->no_stamp_why));
-	}
+	json_latency(run, o);
 	if (cfg->load) {
 		json_object *a = json_object_new_array();
 
@@ -135,25 +166,8 @@ int hb_report_json(const struct hb_run *run, struct lj_result *res)
 			json_object_array_add(a, json_object_new_int64((int64_t)run->per_sec[i]));
 		put(o, "msgs_per_second", a);
 	}
-	json_object_array_add(results, o);
-
-	{
-		/* Workers' CPU time and context switches: reaped children, or this process's threads. */
-		struct rusage ru;
-		json_object *u = json_object_new_object();
-
-		if (!getrusage(cfg->mode == HB_PROCESS ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru)) {
-			put(u, "user_s", json_object_new_double(ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6));
-			put(u, "sys_s", json_object_new_double(ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6));
-			put(u, "voluntary_ctxt_switches", json_object_new_int64(ru.ru_nvcsw));
-			put(u, "involuntary_ctxt_switches", json_object_new_int64(ru.ru_nivcsw));
-		}
-		put(side, "rusage", u);
-	}
-	put(side, "failed_workers", json_object_new_int64(run->failed_workers));
-	put(side, "worker_error", run->worker_err ?
-	    json_object_new_string(lj_strerror(run->worker_err)) : NULL);
-	put(side, "partial_bytes", json_object_new_int64((int64_t)run->partial));
+	json_object_array_add(lj_result_results(res), o);
+	json_side(run, lj_result_side(res));
 
 	lj_result_summary(res, "time", secs, "s", LJ_BETTER_LOWER);
 	lj_result_summary(res, "msgs_per_s", rate, "1/s", LJ_BETTER_HIGHER);

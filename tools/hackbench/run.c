@@ -22,15 +22,13 @@
 /* Workers still alive this long after the stop request are killed. */
 #define HB_STOP_GRACE_NS (5 * LJ_NSEC_PER_SEC)
 
-struct hb_slot *hb_slot(const struct hb_run *run, unsigned int worker)
-{
-	return (struct hb_slot *)((char *)run->shm + (size_t)worker * run->slot_size);
-}
-
 static unsigned int per_group(const struct hb_run *run)
 {
 	return 2 * run->cfg->fds;
 }
+
+/* Hooks for a run outside the driver (unit tests): none, nothing wanted. */
+static struct lj_hooks no_hooks;
 
 int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 {
@@ -42,6 +40,7 @@ int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 	run->nrecv = cfg->groups * cfg->fds;
 	run->nworkers = 2 * run->nrecv;
 	run->parent = getpid();
+	run->hooks = &no_hooks;
 	run->w = calloc(run->nworkers, sizeof(*run->w));
 	run->chan = calloc(run->nrecv, sizeof(*run->chan));
 	if (!run->w || !run->chan)
@@ -166,7 +165,7 @@ static int spawn(struct hb_run *run, struct hb_worker *w)
 	return err;
 }
 
-static void request_stop(struct hb_run *run)
+void hb_run_stop(struct hb_run *run)
 {
 	lj_stop_request();
 	if (run->cfg->mode == HB_PROCESS && run->pgid > 0)
@@ -186,14 +185,13 @@ static const char *mq_hint(int err)
 	return "";
 }
 
-int hb_run_start(struct hb_run *run)
+/* Each group's channels and workers, in hackbench's order. Return: 0 or -errno (said why). */
+static int spawn_all(struct hb_run *run)
 {
 	const struct hb_config *cfg = run->cfg;
 	unsigned int pg = per_group(run);
-	char c = 0;
 	int err = 0;
 
-	run->floor_ns = lj_now_ns();
 	for (unsigned int g = 0; g < cfg->groups; g++) {
 		struct hb_chan *ch = hb_group_chans(run, g);
 
@@ -204,7 +202,7 @@ int hb_run_start(struct hb_run *run)
 				lj_error_errno(err, "cannot create %s channel %u of %u%s",
 					       hb_transport_name(cfg->transport), g * cfg->fds + i + 1,
 					       run->nrecv, cfg->transport == HB_MQ ? mq_hint(err) : "");
-				goto spawned;
+				return err;
 			}
 			err = spawn(run, &run->w[g * pg + i]);
 			if (err)
@@ -222,34 +220,18 @@ int hb_run_start(struct hb_run *run)
 			for (unsigned int i = 0; i < cfg->fds; i++)
 				hb_chan_close_write(run, &ch[i]);
 	}
-	goto spawned;
+	return 0;
 spawn_failed:
 	lj_error_errno(err, "cannot start a %s (%u tasks asked)",
 		       cfg->mode == HB_PROCESS ? "process" : "thread", run->nworkers);
-spawned:
-	for (unsigned int i = 0; i < run->nworkers; i++)
-		run->started += run->w[i].started;
-	if (err) {
-		if (cfg->mode == HB_PROCESS && cfg->transport != HB_MQ)
-			for (unsigned int i = 0; i < run->nrecv; i++)
-				hb_chan_close_write(run, &run->chan[i]);
-		request_stop(run);
-	}
-	if (cfg->fifo) {
-		struct lj_sched_param sp = { .policy = LJ_POLICY_FIFO, .priority = 1 };
-		int e = lj_sched_apply(0, &sp);
+	return err;
+}
 
-		if (e && cfg->setup.strict) {
-			lj_error_errno(e, "cannot make the main thread SCHED_FIFO");
-			request_stop(run);
-			err = err ? err : e;
-		} else if (e) {
-			lj_warn_errno(e, "cannot make the main thread SCHED_FIFO, it stays SCHED_OTHER");
-			run->fifo_err = e;
-			run->sched_fallback = true;
-		}
-	}
-	/* Wait for everyone to be ready, then start the clock and release them. */
+/* Wait for every started worker to say it is set up. Return: 0 or -errno (said why). */
+static int wait_ready(struct hb_run *run)
+{
+	char c;
+
 	for (unsigned int i = 0; i < run->started; i++) {
 		ssize_t n = read(run->ready[0], &c, 1);
 
@@ -258,30 +240,53 @@ spawned:
 			continue;
 		}
 		if (n != 1) {
-			err = n < 0 ? -errno : -EPIPE;
+			int err = n < 0 ? -errno : -EPIPE;
+
 			lj_error_errno(err, "waiting for workers to get ready");
-			request_stop(run);
-			break;
+			return err;
 		}
+	}
+	return 0;
+}
+
+int hb_run_start(struct hb_run *run)
+{
+	const struct hb_config *cfg = run->cfg;
+	int err, ready;
+
+	run->floor_ns = lj_now_ns();
+	err = spawn_all(run);
+	for (unsigned int i = 0; i < run->nworkers; i++)
+		run->started += run->w[i].started;
+	if (err) {
+		if (cfg->mode == HB_PROCESS && cfg->transport != HB_MQ)
+			for (unsigned int i = 0; i < run->nrecv; i++)
+				hb_chan_close_write(run, &run->chan[i]);
+		hb_run_stop(run);
+	}
+	if (cfg->fifo) {
+		struct lj_sched_param sp = { .policy = LJ_POLICY_FIFO, .priority = 1 };
+
+		run->fifo_err = lj_sched_apply(0, &sp);
+	}
+	ready = wait_ready(run);
+	if (!err && ready) {
+		err = ready;
+		hb_run_stop(run);
 	}
 	for (unsigned int i = 0; i < run->nworkers && !run->sched_err; i++)
 		run->sched_err = hb_slot(run, i)->sched_err;
-	if (run->sched_err && !err) {
-		if (cfg->setup.strict) {
-			lj_error_errno(run->sched_err, "cannot set the workers' %s policy",
-				       lj_sched_policy_name(cfg->policy));
-			err = run->sched_err;
-			request_stop(run);
-		} else {
-			lj_warn_errno(run->sched_err, "cannot set the workers' %s policy, they run SCHED_OTHER",
-				      lj_sched_policy_name(cfg->policy));
-			run->sched_fallback = true;
-		}
-	}
-	run->start_ns = lj_now_ns();
-	if (write(run->wake[1], &c, 1) != 1 && !err)
-		err = -errno;
 	return err;
+}
+
+int hb_run_go(struct hb_run *run)
+{
+	char c = 0;
+
+	run->start_ns = lj_now_ns();
+	if (write(run->wake[1], &c, 1) != 1)
+		return -errno;
+	return 0;
 }
 
 /* Reap one forked worker; escalate to SIGKILL when the grace after a stop is over. */
@@ -352,12 +357,12 @@ static void load_loop(struct hb_run *run)
 
 	while (!lj_stop_requested()) {
 		int64_t wake = next < end ? next : end;
-		struct timespec ts = lj_ns_to_ts(wake);
-		int64_t now;
+		int64_t now = lj_now_ns();
 
-		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
-			continue;	/* EINTR: a signal, re-check the flag */
-		now = lj_now_ns();
+		if (now < wake) {
+			lj_stop_wait(wake - now, NULL);
+			continue;	/* re-check the flag and the clock */
+		}
 		if (now >= next) {
 			uint64_t cur = received(run);
 
@@ -380,7 +385,7 @@ static void load_loop(struct hb_run *run)
 		if (now >= end)
 			break;
 	}
-	request_stop(run);
+	hb_run_stop(run);
 }
 
 int hb_run_wait(struct hb_run *run)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -95,6 +96,16 @@ static void export_hist(struct hb_slot *slot, const struct lj_hist *h)
 	__atomic_store_n(&slot->exported, 1, __ATOMIC_RELEASE);
 }
 
+/* A message above the hooks' threshold (thread mode: forked workers hold a copy with no hook). */
+static void message_late(const struct hb_worker *w, int64_t sent, int64_t now)
+{
+	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = sched_getcpu(), .tid = gettid(),
+			      .index = (int)(w->group * 2 * w->run->cfg->fds + w->index),
+			      .due_ns = (uint64_t)sent, .ran_ns = (uint64_t)now };
+
+	lj_hooks_late(w->run->hooks, &ev);
+}
+
 static int receiver(struct hb_worker *w, struct hb_slot *slot)
 {
 	struct hb_run *run = w->run;
@@ -130,10 +141,13 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 
 			memcpy(&sent, buf, sizeof(sent));
 			/* A stamp from before the run or from the future is not ours: count it. */
-			if (sent < run->floor_ns || sent > now)
+			if (sent < run->floor_ns || sent > now) {
 				slot->bad = ++bad;
-			else
+			} else {
 				lj_hist_add(h, now - sent);
+				if (lj_hooks_wants(run->hooks, (uint64_t)(now - sent)))
+					message_late(w, sent, now);
+			}
 		}
 		RSTORE(&slot->msgs, ++got);
 		if (expected && got == expected)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,7 +93,7 @@ struct child_env {
 static pid_t spawn(struct mx_run *r, char *const argv[], const struct child_env *ce, const char *log,
 		   bool append)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0)
 		return -errno;
@@ -104,6 +105,14 @@ static pid_t spawn(struct mx_run *r, char *const argv[], const struct child_env 
 
 		/* Own process group: lj-matrix stops a run and its children as one. */
 		setpgid(0, 0);
+		/*
+		 * The watchdog learns of this group only after fork returns in
+		 * lj-matrix: should lj-matrix die in between, the parent-death
+		 * signal still stops this process (lj-env restores on SIGTERM).
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
 		sigfillset(&all);
 		sigprocmask(SIG_UNBLOCK, &all, NULL);
 		signal(SIGINT, SIG_DFL);
@@ -196,6 +205,11 @@ static void last_log_line(const char *log, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!f)
 		return;
+	/* the last lines are all it needs: a workload may have written gigabytes */
+	if (fseeko(f, 0, SEEK_END) == 0 && ftello(f) > 65536)
+		fseeko(f, -65536, SEEK_END);
+	else
+		rewind(f);
 	/* lj-env's --watch lines follow the workload's last words: not the reason */
 	while (fgets(line, sizeof(line), f))
 		if (line[0] != '\n' && strncmp(line, "lj-env: watch ", 14))

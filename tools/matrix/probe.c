@@ -139,7 +139,7 @@ static char *probe_cpus(struct mx_probe *p, const char *sel)
 	char *out = NULL;
 
 	if (!p->topo_loaded) {
-		p->topo_err = lj_topo_load(&p->topo);
+		p->topo_err = lj_topo_load(&p->topo, NULL, 0);
 		p->topo_loaded = true;
 	}
 	if (p->topo_err) {

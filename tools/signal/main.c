@@ -1,112 +1,121 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* main.c - lj-signal: signal ping-pong latency around a ring of threads (wires the phases). */
+/* main.c - lj-signal: signal ping-pong latency around a ring of threads (its lifecycle phases). */
 #include "sig.h"
 
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "lj_err.h"
 #include "lj_tool.h"
 
-static bool under_sanitizer(void)
+struct sig_tool {
+	struct sig_config cfg;
+	struct sig_ring ring;
+	pid_t *tids;
+};
+
+static int parse(void *p, int argc, char **argv)
 {
-#ifdef __SANITIZE_ADDRESS__
-	return true;
-#else
-	return getenv("LJ_SANITIZE") != NULL;
-#endif
+	struct sig_tool *s = p;
+
+	sig_config_init(&s->cfg);
+	return sig_parse(&s->cfg, argc, argv);
 }
 
-static int lock_memory(struct sig_ring *r, struct lj_tool *tool)
+static void describe(void *p, struct lj_tool_desc *d)
 {
-	int err;
+	struct sig_tool *s = p;
 
-	if (!r->cfg->mlock || under_sanitizer())
-		return 0;	/* ASan's shadow memory is too large to lock */
-	err = lj_sched_mlockall();
-	if (!err) {
-		r->mlocked = true;
-		return 0;
-	}
-	if (r->cfg->setup.strict) {
-		lj_error_errno(err, "mlockall failed");
-		return LJ_EXIT_NOCAP;
-	}
-	lj_warn_errno(err, "mlockall failed, running with memory unlocked");
-	lj_tool_fallback(tool, "mlockall", err);
-	return 0;
+	d->json = s->cfg.json;
+	d->setup = &s->cfg.setup;
+	d->mlock = s->cfg.mlock;
 }
 
-/* --explain: the hook beside the ring. Return: 0 or an exit code. */
-static int add_explain(struct sig_config *cfg, struct lj_hooks *hooks, struct sig_ring *r)
+static int prepare(void *p, struct lj_tool *t)
 {
-	struct lj_explain *x;
+	struct sig_tool *s = p;
+	int ret = sig_ring_init(&s->ring, &s->cfg, &t->topo);
 
-	if (!cfg->explain.explain)
-		return 0;
-	if (lj_explain_new(&x, &cfg->explain) || lj_explain_add(hooks, x)) {
+	if (ret < 0)
+		lj_error_errno(ret, "cannot set up the ring");
+	return ret;
+}
+
+/* --explain: the recorder beside the ring. */
+static int hooks(void *p, struct lj_tool *t)
+{
+	return lj_explain_register(&t->hooks, &((struct sig_tool *)p)->cfg.explain, NULL);
+}
+
+/* The ring's threads exist, set up, waiting for the token. */
+static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
+{
+	struct sig_tool *s = p;
+	struct sig_ring *r = &s->ring;
+	int ret;
+
+	r->mlocked = t->mlocked;
+	r->hooks = &t->hooks;
+	s->tids = calloc(r->n, sizeof(*s->tids));
+	if (!s->tids) {
 		lj_error("out of memory");
-		return LJ_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
-	r->hooks = hooks;
+	ret = sig_ring_start(r);
+	if (!ret && r->sched_fallback)
+		ret = lj_tool_fallback(t, "policy", r->first_sched_err, NULL);
+	if (ret) {
+		sig_ring_stop(r);
+		return ret;
+	}
+	for (int i = 0; i < r->n; i++)
+		s->tids[i] = r->th[i].tid;
+	run->measured = r->measured;
+	run->tids = s->tids;
+	run->ntids = r->n;
+	run->policy = r->sched_fallback ? LJ_POLICY_OTHER : s->cfg.policy;
+	run->prio = r->sched_fallback ? 0 : s->cfg.priority;
 	return 0;
 }
+
+static int go(void *p, struct lj_tool *t)
+{
+	return sig_ring_go(&((struct sig_tool *)p)->ring);
+}
+
+static int wait_ring(void *p, struct lj_tool *t)
+{
+	return sig_ring_wait(&((struct sig_tool *)p)->ring);
+}
+
+static int report_text(void *p, struct lj_tool *t, int ret)
+{
+	sig_report_final(&((struct sig_tool *)p)->ring);
+	return 0;
+}
+
+static int report_json(void *p, struct lj_tool *t, struct lj_result *res, bool started, int ret)
+{
+	if (!started)
+		return 0;	/* the ring never ran: the document says only how it ended */
+	return sig_report_json(&((struct sig_tool *)p)->ring, res) ? LJ_EXIT_RUNTIME : 0;
+}
+
+static void free_tool(void *p)
+{
+	struct sig_tool *s = p;
+
+	sig_ring_free(&s->ring);
+	free(s->tids);
+}
+
+static const struct lj_tool_ops sig_ops = {
+	.name = "lj-signal", .size = sizeof(struct sig_tool),
+	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start, .go = go,
+	.wait = wait_ring, .report_text = report_text, .report_json = report_json, .free = free_tool,
+};
 
 int main(int argc, char **argv)
 {
-	struct sig_config cfg;
-	struct sig_ring ring = { 0 };
-	struct lj_tool tool = { 0 };
-	struct lj_hooks hooks = { 0 };
-	int ret, err;
-
-	lj_err_init(argv[0]);
-	sig_config_init(&cfg);
-	ret = sig_parse(&cfg, argc, argv);
-	if (ret)
-		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
-	ret = lj_tool_start(&tool, "lj-signal", &cfg.setup, cfg.json, argc, argv);
-	if (ret)
-		goto out;
-	ret = sig_ring_init(&ring, &cfg, &tool.topo);
-	if (ret < 0) {
-		lj_error_errno(ret, "cannot set up the ring");
-		ret = LJ_EXIT_RUNTIME;
-	}
-	if (!ret)
-		ret = lock_memory(&ring, &tool);
-	if (!ret)
-		ret = add_explain(&cfg, &hooks, &ring);
-	if (ret)
-		goto teardown;
-
-	/* Once threads run, the ring is always waited for and reported. */
-	err = sig_ring_start(&ring);
-	if (ring.sched_fallback)
-		lj_tool_fallback(&tool, "policy", ring.first_sched_err);
-	for (int i = 0; ring.hooks_failed && i < hooks.n; i++)
-		if (!hooks.h[i].started)
-			lj_tool_fallback(&tool, hooks.h[i].ops->name, hooks.h[i].start_err);
-	ret = sig_ring_wait(&ring);
-	lj_hooks_stop(&hooks);
-	if (err) {
-		ret = lj_exit_code(err);
-		goto teardown;		/* the ring never ran: nothing to report */
-	}
-	sig_report_final(&ring);
-	lj_hooks_report(&hooks, stdout);
-	if (tool.res) {
-		if (sig_report_json(&ring, tool.res) || lj_hooks_contribute(&hooks, tool.res))
-			ret = LJ_EXIT_RUNTIME;
-		ret = lj_tool_write_result(&tool, ret);
-	}
-teardown:
-	if (ring.mlocked)
-		munlockall();
-	sig_ring_free(&ring);
-	lj_hooks_free(&hooks);
-out:
-	lj_tool_end(&tool);
-	return ret;
+	return lj_tool_main(&sig_ops, argc, argv);
 }

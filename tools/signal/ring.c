@@ -38,6 +38,18 @@ static void stop_ring(struct sig_ring *r)
 	STORE(&r->stopping, 1);
 }
 
+/* Hooks for a ring that runs outside the driver (unit tests): none, nothing wanted. */
+static struct lj_hooks no_hooks;
+
+/* A hop above the hooks' threshold: tell them (on this thread, before the next send). */
+static void hop_late(struct sig_thread *t, int64_t sent, int64_t now)
+{
+	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = t->cpu, .tid = t->tid,
+			      .index = t->index, .due_ns = (uint64_t)sent, .ran_ns = (uint64_t)now };
+
+	lj_hooks_late(t->ring->hooks, &ev);
+}
+
 /* One hop into thread @t took @ns: histogram, live view, -v, -b. */
 static bool record_hop(struct sig_thread *t, int64_t ns)
 {
@@ -63,17 +75,6 @@ static bool record_hop(struct sig_thread *t, int64_t ns)
 		return true;
 	}
 	return false;
-}
-
-/* A hop above the hooks' threshold: one relaxed load when no hook wants it. */
-static void report_late(const struct sig_thread *t, int64_t sent, int64_t now)
-{
-	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = t->cpu >= 0 ? t->cpu : sched_getcpu(),
-			      .tid = t->tid, .index = t->index, .due_ns = (uint64_t)sent,
-			      .ran_ns = (uint64_t)now };
-
-	if (now > sent && lj_hooks_wants(t->ring->hooks, (uint64_t)(now - sent)))
-		lj_hooks_late(t->ring->hooks, &ev);
 }
 
 /* Thread 0's pause between round trips: outside both measured intervals. */
@@ -143,8 +144,8 @@ static void *ring_thread(void *arg)
 			uncounted--;
 		} else {
 			hop = now - sent;
-			if (r->hooks)
-				report_late(t, sent, now);
+			if (lj_hooks_wants(r->hooks, (uint64_t)hop))
+				hop_late(t, sent, now);
 			if (t->index == 0) {
 				lj_hist_add(t->rt, now - last_send);
 				live_add(&t->rt_live, now - last_send);
@@ -234,16 +235,6 @@ static int place_threads(struct sig_ring *r)
 	return 0;
 }
 
-/* "same-cpu", "cross-cpu" or "unpinned" for the hop into thread @to. */
-const char *sig_placement(const struct sig_ring *r, int to)
-{
-	int from = (to + r->n - 1) % r->n;
-
-	if (r->th[to].cpu < 0 || r->th[from].cpu < 0)
-		return "unpinned";
-	return r->th[to].cpu == r->th[from].cpu ? "same-cpu" : "cross-cpu";
-}
-
 int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_topo *topo)
 {
 	int ret;
@@ -259,6 +250,7 @@ int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_to
 	r->n = cfg->threads;
 	r->broke_thread = -1;
 	r->reporter_cpu = -1;
+	r->hooks = &no_hooks;
 	sigemptyset(&r->sigset);
 	sigaddset(&r->sigset, SIG_SIGNAL);
 	r->th = calloc(r->n, sizeof(*r->th));
@@ -299,26 +291,8 @@ int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_to
 	return 0;
 }
 
-/* --explain: the hooks start once the ring's threads exist, before the kick. */
-static int start_hooks(struct sig_ring *r)
-{
-	struct lj_run_desc d = { .tool = "lj-signal", .measured = r->measured, .ntids = r->n,
-				 .policy = r->cfg->policy, .prio = r->cfg->priority };
-	pid_t *tids = calloc((size_t)r->n, sizeof(*tids));
-
-	if (!tids)
-		return -ENOMEM;
-	for (int i = 0; i < r->n; i++)
-		tids[i] = r->th[i].tid;
-	d.tids = tids;
-	r->hooks_failed = lj_hooks_start(r->hooks, &d);
-	free(tids);
-	return r->hooks_failed && r->cfg->setup.strict ? -ENOTSUP : 0;
-}
-
 int sig_ring_start(struct sig_ring *r)
 {
-	const struct sig_config *cfg = r->cfg;
 	pthread_attr_t attr;
 	sigset_t block, old;
 	int ret = 0;
@@ -361,23 +335,24 @@ int sig_ring_start(struct sig_ring *r)
 			lj_warn_errno(r->th[i].pin_err, "cannot pin thread %d to CPU %d", i, r->th[i].cpu);
 			r->th[i].cpu = -1;
 		}
+		/* The caller decides: fall back to SCHED_OTHER, or stop (--strict). */
 		if (r->th[i].sched_err && !r->sched_fallback) {
 			r->sched_fallback = true;
 			r->first_sched_err = r->th[i].sched_err;
-			if (cfg->setup.strict) {
-				lj_error_errno(r->th[i].sched_err, "cannot set %s priority %d",
-					       lj_sched_policy_name(cfg->policy), cfg->priority);
-				stop_ring(r);
-				return r->th[i].sched_err;
-			}
-			lj_warn_errno(r->th[i].sched_err, "cannot set %s priority %d, running SCHED_OTHER",
-				      lj_sched_policy_name(cfg->policy), cfg->priority);
 		}
 	}
-	if (r->hooks && start_hooks(r)) {
-		stop_ring(r);
-		return -ENOTSUP;	/* --strict: a hook (tracing) could not start */
-	}
+	return 0;
+}
+
+void sig_ring_stop(struct sig_ring *r)
+{
+	stop_ring(r);
+}
+
+int sig_ring_go(struct sig_ring *r)
+{
+	int ret;
+
 	r->start_ns = lj_now_ns();
 	STORE(&r->th[0].in_sent_ns, r->start_ns);
 	ret = -pthread_kill(r->th[0].pt, SIG_SIGNAL);
@@ -404,21 +379,25 @@ int sig_ring_wait(struct sig_ring *r)
 	int64_t next_display = r->start_ns + SIG_DISPLAY_NS;
 
 	while (!all_done(r)) {
-		struct timespec ts = { 0, 10000000 };
 		int64_t now = lj_now_ns();
 
 		if (lj_stop_requested() || (deadline && now >= deadline))
 			stop_ring(r);
 		if (LOAD(&r->stopping)) {
+			struct timespec ts = lj_ns_to_ts(SIG_POLL_NS);
+
 			/* A thread may sit in sigwait with the token elsewhere: wake it. */
 			for (int i = 0; i < r->n; i++)
 				if (r->th[i].created && !LOAD(&r->th[i].done))
 					pthread_kill(r->th[i].pt, SIG_SIGNAL);
-		} else if (!cfg->quiet && now >= next_display) {
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (!cfg->quiet && now >= next_display) {
 			sig_report_live(r);
 			next_display = now + SIG_DISPLAY_NS;
 		}
-		nanosleep(&ts, NULL);
+		lj_stop_wait(SIG_POLL_NS, NULL);
 	}
 	r->end_ns = lj_now_ns();
 	for (int i = 0; i < r->n; i++)

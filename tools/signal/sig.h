@@ -23,6 +23,7 @@
 #define SIG_PACE_EVERY		16		/* signaltest's pacing: 10 ms every 16 round trips */
 #define SIG_PACE_NS		10000000LL
 #define SIG_DISPLAY_NS		100000000LL	/* live display refresh (signaltest: 10 ms) */
+#define SIG_POLL_NS		10000000LL	/* main's check of the ring's end and the stop flag */
 #define SIG_VALUES_RING		16384		/* -v buffer per thread when endless */
 #define SIG_VALUES_MAX		(1 << 20)
 #define SIG_HIST_MAX		1000000		/* cyclictest's -h limit */
@@ -108,13 +109,12 @@ struct sig_ring {
 	int broke_thread;		/* -b: thread over the limit, -1 */
 	int64_t broke_ns;
 	int reporter_cpu;
+	struct lj_hooks *hooks;		/* the driver's, read by the measuring loop */
 	bool mlocked;
 	bool sched_fallback;
 	int first_sched_err;		/* -errno of the first thread refused its policy */
 	int64_t start_ns, end_ns;
 	cpu_set_t measured;
-	struct lj_hooks *hooks;		/* --explain; NULL: none */
-	int hooks_failed;		/* hooks that could not start */
 };
 
 /* options.c */
@@ -123,10 +123,23 @@ int sig_parse(struct sig_config *cfg, int argc, char **argv);
 
 /* ring.c */
 int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_topo *topo);
+/* Threads created and set up, waiting for the token; sched_fallback says a policy was refused. */
 int sig_ring_start(struct sig_ring *r);
+/* Start the clock and pass the token in. */
+int sig_ring_go(struct sig_ring *r);
+/* Ask the ring to stop (sig_ring_wait then joins it). */
+void sig_ring_stop(struct sig_ring *r);
 int sig_ring_wait(struct sig_ring *r);
 void sig_ring_free(struct sig_ring *r);
-const char *sig_placement(const struct sig_ring *r, int to);
+/* "same-cpu", "cross-cpu" or "unpinned" for the hop into thread @to (inline: report.c reads it). */
+static inline const char *sig_placement(const struct sig_ring *r, int to)
+{
+	int from = (to + r->n - 1) % r->n;
+
+	if (r->th[to].cpu < 0 || r->th[from].cpu < 0)
+		return "unpinned";
+	return r->th[to].cpu == r->th[from].cpu ? "same-cpu" : "cross-cpu";
+}
 
 /* report.c */
 void sig_report_live(const struct sig_ring *r);

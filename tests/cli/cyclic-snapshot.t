@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# cyclic-snapshot.t - a running lj-cyclic for outside readers, as cyclictest:
+# SIGUSR2 writes the status into /dev/shm/cyclictest<PID> and the run goes
+# on; the file lives from start to exit (also after SIGINT/SIGTERM), one a
+# SIGKILL left is removed at the next start; -F's named pipe gives T: lines.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cyclic-lib.sh"
+
+[ -x "$LJ_BUILD/lj-cyclic" ] || skip_all "lj-cyclic not built in $LJ_BUILD"
+[ -d /dev/shm ] && [ -w /dev/shm ] || skip_all "no writable /dev/shm"
+
+# wait_for CMD...: poll up to 10 s (a loaded machine starts slowly).
+wait_for() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# A file left by a process that no longer exists.
+sleep 0 & dead=$!
+wait $dead
+touch "/dev/shm/cyclictest$dead"
+
+lj-cyclic -q -i 1000 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+shm=/dev/shm/cyclictest$pid
+wait_for test -e "$shm"
+ok $? "the snapshot file exists from the start: $shm"
+ok $(test ! -e "/dev/shm/cyclictest$dead"; echo $?) "a stale file of a dead process was removed at the start"
+
+kill -USR2 $pid
+wait_for grep -q '^T: 0 ' "$shm"
+ok $? "SIGUSR2 writes the T: line into the file"
+is "$(sed -n 1,2p "$shm")" "#---------------------------
+# cyclictest current status:" "in cyclictest's format"
+c1=$(sed -nE 's/^T: 0 .* C: *([0-9]+) .*/\1/p' "$shm")
+sleep 0.3
+kill -USR2 $pid
+wait_for sh -c "! grep -qE '^T: 0 .* C: *${c1:-x} ' '$shm'"
+c2=$(sed -nE 's/^T: 0 .* C: *([0-9]+) .*/\1/p' "$shm")
+ok $(( ! (${c2:-0} > ${c1:-0}) )) "the run goes on: a second snapshot counts more cycles (${c1:-?} -> ${c2:-?})"
+is "$(grep -c '^T:' "$shm")" 1 "the file holds the latest snapshot only"
+
+kill -TERM $pid
+wait $pid
+is "$?" 0 "SIGTERM ends the run with exit 0"
+ok $(test ! -e "$shm"; echo $?) "the file is removed after SIGTERM"
+check_t_lines "$TMP/out" us
+ok $? "the run still prints its T: line"
+
+lj-cyclic -q -i 1000 >/dev/null 2>&1 &
+pid=$!
+wait_for test -e "/dev/shm/cyclictest$pid"
+kill -INT $pid
+wait $pid
+ok $(test ! -e "/dev/shm/cyclictest$pid"; echo $?) "the file is removed after SIGINT"
+
+lj-cyclic -q -i 1000 >/dev/null 2>&1 &
+pid=$!
+wait_for test -e "/dev/shm/cyclictest$pid"
+kill -KILL $pid
+wait $pid 2>/dev/null
+ok $(test -e "/dev/shm/cyclictest$pid"; echo $?) "SIGKILL leaves the file behind"
+lj-cyclic -q -l 10 >/dev/null 2>&1
+ok $(test ! -e "/dev/shm/cyclictest$pid"; echo $?) "...and the next start removes it"
+
+# -F: the T: lines to whoever opens the pipe; the pipe removed at exit.
+lj-cyclic -q -i 1000 -t 2 -F "$TMP/fifo" >/dev/null 2>&1 &
+pid=$!
+wait_for test -p "$TMP/fifo"
+ok $? "-F creates the named pipe"
+timeout 5 cat "$TMP/fifo" >"$TMP/fifo.out"
+kill -INT $pid
+wait $pid
+is "$(grep -cE "$(t_line_re us)" "$TMP/fifo.out")" 2 "a reader of the pipe gets both threads' T: lines"
+ok $(test ! -e "$TMP/fifo"; echo $?) "the pipe lj-cyclic made is removed at exit"
+
+done_testing

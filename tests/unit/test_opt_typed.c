@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_opt_typed - typed option entries (fields set through offsetof) and argv as rt-tests reads it. */
+#include "lj_err.h"
+#include "lj_opt.h"
+#include "lj_time.h"
+#include "tap.h"
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+enum mode { MODE_A, MODE_B };
+
+struct conf {
+	bool quiet;
+	int mode;
+	int prio;
+	bool prio_given;
+	int64_t hist;
+	uint64_t loops;
+	int64_t interval_ns;
+	const char *json;
+	cpu_set_t cpus;
+	enum lj_policy policy;
+	int threads;
+	int calls;		/* the handler's count */
+	const char *last_arg;
+	int64_t strict_ns;
+};
+
+enum { K_JSON = LJ_OPT_LONG_BASE, K_POLICY, K_STRICT };
+
+#define AT(f) .off = offsetof(struct conf, f)
+
+static const struct lj_opt opts[] = {
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "quiet", LJ_OPT_FLAG, AT(quiet) },
+	{ "bee", 'B', LJ_OPT_NOARG, NULL, "mode b", LJ_OPT_CONST, AT(mode), .min = MODE_B },
+	{ "prio", 'p', LJ_OPT_ARG, "N", "priority", LJ_OPT_INT, AT(prio), .min = 0, .max = 99,
+	  .given = LJ_OPT_GIVEN(struct conf, prio_given) },
+	{ "hist", 'h', LJ_OPT_ARG, "N", "buckets", LJ_OPT_I64, AT(hist), .min = 1, .max = 1000,
+	  .flags = LJ_OPT_THEN_CALL },
+	{ "loops", 'l', LJ_OPT_ARG, "N", "loops", LJ_OPT_U64, AT(loops) },
+	{ "interval", 'i', LJ_OPT_ARG, "US", "interval", LJ_OPT_DURATION, AT(interval_ns),
+	  .unit = LJ_NSEC_PER_USEC, .min = LJ_NSEC_PER_USEC, .max = 3600 * LJ_NSEC_PER_SEC },
+	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "json", LJ_OPT_STRING, AT(json) },
+	{ "cpus", 'c', LJ_OPT_ARG, "LIST", "cpus", LJ_OPT_CPULIST, AT(cpus) },
+	{ "policy", K_POLICY, LJ_OPT_ARG, "NAME", "policy", LJ_OPT_POLICY, AT(policy) },
+	{ "threads", 't', LJ_OPT_OPTARG, "N", "threads", .flags = LJ_OPT_NEXT_NUMBER },
+	{ "strict", K_STRICT, LJ_OPT_ARG, "T", "ljkit's own", LJ_OPT_DURATION, AT(strict_ns),
+	  .unit = 1, .flags = LJ_OPT_STRICT },
+	{ NULL, 'H', LJ_OPT_NOARG, NULL, NULL, LJ_OPT_HELP },
+	{ 0 }
+};
+
+static int handle(void *ctx, int key, const char *arg)
+{
+	struct conf *c = ctx;
+
+	c->calls++;
+	c->last_arg = arg;
+	if (key == 't')
+		c->threads = arg ? atoi(arg) : -1;
+	return 0;
+}
+
+static char captured[1024];
+
+/* Parse @argv (NULL-terminated) with stderr captured into `captured`. */
+static int parse(struct conf *c, bool rt, char **argv)
+{
+	struct lj_opt_table tab = { "options", opts, handle, c };
+	struct lj_opt_spec spec = { "[OPTIONS]", "test", &tab, 1, NULL, .rt_argv = rt };
+	FILE *cap = tmpfile();
+	int argc = 0, saved = dup(2), ret;
+	size_t n = 0;
+
+	while (argv[argc])
+		argc++;
+	memset(c, 0, sizeof(*c));
+	fflush(stderr);
+	dup2(fileno(cap), 2);
+	ret = lj_opt_parse_no_operands(&spec, argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(cap);
+	n = fread(captured, 1, sizeof(captured) - 1, cap);
+	captured[n] = 0;
+	fclose(cap);
+	return ret;
+}
+
+static void test_typed(void)
+{
+	char *a[] = { "t", "-q", "-B", "-p", "90", "-h", "20", "-l", "7", "-i", "2ms", "--json", "x.json",
+		      "-c", "0-1", "--policy", "rr", NULL };
+	char *bad_int[] = { "t", "-p", "100", NULL };
+	char *bad_dur[] = { "t", "-i", "0", NULL };
+	struct conf c;
+
+	is_int(parse(&c, false, a), 0, "typed entries parse");
+	ok(c.quiet && c.mode == MODE_B, "flag and constant set their fields");
+	ok(c.prio == 90 && c.prio_given, "int in range, and its 'given' flag");
+	ok(c.hist == 20 && c.calls == 1 && !strcmp(c.last_arg, "20"),
+	   "THEN_CALL: the field is set and the handler still called");
+	ok(c.loops == 7 && c.interval_ns == 2 * LJ_NSEC_PER_MSEC, "u64, duration with a unit");
+	ok(!strcmp(c.json, "x.json") && CPU_ISSET(1, &c.cpus) && !CPU_ISSET(2, &c.cpus) &&
+	   c.policy == LJ_POLICY_RR, "string, CPU list, policy");
+	is_int(parse(&c, false, bad_int), LJ_EXIT_USAGE, "out of range is refused");
+	is_str(captured, "test_opt_typed: invalid --prio '100': out of range 0..99\n", "...with the range");
+	is_int(parse(&c, false, bad_dur), LJ_EXIT_USAGE, "a duration below its minimum is refused");
+	is_str(captured, "test_opt_typed: invalid --interval '0': must be 1 us to 1 h\n",
+	       "...naming the range in units");
+}
+
+static void test_rt_argv(void)
+{
+	char *blank[] = { "t", "-h 35", NULL };
+	char *junk[] = { "t", "-l", "100x", "-i", "10q", NULL };
+	char *junk_strict[] = { "t", "-l", "100x", NULL };
+	char *bad[] = { "t", "-l", "abc", NULL };
+	char *neg[] = { "t", "-i", "-5", NULL };
+	char *own[] = { "t", "--strict", "5q", NULL };
+	char *word[] = { "t", "-q -l 100 -p 3", NULL };
+	char *value[] = { "t", "--json", "-q -l 5", NULL };
+	char *notopt[] = { "t", "-l", "3", "-q -x 5", NULL };
+	struct conf c;
+
+	ok(!parse(&c, true, blank) && c.hist == 35 && !*captured, "rt: a blank before the value is accepted silently");
+	ok(parse(&c, false, blank) == LJ_EXIT_USAGE, "strict: the same word is refused");
+	ok(!parse(&c, true, junk) && c.loops == 100 && c.interval_ns == 10 * LJ_NSEC_PER_USEC,
+	   "rt: junk after a number is dropped, as atoi() does");
+	ok(strstr(captured, "--loops '100x': ignoring 'x' after 100") &&
+	   strstr(captured, "--interval '10q': ignoring 'q' after 10"), "...with a warning naming each");
+	is_int(parse(&c, false, junk_strict), LJ_EXIT_USAGE, "strict: junk is refused");
+	is_int(parse(&c, true, bad), LJ_EXIT_USAGE, "rt: no number at all is still refused");
+	is_str(captured, "test_opt_typed: invalid --loops 'abc': not a number\n", "...with the strict message");
+	is_int(parse(&c, true, neg), LJ_EXIT_USAGE, "rt: a negative duration is still refused");
+	is_int(parse(&c, true, own), LJ_EXIT_USAGE, "rt: LJ_OPT_STRICT entries keep the strict reading");
+	ok(!parse(&c, true, word) && c.quiet && c.loops == 100 && c.prio == 3,
+	   "rt: one word holding several options is split");
+	ok(strstr(captured, "'-q -l 100 -p 3' is one argument holding several options") != NULL,
+	   "...with a warning naming the word");
+	ok(!parse(&c, true, value) && !strcmp(c.json, "-q -l 5") && !c.quiet,
+	   "rt: the value of an option that takes one is never split");
+	is_int(parse(&c, true, notopt), LJ_EXIT_USAGE, "rt: a word with an unknown option is not split");
+}
+
+static void test_next_word(void)
+{
+	char *num[] = { "t", "-t", "4", "-q", NULL };
+	char *flag[] = { "t", "-t", "-q", NULL };
+	char *text[] = { "t", "-t", "x", NULL };
+	char *help[] = { "t", "-H", NULL };
+	struct conf c;
+
+	ok(!parse(&c, false, num) && c.threads == 4 && c.quiet, "optional argument as the next word");
+	ok(!parse(&c, false, flag) && c.threads == -1 && c.quiet, "an option as the next word is not taken");
+	is_int(parse(&c, false, text), LJ_EXIT_USAGE, "a non-number next word stays an operand");
+	int out = dup(1), null = open("/dev/null", O_WRONLY), ret;
+
+	fflush(stdout);
+	dup2(null, 1);		/* the help text is not TAP */
+	ret = parse(&c, false, help);
+	fflush(stdout);
+	dup2(out, 1);
+	close(out);
+	close(null);
+	is_int(ret, LJ_OPT_EXIT_HELP, "LJ_OPT_HELP: help, no handler, no static");
+}
+
+int main(void)
+{
+	lj_err_init("test_opt_typed");
+	plan(27);
+	test_typed();
+	test_rt_argv();
+	test_next_word();
+	return done();
+}

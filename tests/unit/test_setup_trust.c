@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_setup_trust - the setup stack trusts only its own directory, its own journals and the files ljkit changes. */
+#include "lj_setup.h"
+#include "tap.h"
+#include "../fixtures/fake_sysfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256], jdir[300], gov[300], victim[300];
+
+static void collect(const char *line, void *arg)
+{
+	char *buf = arg;
+
+	strncat(buf, line, 4095 - strlen(buf));
+	strncat(buf, "\n", 4095 - strlen(buf));
+}
+
+/* A pid that is certainly dead: a child reaped. */
+static pid_t dead_pid(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(0);
+	waitpid(pid, &status, 0);
+	return pid;
+}
+
+/* A journal of a dead process naming @path, as root would have written it (0600). */
+static void plant_journal(const char *jpath, const char *kind, const char *path, const char *old)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d start=1 prog=lj-env\n%s\t%s%s%s\n",
+		 (int)dead_pid(), kind, path, old ? "\t" : "", old ? old : "");
+	unlink(jpath);
+	fake_sysfs_put(jpath, text);
+	chmod(jpath, 0600);
+}
+
+/*
+ * Cgroup entries, on a named v1 hierarchy of our own mounted in the private
+ * namespace: never a real hierarchy's release_agent, even if this test ran
+ * against code that replays anything.
+ */
+static void test_cgroup_entries(const char *jpath)
+{
+	char cg[300], file[400], group[400], said[4096] = "";
+
+	snprintf(cg, sizeof(cg), "%s/cg", dir);
+	mkdir(cg, 0700);
+	if (mount("ljtrust", cg, "cgroup", 0, "none,name=ljtrust")) {
+		skip(3, "cannot mount a named cgroup v1 hierarchy");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/release_agent", cg);
+	plant_journal(jpath, "file", file, "/tmp/ljtrust-never");
+	ok(lj_setup_restore_stale(jdir, NULL, collect, said) < 0 && strstr(said, "not a file ljkit changes"),
+	   "a cgroup file ljkit does not write (release_agent) is refused");
+	ok(!strstr(fake_sysfs_get(file), "ljtrust-never"), "...and not written");
+	snprintf(group, sizeof(group), "%s/g1", cg);
+	mkdir(group, 0755);
+	plant_journal(jpath, "cgroup", group, NULL);
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "a group below a cgroup mount is removed on replay");
+	rmdir(group);
+	umount2(cg, MNT_DETACH);
+}
+
+static void test_replay_allow_list(void)
+{
+	char jpath[400], said[4096] = "";
+
+	mkdir(jdir, 0700);
+	snprintf(jpath, sizeof(jpath), "%s/journal.1", jdir);
+	fake_sysfs_put(victim, "precious\n");
+	plant_journal(jpath, "file", victim, "EVIL");
+	ok(lj_setup_restore_stale(jdir, NULL, collect, said) < 0, "a journal naming a file ljkit never changes is refused");
+	is_str(fake_sysfs_get(victim), "precious\n", "...and that file is not written");
+	ok(access(jpath, F_OK) == 0, "...and the journal is kept");
+	ok(strstr(said, "is not a file ljkit changes") != NULL, "...saying why");
+
+	test_cgroup_entries(jpath);
+	{
+		char dotdot[700];
+
+		/* ".." out of the CPU tree into our scratch file */
+		snprintf(dotdot, sizeof(dotdot), FAKE_CPU_DIR "/cpu0/../../../../..%s", victim);
+		plant_journal(jpath, "file", dotdot, "EVIL");
+		ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0 &&
+		   !strcmp(fake_sysfs_get(victim), "precious\n"), "a path with .. is refused");
+	}
+	plant_journal(jpath, "cgroup", dir, NULL);
+	ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0 && access(dir, F_OK) == 0,
+	   "a group entry outside the cgroup mounts is refused (nothing removed)");
+	plant_journal(jpath, "preempt", "preempt", "full; rm -rf /");
+	ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0, "a preempt entry that is not a mode is refused");
+
+	fake_sysfs_put(gov, "performance\n");
+	plant_journal(jpath, "file", gov, "schedutil");
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "a governor file under the CPU tree is replayed");
+	is_str(fake_sysfs_get(gov), "schedutil\n", "...its old value written back");
+	ok(access(jpath, F_OK) != 0, "...and the journal removed");
+}
+
+static void test_untrusted_journals(void)
+{
+	char jpath[400], said[4096] = "";
+
+	snprintf(jpath, sizeof(jpath), "%s/journal.2", jdir);
+	fake_sysfs_put(gov, "performance\n");
+	plant_journal(jpath, "file", gov, "schedutil");
+	chmod(jpath, 0666);
+	ok(lj_setup_restore_stale(NULL, jpath, collect, said) < 0 && strstr(said, "not a journal ljkit wrote"),
+	   "a journal others can write is refused");
+	is_str(fake_sysfs_get(gov), "performance\n", "...and not replayed");
+	chmod(jpath, 0600);
+	if (chown(jpath, 65534, 65534) == 0) {
+		ok(lj_setup_restore_stale(NULL, jpath, NULL, NULL) < 0, "a journal owned by another user is refused");
+		ok(access(jpath, F_OK) == 0, "...and kept");
+	} else {
+		skip(2, "cannot chown (not root)");
+	}
+	unlink(jpath);
+
+	fake_sysfs_put(jpath, "just some file\nnot a journal\n");
+	chmod(jpath, 0600);
+	said[0] = '\0';
+	is_int(lj_setup_restore_stale(NULL, jpath, collect, said), -EBADMSG, "--restore --journal on a non-journal: -EBADMSG");
+	ok(access(jpath, F_OK) == 0, "...and the file is NOT deleted");
+	ok(strstr(said, "is not an ljkit journal") != NULL, "...saying it is not a journal");
+	unlink(jpath);
+
+	symlink(victim, jpath);
+	ok(lj_setup_restore_stale(NULL, jpath, NULL, NULL) < 0, "a journal that is a symbolic link is refused");
+	ok(access(victim, F_OK) == 0 && access(jpath, F_OK) == 0, "...both the link and its target stay");
+	unlink(jpath);
+}
+
+static void test_journal_dir(void)
+{
+	char shared[400];
+	struct lj_setup *s;
+	struct stat st;
+
+	fake_sysfs_put(gov, "performance\n");
+	snprintf(shared, sizeof(shared), "%s/shared", dir);
+	mkdir(shared, 0700);
+	chmod(shared, 01777);
+	setenv("LJ_JOURNAL_DIR", shared, 1);
+	lj_setup_new(&s, NULL);
+	ok(lj_setup_write(s, gov, "ps") < 0, "a journal directory others can write is refused");
+	ok(strstr(lj_setup_conflict(s), shared) && strstr(lj_setup_conflict(s), "written by group or others"),
+	   "...with a message naming it");
+	is_str(fake_sysfs_get(gov), "performance\n", "...and nothing changed");
+	lj_setup_free(s);
+	ok(lj_setup_restore_stale(shared, NULL, NULL, NULL) < 0, "restore refuses to read it too");
+	if (chmod(shared, 0700) == 0 && chown(shared, 65534, 65534) == 0) {
+		lj_setup_new(&s, NULL);
+		ok(lj_setup_write(s, gov, "ps") < 0 && strstr(lj_setup_conflict(s), "not root"),
+		   "a journal directory owned by another user is refused");
+		lj_setup_free(s);
+	} else {
+		skip(1, "cannot chown (not root)");
+	}
+	rmdir(shared);
+
+	{
+		char real[400], link[400], through[450];
+
+		/* a link of another user on the way to the directory */
+		snprintf(real, sizeof(real), "%s/real", dir);
+		snprintf(link, sizeof(link), "%s/jlink", dir);
+		snprintf(through, sizeof(through), "%s/j", link);
+		mkdir(real, 0700);
+		if (symlink(real, link) || lchown(link, 65534, 65534)) {
+			skip(2, "cannot plant a link of another user (not root)");
+		} else {
+			setenv("LJ_JOURNAL_DIR", through, 1);
+			lj_setup_new(&s, NULL);
+			ok(lj_setup_write(s, gov, "ps") < 0 && strstr(lj_setup_conflict(s), "symbolic link of uid 65534"),
+			   "a journal directory reached through another user's link is refused");
+			lj_setup_free(s);
+			snprintf(through, sizeof(through), "%s/j", real);
+			ok(access(through, F_OK) != 0, "...before anything is created through it");
+		}
+		unlink(link);
+		rmdir(real);
+	}
+
+	setenv("LJ_JOURNAL_DIR", jdir, 1);
+	rmdir(jdir);
+	lj_setup_new(&s, NULL);
+	is_int(lj_setup_write(s, gov, "ps"), 0, "a missing journal directory is created");
+	ok(!stat(jdir, &st) && (st.st_mode & 07777) == 0700, "...0700");
+	ok(!stat(lj_setup_journal(s), &st) && (st.st_mode & 07777) == 0600, "the journal is 0600");
+	{
+		char lock[400];
+
+		snprintf(lock, sizeof(lock), "%s/.lock", jdir);
+		ok(!stat(lock, &st) && (st.st_mode & 07777) == 0600, "the lock is 0600");
+	}
+	lj_setup_free(s);
+	is_str(fake_sysfs_get(gov), "performance\n", "undone");
+}
+
+static void test_named_journal(void)
+{
+	char named[400], link[400];
+	struct lj_setup *s;
+
+	fake_sysfs_put(gov, "performance\n");
+	snprintf(named, sizeof(named), "%s/mine", dir);
+	fake_sysfs_put(named, "a user's file\n");
+	lj_setup_new(&s, named);
+	is_int(lj_setup_write(s, gov, "ps"), -EBUSY, "--journal naming an existing file is refused");
+	ok(strstr(lj_setup_conflict(s), "must name a new file") != NULL, "...saying it must be new");
+	lj_setup_free(s);
+	is_str(fake_sysfs_get(named), "a user's file\n", "...the file untouched");
+	is_str(fake_sysfs_get(gov), "performance\n", "...nothing changed");
+
+	snprintf(link, sizeof(link), "%s/link", dir);
+	symlink(victim, link);
+	fake_sysfs_put(victim, "precious\n");
+	lj_setup_new(&s, link);
+	ok(lj_setup_write(s, gov, "ps") < 0, "--journal naming a symbolic link is refused");
+	lj_setup_free(s);
+	is_str(fake_sysfs_get(victim), "precious\n", "...its target untouched");
+	unlink(link);
+
+	snprintf(link, sizeof(link), "%s/no/such/dir/j", dir);
+	lj_setup_new(&s, link);
+	ok(lj_setup_write(s, gov, "ps") < 0, "--journal in a missing directory fails");
+	lj_setup_free(s);
+	snprintf(link, sizeof(link), "%s/no", dir);
+	ok(access(link, F_OK) != 0, "...without creating the directory");
+	unlink(named);
+}
+
+static void test_lock_timeout(void)
+{
+	char lock[400];
+	struct lj_setup *s;
+	int fd;
+
+	snprintf(lock, sizeof(lock), "%s/.lock", jdir);
+	fd = open(lock, O_RDWR);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		skip(3, "cannot hold the lock");
+		return;
+	}
+	/* what an ljkit holder leaves in the file, the fallback when /proc/locks says nothing */
+	if (ftruncate(fd, 0) || pwrite(fd, "424242\n", 7, 0) != 7)
+		diag("could not write the pid");
+	setenv("LJ_LOCK_TIMEOUT", "0.2", 1);
+	fake_sysfs_put(gov, "performance\n");
+	lj_setup_new(&s, NULL);
+	is_int(lj_setup_write(s, gov, "ps"), -ETIMEDOUT, "a lock held too long times out");
+	{
+		char want[64];
+
+		/* /proc/locks names the real holder (this process), not what the file says */
+		snprintf(want, sizeof(want), "held by pid %d ", (int)getpid());
+		ok(strstr(lj_setup_conflict(s), want) != NULL, "...naming the holder");
+	}
+	lj_setup_free(s);
+	is_str(fake_sysfs_get(gov), "performance\n", "...and nothing changed");
+	unsetenv("LJ_LOCK_TIMEOUT");
+	close(fd);
+}
+
+int main(void)
+{
+	char cpu[300], cmd[1024];
+	const char *why;
+
+	snprintf(dir, sizeof(dir), "%s/ljtrust.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	why = fake_sysfs_enter();
+	if (why)
+		skip_all(why);
+	if (!mkdtemp(dir))
+		skip_all("cannot create a temporary directory");
+	snprintf(jdir, sizeof(jdir), "%s/j", dir);
+	snprintf(cpu, sizeof(cpu), "%s/cpu", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/cpu0/cpufreq'", cpu);
+	if (system(cmd) || mount(cpu, FAKE_CPU_DIR, NULL, MS_BIND, NULL))
+		skip_all("cannot mount a fake CPU tree");
+	snprintf(gov, sizeof(gov), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	setenv("LJ_JOURNAL_DIR", jdir, 1);
+
+	plan(45);
+	test_replay_allow_list();
+	test_untrusted_journals();
+	test_journal_dir();
+	test_named_journal();
+	test_lock_timeout();
+
+	umount2(FAKE_CPU_DIR, MNT_DETACH);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		printf("# could not remove %s\n", dir);
+	return done();
+}
