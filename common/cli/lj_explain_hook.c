@@ -198,7 +198,8 @@ static void late(void *priv, const struct lj_late *ev)
 static int start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_explain *x = priv;
-	int n = run->ntids > 0 ? run->ntids : 1, err;
+	/* Threads the tool could not name (lj-frame's stages): one slot per index. */
+	int n = run->ntids > 0 ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
 
 	x->th = calloc((size_t)n, sizeof(*x->th));
 	if (!x->th)

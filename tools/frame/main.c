@@ -237,9 +237,15 @@ static void free_tool(void *p)
 		lj_cpufreq_sampler_free(m->freq);
 }
 
+/* --explain: the recorder beside the run (the ramp's trials tell no hook). */
+static int hooks(void *p, struct lj_tool *t)
+{
+	return lj_explain_register(&t->hooks, &((struct frm_main *)p)->cfg.explain, NULL);
+}
+
 static const struct lj_tool_ops frm_ops = {
 	.name = "lj-frame", .size = sizeof(struct frm_main),
-	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
+	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
 	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lj_err.h"
+#include "lj_explain_hook.h"
 #include "lj_opt.h"
 #include "lj_parse.h"
 #include "lj_time.h"
@@ -18,7 +19,7 @@ enum {
 	K_STAGES, K_WORK, K_WORK_TIME, K_LATENCY, K_POLICY,
 	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
 	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
-	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP,
+	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP, K_EXPLAIN,
 };
 
 static const struct lj_opt frame_opts[] = {
@@ -47,6 +48,7 @@ static const struct lj_opt frame_opts[] = {
 	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency" },
 	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)" },
+	{ "explain", K_EXPLAIN, LJ_OPT_NOARG, NULL, "explain dropped and late frames from trace events" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics" },
 	/* Test aid (docs/lj-frame.md): simulate stages taking NS per unit, no threads. */
@@ -142,6 +144,8 @@ static int handle(void *ctx, int key, const char *arg)
 		return lj_opt_int("--latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
 	case K_WARMUP:
 		return lj_opt_int("--warmup", arg, 0, 1000, &cfg->warmup);
+	case K_EXPLAIN:
+		return lj_explain_parse(NULL, &cfg->explain);
 	case K_POLICY:
 		return parse_policy("--policy", arg, &cfg->policy_name);
 	case 'p':
