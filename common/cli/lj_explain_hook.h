@@ -26,8 +26,8 @@ struct lj_explain_opts {
 /* The samples kept per thread without a threshold, and the candidates kept at most. */
 #define LJ_EXPLAIN_TOPK 64
 #define LJ_EXPLAIN_MAXCAND 1024
-/* Measuring threads kept apart (by their index) when the tool gives no thread ids. */
-#define LJ_EXPLAIN_ANON_SLOTS 16
+/* Measuring threads kept apart (by their index) when the tool gives no thread ids (hackbench: its workers). */
+#define LJ_EXPLAIN_ANON_SLOTS 512
 /* Text lines at most (the largest); the JSON holds every explanation. */
 #define LJ_EXPLAIN_LINES 20
 
