@@ -33,9 +33,6 @@ struct thread_cands {
 	uint64_t nsamples;		/* samples late() saw (default threshold: all of them) */
 	int ntop;
 	struct cand top[LJ_EXPLAIN_TOPK];	/* min-heap by latency: the largest samples */
-	int nkept, maxkept;
-	struct cand *kept;		/* missed deadlines, frames, samples above a threshold */
-	uint64_t dropped;		/* kept[] was full */
 };
 
 struct done {
@@ -51,6 +48,8 @@ struct lj_explain {
 	int nthreads;
 	struct thread_cands *th;
 	_Atomic uint64_t unmatched;	/* late() from a thread not in the run description */
+	struct cand *kept;		/* missed deadlines, frames, samples above a threshold */
+	_Atomic int nkept;		/* claimed slots (a slot per fetch_add: any thread may append) */
 	_Atomic int broke;
 	struct done *done;
 	int ndone;
@@ -185,11 +184,12 @@ static void late(void *priv, const struct lj_late *ev)
 		tc->nsamples++;
 		if (!keep_top(tc, &c))
 			return;
-	} else if (tc->nkept < tc->maxkept) {
-		tc->kept[tc->nkept++] = c;
 	} else {
-		tc->dropped++;
-		return;
+		int k = atomic_fetch_add_explicit(&x->nkept, 1, memory_order_relaxed);
+
+		if (k >= LJ_EXPLAIN_MAXCAND)
+			return;		/* counted as dropped: nkept goes past the end */
+		x->kept[k] = c;
 	}
 	/* The reader keeps the trace around it. */
 	lj_explain_stream_notify(x->stream, (int)(tc - x->th), c.due, c.ran);
@@ -205,13 +205,11 @@ static int start(void *priv, const struct lj_run_desc *run)
 	if (!x->th)
 		return -ENOMEM;
 	x->nthreads = n;
-	for (int i = 0; i < n; i++) {
+	x->kept = calloc(LJ_EXPLAIN_MAXCAND, sizeof(*x->kept));
+	if (!x->kept)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
 		x->th[i].tid = run->ntids > 0 ? run->tids[i] : 0;
-		x->th[i].maxkept = LJ_EXPLAIN_MAXCAND / n > 0 ? LJ_EXPLAIN_MAXCAND / n : 1;
-		x->th[i].kept = calloc((size_t)x->th[i].maxkept, sizeof(struct cand));
-		if (!x->th[i].kept)
-			return -ENOMEM;
-	}
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
 	if (err) {
 		/* The driver's one warning names the fallback; the detail with -v. */
@@ -243,8 +241,7 @@ static void free_(void *priv)
 		return;
 	lj_explain_stream_free(x->stream);
 	lj_trace_close(x->trace, atomic_load(&x->broke));
-	for (int i = 0; x->th && i < x->nthreads; i++)
-		free(x->th[i].kept);
+	free(x->kept);
 	free(x->th);
 	free(x->done);
 	free(x);
@@ -296,11 +293,16 @@ static int dedupe(struct cand *c, int n)
  */
 static struct cand *candidates(struct lj_explain *x, int *n)
 {
-	int total = 0, k = 0;
+	int total = 0, k = 0, nkept = atomic_load(&x->nkept);
 	struct cand *all;
 
+	if (nkept > LJ_EXPLAIN_MAXCAND) {
+		x->dropped += (uint64_t)(nkept - LJ_EXPLAIN_MAXCAND);
+		nkept = LJ_EXPLAIN_MAXCAND;
+	}
+	total = nkept;
 	for (int i = 0; i < x->nthreads; i++)
-		total += x->th[i].nkept + x->th[i].ntop;
+		total += x->th[i].ntop;
 	all = calloc((size_t)total + 1, sizeof(*all));
 	if (!all)
 		return NULL;
@@ -311,10 +313,9 @@ static struct cand *candidates(struct lj_explain *x, int *n)
 		qsort(tc->top, (size_t)tc->ntop, sizeof(tc->top[0]), by_latency_desc);
 		for (int j = 0; j < tc->ntop && (uint64_t)j < above; j++)
 			all[k++] = tc->top[j];
-		memcpy(all + k, tc->kept, (size_t)tc->nkept * sizeof(*all));
-		k += tc->nkept;
-		x->dropped += tc->dropped;
 	}
+	memcpy(all + k, x->kept, (size_t)nkept * sizeof(*all));
+	k += nkept;
 	qsort(all, (size_t)k, sizeof(*all), by_due);
 	*n = dedupe(all, k);
 	return all;

@@ -14,20 +14,23 @@
 #include "lj_time.h"
 #include "lj_trace.h"
 
-#define RING 4096		/* notifications in flight per producer (64 KiB) */
+#define RING_TOTAL 65536	/* notifications in flight, all producers (1 MiB) */
+#define RING_MIN 64
 #define MAXWIN 8192		/* windows kept; more are merged into their neighbours */
 #define AFTER_NS 1000000ULL
 
 /* One producer's notifications: it writes head, the reader tail. */
 struct ring {
 	_Atomic uint32_t head, tail;
-	struct lj_tev_window w[RING];
+	struct lj_tev_window *w;	/* s->ring slots */
 };
 
 struct lj_explain_stream {
 	struct lj_trace *trace;
 	int n;
+	uint32_t ring;			/* slots per producer */
 	struct ring *rings;
+	struct lj_tev_window *slots;
 	struct lj_tev_window *win;
 	size_t nwin;
 	pthread_t th;
@@ -50,11 +53,11 @@ void lj_explain_stream_notify(struct lj_explain_stream *s, int p, uint64_t due_n
 	}
 	r = &s->rings[p];
 	h = atomic_load_explicit(&r->head, memory_order_relaxed);
-	if (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= RING) {
+	if (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= s->ring) {
 		atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
 		return;
 	}
-	r->w[h % RING] = (struct lj_tev_window){
+	r->w[h % s->ring] = (struct lj_tev_window){
 		due_ns > LJ_EXPLAIN_STREAM_BEFORE_NS ? due_ns - LJ_EXPLAIN_STREAM_BEFORE_NS : 0,
 		ran_ns + AFTER_NS };
 	atomic_store_explicit(&r->head, h + 1, memory_order_release);
@@ -82,7 +85,7 @@ static void tidy(struct lj_explain_stream *s)
 		}
 	}
 	s->nwin = k;
-	while (s->nwin > MAXWIN - RING) {
+	while (s->nwin > MAXWIN / 2) {
 		k = 0;
 		for (size_t i = 0; i + 1 < s->nwin; i += 2)
 			s->win[k++] = (struct lj_tev_window){ s->win[i].from, s->win[i + 1].to };
@@ -100,7 +103,7 @@ static void take_notifications(struct lj_explain_stream *s)
 		uint32_t h = atomic_load_explicit(&r->head, memory_order_acquire);
 
 		for (; t != h && s->nwin < MAXWIN; t++)
-			s->win[s->nwin++] = r->w[t % RING];
+			s->win[s->nwin++] = r->w[t % s->ring];
 		atomic_store_explicit(&r->tail, t, memory_order_release);
 		tidy(s);
 	}
@@ -134,12 +137,16 @@ int lj_explain_stream_start(struct lj_explain_stream **out, struct lj_trace *t, 
 		return -ENOMEM;
 	s->trace = t;
 	s->n = nproducers > 0 ? nproducers : 1;
+	s->ring = RING_TOTAL / (uint32_t)s->n > RING_MIN ? RING_TOTAL / (uint32_t)s->n : RING_MIN;
 	s->rings = calloc((size_t)s->n, sizeof(*s->rings));
+	s->slots = calloc((size_t)s->n * s->ring, sizeof(*s->slots));
 	s->win = calloc(MAXWIN, sizeof(*s->win));
-	if (!s->rings || !s->win) {
+	if (!s->rings || !s->slots || !s->win) {
 		lj_explain_stream_free(s);
 		return -ENOMEM;
 	}
+	for (int p = 0; p < s->n; p++)
+		s->rings[p].w = s->slots + (size_t)p * s->ring;
 	err = -pthread_create(&s->th, NULL, reader, s);
 	if (err) {
 		lj_explain_stream_free(s);
@@ -171,6 +178,7 @@ void lj_explain_stream_free(struct lj_explain_stream *s)
 		return;
 	lj_explain_stream_stop(s);
 	free(s->rings);
+	free(s->slots);
 	free(s->win);
 	free(s);
 }
