@@ -12,6 +12,11 @@
 #include "lj_time.h"
 
 #define KEY_HELP (LJ_OPT_LONG_BASE - 1)
+#define KEY_VERSION (LJ_OPT_LONG_BASE - 2)
+
+#ifndef LJ_VERSION
+#define LJ_VERSION "unknown"
+#endif
 
 static int count_opts(const struct lj_opt_spec *spec)
 {
@@ -78,6 +83,7 @@ void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out)
 		}
 	}
 	fprintf(out, "\n  %-28s  %s\n", "-?, --help", "show this help and exit");
+	fprintf(out, "  %-28s  %s\n", "    --version", "print the ljkit version and exit");
 	if (spec->epilog)
 		fprintf(out, "\n%s\n", spec->epilog);
 }
@@ -404,7 +410,7 @@ static int option_element(int argc, char **argv, int optind_before)
 static int getopt_tables(const struct lj_opt_spec *spec, struct option **longs_out, char **shorts_out)
 {
 	int n = count_opts(spec);
-	struct option *longs = calloc(n + 2, sizeof(*longs));
+	struct option *longs = calloc(n + 3, sizeof(*longs));
 	char *shorts = calloc(3 * n + 4, 1);
 	int nl = 0, ns = 0;
 
@@ -438,6 +444,9 @@ static int getopt_tables(const struct lj_opt_spec *spec, struct option **longs_o
 	}
 	longs[nl].name = "help";
 	longs[nl].val = KEY_HELP;
+	nl++;
+	longs[nl].name = "version";	/* every tool's, like --help */
+	longs[nl].val = KEY_VERSION;
 	if (!find_key(spec, '?'))
 		shorts[ns++] = '?';
 	return 0;
@@ -514,6 +523,11 @@ static int parse_argv(const struct lj_opt_spec *spec, int argc, char **argv, int
 		if (c == -1)
 			break;
 		prev = option_element(argc, argv, prev);
+		if (c == KEY_VERSION) {
+			printf("%s (ljkit) %s\n", lj_prog(), LJ_VERSION);
+			ret = LJ_OPT_EXIT_HELP;
+			break;
+		}
 		if (c == KEY_HELP || (c == '?' && prev < argc && argv[prev] &&
 				      !strcmp(argv[prev], "-?"))) {
 			lj_opt_print_help(spec, stdout);
@@ -536,6 +550,10 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 	char **words = argv;
 	int n = argc, first = argc, ret;
 
+	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
+		lj_opt_dump(spec, stdout);
+		return LJ_OPT_EXIT_HELP;
+	}
 	if (spec->rt_argv)
 		n = split_several(spec, argc, argv, &words);
 	if (n < 0) {

@@ -69,6 +69,7 @@ struct lj_opt {
 	size_t given;			/* LJ_OPT_GIVEN(): a bool set when the option appears, 0: none */
 	unsigned int flags;		/* LJ_OPT_NEXT_*, LJ_OPT_THEN_CALL, LJ_OPT_STRICT */
 	const char *hint;		/* appended to a refusal: hackbench's "an integer > 0" */
+	const char *values;		/* a fixed set of values, blank-separated, for completion and man pages */
 	/*
 	 * LJ_OPT_OPTARG: is argv[@next] this option's value, given as the
 	 * next word? For rules LJ_OPT_NEXT_NUMBER/NEXT_CPUS cannot say
@@ -133,6 +134,14 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 int lj_opt_parse_no_operands(const struct lj_opt_spec *spec, int argc, char **argv);
 
 void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out);
+
+/*
+ * The hidden "--dump-options" (the only argument): the spec as
+ * tab-separated lines (prog, usage, summary, table, opt, epilog) for the
+ * man page and completion generators; lj_opt_parse prints it and returns
+ * LJ_OPT_EXIT_HELP. docs/packaging.md describes the format.
+ */
+void lj_opt_dump(const struct lj_opt_spec *spec, FILE *out);
 
 /*
  * Store @arg into @ctx's field as entry @o says (typed entries), with

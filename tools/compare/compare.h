@@ -48,6 +48,7 @@ struct cmp_set {
 	char *path;
 	json_object *system;		/* borrowed from the manifest/first result, may be NULL */
 	size_t nfiles;
+	size_t nrt;			/* of them, rt-tests' own --json files (rtload.c) */
 };
 
 /* The repetitions of one metric in one set. */
@@ -132,6 +133,15 @@ void cmp_sort_rows(struct cmp_data *d);
 int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char *cell,
 		  const char *metric, const char *unit, enum lj_better better, double events,
 		  double exposure);
+
+/*
+ * rtload.c: if @path is rt-tests' own --json file (cyclictest, signaltest;
+ * not an ljkit document carrying rt-tests' keys), an ljkit-shaped document
+ * of it (tool, exit_code, summary: min, mean, [p50..p99_9,] max, samples)
+ * and in *@tool the ljkit tool it maps to; else NULL.
+ */
+json_object *cmp_rt_doc(const char *path, const char **tool);
+#define CMP_RT_NOTE "rt-tests --json read as ljkit results: the threads' min, avg (weighted by cycles), max -> min, mean, max; cycles -> samples; a -h histogram -> p50, p90, p99, p99_9; us -> ns"
 
 /* counts.c */
 /*

@@ -536,7 +536,11 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 		free(list);
 		return 0;
 	}
-	doc = read_result(d, path);
+	doc = cmp_rt_doc(path, NULL);	/* rt-tests' own --json (rtload.c), else ljkit's */
+	if (doc)
+		d->sets[set].nrt++;
+	else
+		doc = read_result(d, path);
 	if (!doc)
 		return 0;
 	json_object_object_get_ex(doc, "tool", &tool);	/* validated: present */

@@ -17,11 +17,13 @@ enum {
 
 static const struct lj_opt cmp_opts[] = {
 	{ "by", K_BY, LJ_OPT_ARG, "AXIS", "pivot one run directory on an axis (cgroup off vs on, ...)" },
-	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava" },
+	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava",
+	  .values = "text markdown csv json lava" },
 	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)" },
 	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise beyond 10%; repeatable" },
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
-	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none" },
+	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none",
+	  .values = "holm bh none" },
 	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
 	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts" },
 	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
@@ -126,9 +128,9 @@ static int validate(char **files, int n)
 	int bad = 0;
 
 	for (int i = 0; i < n; i++) {
-		json_object *doc = NULL;
-		const char *why = NULL;
-		int ret = lj_result_read(files[i], &doc, &why);
+		const char *why = NULL, *rt_tool = NULL;
+		json_object *doc = cmp_rt_doc(files[i], &rt_tool);	/* rt-tests' own --json */
+		int ret = doc ? 0 : lj_result_read(files[i], &doc, &why);
 		char vwhy[160];
 
 		if (!ret && cmp_check_values(doc, vwhy, sizeof(vwhy))) {
@@ -137,6 +139,9 @@ static int validate(char **files, int n)
 		} else if (ret) {
 			printf("%s: invalid: %s\n", files[i], why ? why : lj_strerror(ret));
 			bad++;
+		} else if (rt_tool) {
+			printf("%s: ok (rt-tests --json, read as %s's: %s)\n", files[i], rt_tool,
+			       CMP_RT_NOTE + strlen("rt-tests --json read as ljkit results: "));
 		} else {
 			printf("%s: ok\n", files[i]);
 		}

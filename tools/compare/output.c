@@ -154,6 +154,8 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 		cmp_validity_text(&d->sets[s], v, sizeof(v));
 		fprintf(out, "%s  %s: %s (%zu results%s%s)\n", pfx, d->sets[s].label, d->sets[s].path,
 			d->sets[s].nfiles, *v ? ": " : "", v);
+		if (d->sets[s].nrt)
+			fprintf(out, "%s    %zu of them %s\n", pfx, d->sets[s].nrt, CMP_RT_NOTE);
 	}
 	for (int s = 1; s < d->nsets; s++) {
 		struct diff_ctx c = { out, pfx, d->sets[0].label, d->sets[s].label, 0 };
@@ -500,6 +502,8 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object *v = json_object_new_object();
 
 		json_object_object_add(o, "results", json_object_new_int64(d->sets[s].nfiles));
+		if (d->sets[s].nrt)
+			json_object_object_add(o, "rt_tests_results", json_object_new_int64(d->sets[s].nrt));
 		for (int k = 0; k < CMP_VALIDITY_N; k++)
 			json_object_object_add(v, k == CMP_VALIDITY_UNKNOWN ? "unknown" : cmp_validity_names[k],
 					       json_object_new_int64((int64_t)d->sets[s].nvalidity[k]));

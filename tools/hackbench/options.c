@@ -43,7 +43,8 @@ static const struct lj_opt hb_opts[] = {
 	{ "processes", K_PROCESSES, LJ_OPT_NOARG, NULL, NULL,	/* hackbench's own spelling */
 	  LJ_OPT_CONST, AT(mode), .min = HB_PROCESS },
 	/* ljkit's own */
-	{ "transport", K_TRANSPORT, LJ_OPT_ARG, "T", "socket (default), pipe, inet or mq (POSIX message queues)" },
+	{ "transport", K_TRANSPORT, LJ_OPT_ARG, "T", "socket (default), pipe, inet or mq (POSIX message queues)",
+	  .values = "socket pipe inet mq" },
 	{ "duration", K_DURATION, LJ_OPT_ARG, "TIME",
 	  "load mode: run for TIME (s, or 10s, 5m, ...), printing messages per second",
 	  LJ_OPT_DURATION, AT(duration_ns), .unit = LJ_NSEC_PER_SEC, .min = 1, .flags = LJ_OPT_STRICT | LJ_OPT_THEN_CALL,

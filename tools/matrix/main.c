@@ -125,13 +125,14 @@ int main(int argc, char **argv)
 	struct mx_run run = { .cfg = &cfg, .lock_fd = -1, .log_fd = -1, .watch_fd = -1 };
 	struct lj_opt_table tab = { "options", mx_opts, mx_handle, &cfg };
 	struct lj_opt_spec spec = {
-		"[OPTIONS] SCENARIO.scn | --resume RUNDIR",
+		"[OPTIONS] SCENARIO | --resume RUNDIR",
 		"Run every cell of a scenario matrix (warmup, then measured runs) into a results store.",
 		&tab, 1,
 		"Each cell runs under lj-env with its setup; each measured run's --json result\n"
 		"lands in OUT/RUN-ID/WORKLOAD/CELL/run-N.json, listed in OUT/RUN-ID/manifest.json.\n"
 		"Exit: 0 ok, 1 a cell failed or interrupted, 2 bad input, 77 nothing could run.",
 	};
+	char *scenario = NULL;
 	int first, ret;
 
 	lj_err_init(argv[0]);
@@ -143,9 +144,14 @@ int main(int argc, char **argv)
 				      "expected one SCENARIO file (see --help)");
 	if (cfg.resume && (cfg.repeat > 0 || cfg.warmup >= 0 || cfg.seed_set || cfg.tag || cfg.dry_run))
 		return lj_usage_error("--resume continues a run as it was: no --repeat, --warmup, --seed, --tag or --dry-run");
-	cfg.scenario_path = cfg.resume ? NULL : argv[first];
-
 	run.selfdir = self_dir();
+	scenario = cfg.resume ? NULL : mx_scenario_find(run.selfdir, argv[first]);
+	if (!cfg.resume && !scenario) {
+		lj_error("out of memory");
+		ret = LJ_EXIT_RUNTIME;
+		goto out;
+	}
+	cfg.scenario_path = scenario;
 	run.env_bin = mx_find_tool(run.selfdir, cfg.env_path ? cfg.env_path : "lj-env");
 	if (cfg.env_path && !run.env_bin) {
 		lj_error("--lj-env %s: not an executable", cfg.env_path);
@@ -175,5 +181,6 @@ out:
 	free(run.dir);
 	free(run.selfdir);
 	free(run.env_bin);
+	free(scenario);
 	return ret;
 }

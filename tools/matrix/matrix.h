@@ -90,6 +90,16 @@ const char *mx_probe_cell(struct mx_probe *p, struct mx_run *r, const struct lj_
 /* First word of @command resolved next to lj-matrix, then in PATH; malloc'd or NULL. */
 char *mx_find_tool(const char *selfdir, const char *name);
 
+/*
+ * scnfind.c: the scenario file SCENARIO names. A path (a '/' in it) or an
+ * existing file is itself; a name ("quick" or "quick.scn") is looked up in
+ * $LJ_SCENARIO_DIR, SELFDIR/../share/ljkit/scenarios (installed),
+ * SELFDIR/../scenarios (the source tree), then LJ_SCENARIO_SYSDIR; not
+ * found, it stays as given (the parser's error names it). Malloc'd.
+ */
+#define LJ_SCENARIO_SYSDIR "/usr/share/ljkit/scenarios"
+char *mx_scenario_find(const char *selfdir, const char *arg);
+
 /* exec.c: one run of a workload with its background load. */
 struct mx_outcome {
 	int exit_code;			/* -1 when killed by a signal */

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# deb.t - the Debian package (make deb): unpacked into a scratch root with dpkg -x, its
+# lj-cyclic runs (--version), its lj-matrix finds the installed scenarios by name and runs
+# one with the installed tools, its man pages render, its completion loads, lintian reports
+# no errors. Building the package takes minutes, so make check runs this only when
+# $LJ_BUILD/deb holds a built .deb (make deb), or builds it first under LJ_TEST_DEB=1.
+. "$(dirname "$0")/lib.sh"
+
+version=$(sed -n 's/^VERSION *:= *//p' "$LJ_SRC/GNUmakefile")
+if [ "${LJ_TEST_DEB:-0}" = 1 ] && ! ls "$LJ_BUILD"/deb/ljkit_"$version"_*.deb >/dev/null 2>&1; then
+	command -v dpkg-buildpackage >/dev/null || skip_all "LJ_TEST_DEB=1 but dpkg-buildpackage is not installed"
+	make -C "$LJ_SRC" BUILD="$LJ_BUILD" deb >"$TMP/build.log" 2>&1 || { tail -20 "$TMP/build.log"; skip_all "make deb failed"; }
+fi
+deb=$(ls "$LJ_BUILD"/deb/ljkit_"$version"_*.deb 2>/dev/null | head -1)
+[ -n "$deb" ] || skip_all "no built package in $LJ_BUILD/deb (make deb, or LJ_TEST_DEB=1)"
+plan 13
+export LJ_RESULT_NO_SYSINFO=1
+
+R="$TMP/root"
+dpkg -x "$deb" "$R"
+ok $? "dpkg -x unpacks the package"
+is "$(dpkg-deb -f "$deb" Version)" "$version" "the package version is the build's"
+is "$(sed -n '1s/.*(\(.*\)).*/\1/p' "$LJ_SRC/debian/changelog")" "$version" "debian/changelog has the same version"
+dpkg-deb -f "$deb" Depends | grep -q 'libjson-c'
+ok $? "Depends has the shared libraries (shlibs)"
+is "$("$R/usr/bin/lj-cyclic" --version)" "lj-cyclic (ljkit) $version" "the installed lj-cyclic --version"
+[ -x "$R/usr/bin/lj-plot" ] && [ -x "$R/usr/bin/lj-regress" ] && { [ -f "$R/usr/share/doc/ljkit/README.md" ] || [ -f "$R/usr/share/doc/ljkit/README.md.gz" ]; }
+ok $? "lj-plot and lj-regress in /usr/bin, the docs in /usr/share/doc/ljkit"
+
+# A scenario found by name among the installed ones, run with the installed tools.
+run_rc env -u LJ_SCENARIO_DIR "$R/usr/bin/lj-matrix" -n quick
+is "$rc:$(grep -c 'cyclic \[' "$TMP/out" | awk '{ print ($1 > 0) }')" "0:1" "the installed lj-matrix finds 'quick' by name"
+printf '[matrix]\nrepeat = 2\n[workload cyclic]\ncommand = lj-cyclic -q -t 1 -i 1000 -l 100\n' \
+	>"$R/usr/share/ljkit/scenarios/pkgtest.scn"
+run_rc env -u LJ_SCENARIO_DIR PATH="$R/usr/bin:$PATH" "$R/usr/bin/lj-matrix" -q -o "$TMP/store" pkgtest
+run=$(cat "$TMP/out")
+is "$rc:$(ls "$run"/cyclic/*/run-*.json 2>/dev/null | wc -l)" "0:2" "a scenario run by name with the installed tools"
+grep -q "\"$R/usr/share/ljkit/scenarios/pkgtest.scn\"" "$run/manifest.json" ||
+	grep -q "usr/bin/../share/ljkit/scenarios/pkgtest.scn" "$run/manifest.json"
+ok $? "the manifest records the installed scenario file"
+"$R/usr/bin/lj-compare" --validate "$run"/cyclic/*/run-*.json >/dev/null
+ok $? "its results validate with the installed lj-compare"
+
+if command -v groff >/dev/null; then
+	warn=$(zcat "$R/usr/share/man/man1/lj-cyclic.1.gz" | LC_ALL=C.UTF-8 groff -ww -z -man 2>&1)
+	is "$?:$warn:$(ls "$R"/usr/share/man/man1/*.1.gz | wc -l)" "0::10" "man pages installed (7 tools, 3 scripts), lj-cyclic.1 renders cleanly"
+else
+	skip 1 "groff not installed"
+fi
+got=$(bash -c '. "$1"; COMP_WORDS=(lj-cyclic --pol); COMP_CWORD=1; _ljkit lj-cyclic; echo "${COMPREPLY[*]}"' \
+	_ "$R/usr/share/bash-completion/completions/lj-cyclic")
+is "$got" "--policy" "the completion loads under the tool's name and completes"
+if command -v lintian >/dev/null; then
+	changes=$(ls "$LJ_BUILD"/deb/ljkit_"$version"_*.changes 2>/dev/null | head -1)
+	lintian "${changes:-$deb}" >"$TMP/lintian" 2>&1
+	is "$(grep -c '^E:' "$TMP/lintian")" 0 "lintian reports no errors"
+	grep '^E:' "$TMP/lintian" | head -5 | sed 's/^/# /'
+else
+	skip 1 "lintian not installed"
+fi
+exit $((_tap_fail > 0))

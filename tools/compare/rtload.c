@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtload - rt-tests' own --json files (cyclictest, signaltest) read as
+ * ljkit result documents, so that a history of rt-tests runs compares with
+ * ljkit runs. The mapping (docs/lj-compare.md, "rt-tests --json input"):
+ * the threads' min, avg (weighted by cycles) and max become the summary's
+ * min, mean and max, their cycles the samples, the merged histogram (when
+ * the run had -h) p50, p90, p99 and p99_9; microseconds become ns (with
+ * -N/--nsecs on the command line the values are ns already).
+ */
+#include "compare.h"
+#include "lj_err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The rt-tests programs read, and the ljkit tool whose workload each one is. */
+static const struct { const char *prog, *tool; } rt_progs[] = {
+	{ "cyclictest", "lj-cyclic" },
+	{ "signaltest", "lj-signal" },
+};
+
+/*
+ * Cheap test before parsing: rt-tests writes "file_version" first, and an
+ * ljkit document, which also carries rt-tests' keys (lj-cyclic --json),
+ * starts with "schema". Only the first 4 KiB are looked at.
+ */
+static bool looks_rt(const char *path)
+{
+	char buf[4097];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return strstr(buf, "\"file_version\"") && !strstr(buf, "\"schema\"");
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* The ljkit tool of the document's command line ("cmdline:" in rt-tests 2.x), or NULL. */
+static const char *rt_tool(json_object *doc, bool *nsecs)
+{
+	json_object *c = get(doc, "cmdline:");
+	const char *cmd, *base, *end;
+	size_t len;
+
+	if (!c)
+		c = get(doc, "cmdline");
+	if (!c || !json_object_is_type(c, json_type_string))
+		return NULL;
+	cmd = json_object_get_string(c);
+	end = cmd + strcspn(cmd, " ");
+	base = cmd;
+	for (const char *p = cmd; p < end; p++)
+		if (*p == '/')
+			base = p + 1;
+	len = (size_t)(end - base);
+	*nsecs = strstr(cmd, " -N") || strstr(cmd, " --nsecs");
+	for (size_t i = 0; i < sizeof(rt_progs) / sizeof(rt_progs[0]); i++)
+		if (len == strlen(rt_progs[i].prog) && !strncmp(base, rt_progs[i].prog, len))
+			return rt_progs[i].tool;
+	return NULL;
+}
+
+static void put_metric(json_object *sum, const char *name, double v, const char *unit,
+		       const char *better)
+{
+	json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "value", json_object_new_double(v));
+	json_object_object_add(m, "unit", json_object_new_string(unit));
+	json_object_object_add(m, "better", json_object_new_string(better));
+	json_object_object_add(sum, name, m);
+}
+
+/* Accumulated over the threads. */
+struct rt_acc {
+	double min, max, weighted, cycles;
+	double hist_total;
+	double *hist;		/* counts per bucket (the histogram's unit), merged */
+	size_t nhist;
+};
+
+static int add_hist(struct rt_acc *a, json_object *h)
+{
+	json_object_object_foreach(h, key, cnt) {
+		char *end;
+		long b = strtol(key, &end, 10);
+
+		if (*end || b < 0 || b > (1 << 24) || !cnt)
+			continue;
+		if ((size_t)b >= a->nhist) {
+			size_t n = (size_t)b + 1;
+			double *nh = realloc(a->hist, n * sizeof(*nh));
+
+			if (!nh)
+				return -ENOMEM;
+			memset(nh + a->nhist, 0, (n - a->nhist) * sizeof(*nh));
+			a->hist = nh;
+			a->nhist = n;
+		}
+		a->hist[b] += json_object_get_double(cnt);
+		a->hist_total += json_object_get_double(cnt);
+	}
+	return 0;
+}
+
+/* One thread's stats; a thread without cycles is left out. */
+static int add_thread(struct rt_acc *a, json_object *t)
+{
+	json_object *c = get(t, "cycles"), *mn = get(t, "min"), *mx = get(t, "max"), *av = get(t, "avg");
+	double cycles = c ? json_object_get_double(c) : 0;
+
+	if (!(cycles > 0) || !mn || !mx || !av)
+		return 0;
+	a->min = fmin(a->min, json_object_get_double(mn));
+	a->max = fmax(a->max, json_object_get_double(mx));
+	a->weighted += json_object_get_double(av) * cycles;
+	a->cycles += cycles;
+	return json_object_is_type(get(t, "histogram"), json_type_object) ?
+		add_hist(a, get(t, "histogram")) : 0;
+}
+
+/* The histogram bucket holding quantile @q of all cycles, or NAN when it is past the histogram. */
+static double hist_quantile(const struct rt_acc *a, double q)
+{
+	double need = ceil(q * a->cycles), seen = 0;
+
+	for (size_t b = 0; b < a->nhist; b++) {
+		seen += a->hist[b];
+		if (seen >= need)
+			return (double)b;
+	}
+	return NAN;
+}
+
+static void put_quantiles(json_object *sum, const struct rt_acc *a, double scale)
+{
+	static const struct { const char *name; double q; } qs[] = {
+		{ "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 }, { "p99_9", 0.999 },
+	};
+
+	if (!(a->hist_total > 0))
+		return;
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		double v = hist_quantile(a, qs[i].q);
+
+		if (!isnan(v))
+			put_metric(sum, qs[i].name, v * scale, "ns", "lower");
+	}
+}
+
+/* The ljkit-shaped document of rt-tests document @rt, or NULL when it has no usable thread. */
+static json_object *convert(json_object *rt, const char *tool, bool nsecs)
+{
+	struct rt_acc a = { .min = INFINITY, .max = -INFINITY };
+	json_object *threads = get(rt, "thread"), *doc, *sum, *rc;
+	double scale = nsecs ? 1 : 1000;
+
+	if (!json_object_is_type(threads, json_type_object))
+		return NULL;
+	json_object_object_foreach(threads, id, t) {
+		(void)id;
+		if (json_object_is_type(t, json_type_object) && add_thread(&a, t)) {
+			free(a.hist);
+			return NULL;
+		}
+	}
+	if (!(a.cycles > 0)) {
+		free(a.hist);
+		return NULL;
+	}
+	doc = json_object_new_object();
+	sum = json_object_new_object();
+	json_object_object_add(doc, "tool", json_object_new_string(tool));
+	json_object_object_add(doc, "source", json_object_new_string("rt-tests --json"));
+	rc = get(rt, "return_code");
+	json_object_object_add(doc, "exit_code", json_object_new_int(rc ? json_object_get_int(rc) : 0));
+	put_metric(sum, "min", a.min * scale, "ns", "lower");
+	put_metric(sum, "mean", a.weighted / a.cycles * scale, "ns", "lower");
+	put_quantiles(sum, &a, scale);
+	put_metric(sum, "max", a.max * scale, "ns", "lower");
+	put_metric(sum, "samples", a.cycles, "count", "none");
+	json_object_object_add(doc, "summary", sum);
+	free(a.hist);
+	return doc;
+}
+
+json_object *cmp_rt_doc(const char *path, const char **tool_out)
+{
+	json_object *rt = NULL, *doc;
+	const char *why = NULL, *tool;
+	bool nsecs = false;
+
+	if (!looks_rt(path) || lj_json_read(path, LJ_RESULT_MAX_BYTES, &rt, &why))
+		return NULL;
+	tool = json_object_is_type(rt, json_type_object) && !get(rt, "schema") ? rt_tool(rt, &nsecs) : NULL;
+	doc = tool ? convert(rt, tool, nsecs) : NULL;
+	json_object_put(rt);
+	if (doc && tool_out)
+		*tool_out = tool;
+	return doc;
+}
