@@ -3,6 +3,7 @@
 #include "lj_setup_priv.h"
 #include "lj_file.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -180,9 +181,61 @@ static int parse_line(char *line, struct lj_setup_jfile *j, int *alloc)
 }
 
 /*
+ * A first line torn by a crash: empty, or a prefix of the header
+ * lj_setup_journal_open writes ("# ljkit-journal/1 pid=P start=S prog=N").
+ * A number counts only once the character after it is there (a torn
+ * "pid=12" may have been "pid=1234"): then j->pid / j->start are set.
+ */
+static bool header_prefix(const char *s, size_t n, struct lj_setup_jfile *j)
+{
+	static const char *const lit[] = { LJ_SETUP_JOURNAL_MAGIC " pid=", " start=", " prog=" };
+	size_t i = 0;
+
+	for (int f = 0; f < 3; f++) {
+		unsigned long long v = 0;
+		size_t d;
+
+		for (const char *l = lit[f]; *l && i < n; l++, i++)
+			if (s[i] != *l)
+				return false;
+		if (i == n)
+			return true;
+		if (f == 2)
+			break;
+		for (d = i; i < n && i - d < 20 && isdigit((unsigned char)s[i]); i++)
+			v = v * 10 + (unsigned long long)(s[i] - '0');
+		if (i == n)
+			return true;
+		if (i == d || (f == 0 && (!v || v > INT_MAX)))
+			return false;
+		if (f == 0)
+			j->pid = (pid_t)v;
+		else
+			j->start = v;
+	}
+	for (; i < n; i++)
+		if (!isprint((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/*
  * The parser itself, on an open stream (lj_setup_journal_read and _parse
  * share it): every complete line must parse; *lineno is the line that did
  * not. Frees what it read on failure.
+ *
+ * A last line without its newline was torn by a crash and counts as not
+ * written. That is safe because of the order of lj_setup_journal_append's
+ * callers: an entry is written and fsynced BEFORE its change is made, so a
+ * torn entry's change was never made (the process died in the write); an
+ * "undone" line is written AFTER its undo, so a torn one only makes the
+ * replay write the old value again (or rmdir a group already gone), which
+ * changes nothing. j->complete is where the complete lines end: replay
+ * cuts the torn tail there before it appends its own lines.
+ *
+ * No complete line at all, and what there is (possibly nothing) is a prefix
+ * of the header: -ENODATA, a journal that holds no change (j->pid / start
+ * set if the prefix holds them). Anything else: -EBADMSG.
  */
 static int journal_parse_stream(FILE *f, struct lj_setup_jfile *j, int *lineno)
 {
@@ -190,16 +243,21 @@ static int journal_parse_stream(FILE *f, struct lj_setup_jfile *j, int *lineno)
 	size_t cap = 0;
 	ssize_t n;
 	int ret = 0, alloc = 0;
+	bool torn_header = false, empty = true;
 
 	*lineno = 0;
 	while (!ret && (n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] != '\n')
+		empty = false;
+		if (line[n - 1] != '\n') {
+			torn_header = !*lineno && header_prefix(line, (size_t)n, j);
 			break;	/* the last line, torn by a crash before its newline */
+		}
+		j->complete += n;
 		line[n - 1] = '\0';
 		ret = (*lineno)++ ? parse_line(line, j, &alloc) : parse_header(line, j);
 	}
 	if (!ret && !*lineno)
-		ret = -EBADMSG;
+		ret = torn_header || empty ? -ENODATA : -EBADMSG;
 	free(line);
 	if (ret)
 		lj_setup_journal_free(j);
@@ -224,7 +282,9 @@ int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct sta
 	}
 	ret = journal_parse_stream(f, j, &lineno);
 	fclose(f);
-	if (ret == -EBADMSG)
+	if (ret == -ENODATA)
+		lj_setup_because(why, len, "%s holds no change (its first line torn by a crash)", path);
+	else if (ret == -EBADMSG)
 		lj_setup_because(why, len, "%s is not an ljkit journal (line %d): refused, left as it is",
 				 path, lineno ? lineno : 1);
 	return ret;
@@ -237,7 +297,7 @@ int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j
 
 	memset(j, 0, sizeof(*j));
 	if (!len)
-		return -EBADMSG;	/* no header: not a journal (fmemopen refuses an empty buffer) */
+		return -ENODATA;	/* an empty journal holds no change (fmemopen refuses an empty buffer) */
 	f = fmemopen((void *)(uintptr_t)buf, len, "r");
 	if (!f)
 		return -errno;

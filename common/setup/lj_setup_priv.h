@@ -41,6 +41,7 @@ struct lj_setup_jfile {
 	char prog[64];
 	struct lj_setup_entry *e;
 	int n;
+	long long complete;	/* bytes of complete lines: a torn last line starts here */
 };
 
 /* lj_setup_journal.c: the on-disk journal. */
@@ -49,8 +50,10 @@ const char *lj_setup_kind_name(enum lj_setup_kind k);
 /*
  * Read a whole journal (opened with lj_setup_open_trusted). Every line
  * must parse: the header first, then entries; only a last line without
- * its newline (torn by a crash) is ignored. -EBADMSG when it is not an
- * ljkit journal; @st (may be NULL) receives the file's identity.
+ * its newline (torn by a crash) is ignored. -ENODATA when the file is
+ * empty or holds only a torn prefix of the header (no change recorded;
+ * j->pid/start set when the prefix holds them); -EBADMSG when it is not
+ * an ljkit journal; @st (may be NULL) receives the file's identity.
  */
 int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct stat *st,
 			  char *why, size_t len);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,11 @@ static int undo_entries(const char *jpath, const struct stat *st, struct lj_setu
 		close(fd);	/* replaced meanwhile: mark nothing in a stranger's file */
 		fd = -1;
 	}
+	/* Cut a torn last line first: an "undone" line glued to it would make the journal unreadable. */
+	if (fd >= 0 && fst.st_size > j->complete && ftruncate(fd, j->complete)) {
+		close(fd);
+		fd = -1;
+	}
 	for (int i = j->n - 1; i >= 0; i--) {
 		struct lj_setup_entry e = j->e[i];
 		char line[32];
@@ -304,12 +310,68 @@ static int undo_entries(const char *jpath, const struct stat *st, struct lj_setu
 	return ret;
 }
 
+/* The pid a torn journal names: in its header prefix, else in its name "journal.PID"; 0 if neither. */
+static pid_t torn_journal_pid(const char *jpath, const struct lj_setup_jfile *j)
+{
+	const char *base = strrchr(jpath, '/');
+	char *end;
+	long pid;
+
+	if (j->pid > 0)
+		return j->pid;
+	base = base ? base + 1 : jpath;
+	if (!lj_setup_is_journal_name(base))
+		return 0;
+	pid = strtol(base + 8, &end, 10);
+	return *end || pid <= 0 || pid > INT_MAX ? 0 : (pid_t)pid;
+}
+
+/*
+ * A journal with no complete line (-ENODATA): its process died creating it,
+ * before or while writing the header, so it holds no change (every change
+ * is made only after its entry is on disk, after the header). The file
+ * passed lj_setup_open_trusted: ljkit's own. Journals are created under the
+ * directory lock, so with the lock held (@locked, or taken here) no live
+ * process can be writing that header; the pid check is for a process that
+ * still lives all the same. Removed with one line said; a live one is kept.
+ */
+static int drop_torn(const char *jpath, const struct lj_setup_jfile *j, const struct stat *st,
+		     bool locked, void (*say)(const char *, void *), void *arg)
+{
+	char why[PATH_MAX + 256] = "";
+	pid_t pid = torn_journal_pid(jpath, j);
+	int lock = -1;
+
+	if (!locked) {
+		lock = lj_setup_lock_dir(why, sizeof(why));
+		if (lock < 0) {
+			lj_setup_say(say, arg, "cannot restore %s: %s", jpath, why[0] ? why : strerror(-lock));
+			return lock;
+		}
+	}
+	if (pid > 0 && pid != getpid() && !(kill(pid, 0) && errno == ESRCH) &&
+	    (!j->start || lj_setup_pid_starttime(pid) == j->start)) {
+		lj_setup_unlock_dir(lock);
+		return -EBUSY;
+	}
+	if (same_file(jpath, st))
+		unlink(jpath);
+	lj_setup_unlock_dir(lock);
+	if (pid > 0)
+		lj_setup_say(say, arg, "removed %s: its first line was torn by a crash of pid %d; it held no change",
+			     jpath, (int)pid);
+	else
+		lj_setup_say(say, arg, "removed %s: its first line was torn by a crash; it held no change", jpath);
+	return 0;
+}
+
 /*
  * Replay one journal: only a file ljkit wrote (lj_setup_open_trusted), read
  * whole as a journal, of a dead process, whose every entry is one ljkit
- * makes. Anything else is refused and left where it is.
+ * makes. Anything else is refused and left where it is. @locked: the
+ * caller holds the directory lock.
  */
-static int replay(const char *jpath, void (*say)(const char *, void *), void *arg)
+static int replay(const char *jpath, bool locked, void (*say)(const char *, void *), void *arg)
 {
 	char why[PATH_MAX * 2 + 256] = "", (*real)[PATH_MAX] = NULL;
 	struct lj_setup_jfile j;
@@ -317,6 +379,8 @@ static int replay(const char *jpath, void (*say)(const char *, void *), void *ar
 	int ret;
 
 	ret = lj_setup_journal_read(jpath, &j, &st, why, sizeof(why));
+	if (ret == -ENODATA)
+		return drop_torn(jpath, &j, &st, locked, say, arg);
 	if (ret) {
 		lj_setup_say(say, arg, "cannot replay %s", why[0] ? why : strerror(-ret));
 		return ret;
@@ -364,7 +428,7 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
 	DIR *dp;
 
 	if (journal) {
-		ret = replay(journal, say, arg);
+		ret = replay(journal, false, say, arg);
 		return ret ? ret : 1;
 	}
 	if (!dir)
@@ -388,7 +452,7 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
 		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
 		if (!is_stale(jpath))
 			continue;
-		r = replay(jpath, say, arg);
+		r = replay(jpath, true, say, arg);
 		if (r && !ret)
 			ret = r;
 		else if (!r)

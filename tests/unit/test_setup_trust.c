@@ -145,6 +145,84 @@ static void test_untrusted_journals(void)
 	unlink(jpath);
 }
 
+/* Put @text at @jpath, as root writes journals (0600), then set @mode. */
+static void plant_text(const char *jpath, const char *text, mode_t mode)
+{
+	int fd;
+
+	unlink(jpath);
+	fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		diag("cannot plant %s", jpath);
+	if (fd >= 0)
+		close(fd);
+	chmod(jpath, mode);
+}
+
+/*
+ * A crash while the journal is created leaves an empty file or a torn
+ * header: no change recorded, removed with one line. A torn last entry is
+ * not written. Garbage, and a torn header in a file ljkit did not write,
+ * stay refused and kept.
+ */
+static void test_torn_journals(void)
+{
+	char jpath[400], named[400], text[2048], said[4096] = "";
+	pid_t dead = dead_pid();
+
+	snprintf(jpath, sizeof(jpath), "%s/journal.%d", jdir, (int)dead);
+	plant_text(jpath, "", 0600);
+	is_int(lj_setup_restore_stale(jdir, NULL, collect, said), 1, "an empty journal of a dead pid: restore succeeds");
+	ok(access(jpath, F_OK) != 0, "...the journal is removed");
+	ok(strstr(said, "held no change") && strchr(said, '\n') == said + strlen(said) - 1,
+	   "...saying so in one line");
+
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d sta", (int)dead);
+	plant_text(jpath, text, 0600);
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "a torn header prefix: restore succeeds");
+	ok(access(jpath, F_OK) != 0, "...the journal is removed");
+
+	/* --journal NAME: the pid in the torn header is alive (our parent), so it is kept */
+	snprintf(named, sizeof(named), "%s/named-torn", dir);
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d ", (int)getppid());
+	plant_text(named, text, 0600);
+	is_int(lj_setup_restore_stale(NULL, named, NULL, NULL), -EBUSY, "a torn header naming a live pid: busy");
+	ok(access(named, F_OK) == 0, "...and kept");
+	unlink(named);
+
+	fake_sysfs_put(gov, "performance\n");
+	fake_sysfs_put(victim, "precious\n");
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d start=1 prog=lj-env\nfile\t%s\tschedutil\nfile\t%s\tEV",
+		 (int)dead, gov, victim);
+	plant_text(jpath, text, 0600);
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "a torn last entry: the rest is replayed");
+	is_str(fake_sysfs_get(gov), "schedutil\n", "...the complete entry undone");
+	is_str(fake_sysfs_get(victim), "precious\n", "...the torn one not (it was never made)");
+	ok(access(jpath, F_OK) != 0, "...and the journal removed");
+
+	plant_text(jpath, "# ljkit-journ4l", 0600);
+	said[0] = '\0';
+	is_int(lj_setup_restore_stale(jdir, NULL, collect, said), -EBADMSG, "garbage that is no header prefix: refused");
+	ok(access(jpath, F_OK) == 0 && strstr(said, "is not an ljkit journal"), "...kept, saying why");
+	plant_text(jpath, "\n", 0600);
+	ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) == -EBADMSG && access(jpath, F_OK) == 0,
+	   "an empty first line is not a torn header: refused and kept");
+
+	plant_text(jpath, "# ljkit-journal/1 pid=", 0666);
+	said[0] = '\0';
+	ok(lj_setup_restore_stale(jdir, NULL, collect, said) < 0 && strstr(said, "not a journal ljkit wrote"),
+	   "a torn header in a file others can write: refused");
+	ok(access(jpath, F_OK) == 0, "...and kept");
+	chmod(jpath, 0600);
+	if (chown(jpath, 65534, 65534) == 0) {
+		ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0 && access(jpath, F_OK) == 0,
+		   "a torn header in a file of another user: refused and kept");
+	} else {
+		skip(1, "cannot chown (not root)");
+	}
+	unlink(jpath);
+}
+
 static void test_journal_dir(void)
 {
 	char shared[400];
@@ -297,9 +375,10 @@ int main(void)
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
 
-	plan(45);
+	plan(62);
 	test_replay_allow_list();
 	test_untrusted_journals();
+	test_torn_journals();
 	test_journal_dir();
 	test_named_journal();
 	test_lock_timeout();
