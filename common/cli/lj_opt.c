@@ -251,7 +251,7 @@ int lj_opt_rt_duration(const char *name, const char *arg, int64_t unit_ns, int64
 /* Does @word read as the value of an optional argument given as the next word? */
 static bool next_word_is_value(const char *word, unsigned int flags)
 {
-	if (!word)
+	if (!word || !(flags & (LJ_OPT_NEXT_NUMBER | LJ_OPT_NEXT_CPUS)))
 		return false;
 	if (isdigit((unsigned char)word[0]))
 		return true;
@@ -475,8 +475,8 @@ static int dispatch(const struct lj_opt_spec *spec, int c, int argc, char **argv
 		lj_opt_print_help(spec, stdout);
 		return LJ_OPT_EXIT_HELP;
 	}
-	if (!arg && o->arg == LJ_OPT_OPTARG && (o->flags & (LJ_OPT_NEXT_NUMBER | LJ_OPT_NEXT_CPUS)) &&
-	    optind < argc && next_word_is_value(argv[optind], o->flags))
+	if (!arg && o->arg == LJ_OPT_OPTARG && optind < argc &&
+	    (o->next_value ? o->next_value(argc, argv, optind) : next_word_is_value(argv[optind], o->flags)))
 		arg = argv[optind++];
 	if (arg && spec->rt_argv)
 		while (isblank((unsigned char)*arg))

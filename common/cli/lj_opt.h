@@ -69,6 +69,12 @@ struct lj_opt {
 	size_t given;			/* LJ_OPT_GIVEN(): a bool set when the option appears, 0: none */
 	unsigned int flags;		/* LJ_OPT_NEXT_*, LJ_OPT_THEN_CALL, LJ_OPT_STRICT */
 	const char *hint;		/* appended to a refusal: hackbench's "an integer > 0" */
+	/*
+	 * LJ_OPT_OPTARG: is argv[@next] this option's value, given as the
+	 * next word? For rules LJ_OPT_NEXT_NUMBER/NEXT_CPUS cannot say
+	 * (lj-env's "--json FILE" before "-- COMMAND"). NULL: the flags decide.
+	 */
+	bool (*next_value)(int argc, char *const *argv, int next);
 };
 
 /* The "given" member of an entry: offset + 1, so that 0 means none. */

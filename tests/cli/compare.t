@@ -94,6 +94,8 @@ ok $? "json: significance, n and the test"
 run_rc lj-compare --format markdown "$FIX/base" "$FIX/shifted"
 grep -q '^| stat | metric | base | shifted |$' "$TMP/out"
 ok $? "markdown table header"
+grep -q '^| Runs | mean (us, lower is better) | 8 | 8 |$' "$TMP/out" && grep -q '^| Median | max | 1929 \[1294, 2425\] | 2379 \[1649, 2977\] |$' "$TMP/out"
+ok $? "markdown: the unit shown (us) on the Runs row, and a tail's Median row"
 run_rc lj-compare --lava --fail-on 'cyclic.mean>+5%' "$FIX/base" "$FIX/shifted"
 grep -q '^lava-test-case cyclic_cgroup_off_mean --result fail --measurement [0-9.e+]* --units ns$' "$TMP/out" &&
 	grep -q '^lava-test-case cyclic_cgroup_off_max --result pass ' "$TMP/out"

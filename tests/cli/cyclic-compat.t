@@ -73,14 +73,19 @@ same -q '-l 100' '-i 1000'
 # CPU; the --json files of both say which ("cpu" of each thread).
 placement() {	# placement TOOL ARGS...: the thread CPUs its --json reports
 	rm -f "$TMP/place.json"
-	"$@" --json="$TMP/place.json" >/dev/null 2>"$TMP/place.err" || diag "$1 $*: exit $?: $(head -3 "$TMP/place.err")"
+	"$@" --json="$TMP/place.json" >/dev/null 2>"$TMP/place.err" ||
+		echo "# $*: exit $?: $(head -3 "$TMP/place.err")" >&2
 	python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["thread"]
 print(" ".join(str(t[k]["cpu"]) for k in sorted(t, key=int)))' "$TMP/place.json" 2>/dev/null
 }
 if have_python; then
 	for args in "-q -l 20 -t 2" "-q -l 20 -t 3 -a 0" "-q -l 20 -t 2 -a all" "-q -l 20 -S" \
 		    "-q -l 20 -t 2 -a !0" "-q -l 20 -t 2 -a +1"; do
-		is "$(placement lj-cyclic $args)" "$(placement cyclictest $args)" "thread CPUs as cyclictest's: $args"
+		lj=$(placement lj-cyclic $args)
+		ct=$(placement cyclictest $args)
+		# A run that fails under load (cyclictest's own) says nothing about placement: one retry.
+		[ "$lj" = "$ct" ] || { lj=$(placement lj-cyclic $args); ct=$(placement cyclictest $args); }
+		is "$lj" "$ct" "thread CPUs as cyclictest's: $args"
 	done
 else
 	skip 6 "python3 not installed"

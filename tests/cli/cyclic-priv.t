@@ -37,17 +37,20 @@ if is_root; then
 	run_rc lj-cyclic -q -l 100 -i 1000 -p 80 -t 2 --priospread
 	ok $(( $(grep -c '^T: 0 .* P:80 ' "$TMP/out") != 1 || $(grep -c '^T: 1 .* P:79 ' "$TMP/out") != 1 )) \
 		"root: --priospread gives 80 then 79"
-	# -b with --tracemark: a private mount of tracefs; tracing_on is put back.
+	# -b with --tracemark: in the run's own tracefs instance (a private
+	# mount of tracefs), which is kept, stopped at the mark, for the user.
 	if unshare -m true 2>/dev/null; then
 		unshare -m bash -c '
 			mount -t tracefs nodev /sys/kernel/tracing || exit 77
-			old=$(cat /sys/kernel/tracing/tracing_on)
-			"$1" -q -l 100 -i 1000 -b 1 --tracemark >/dev/null 2>&1
-			on=$(cat /sys/kernel/tracing/tracing_on)
-			echo "$old" >/sys/kernel/tracing/tracing_on
-			grep -q "hit latency threshold" /sys/kernel/tracing/trace && [ "$on" = 0 ]' _ "$LJ_BUILD/lj-cyclic"
+			out=$("$1" -q -l 100 -i 1000 -b 1 --tracemark 2>&1 >/dev/null)
+			dir=$(printf "%s\n" "$out" | sed -n "s/^## trace stopped at the break, kept in \(.*\) (rmdir.*/\1/p")
+			[ -d "$dir" ] || exit 1
+			grep -q "hit latency threshold" "$dir/trace" && [ "$(cat "$dir/tracing_on")" = 0 ]
+			rc=$?
+			rmdir "$dir"
+			exit $rc' _ "$LJ_BUILD/lj-cyclic"
 		rc=$?
-		if [ $rc -eq 77 ]; then skip 1 "cannot mount tracefs"; else ok $rc "--tracemark marks the trace and stops it when -b fires"; fi
+		if [ $rc -eq 77 ]; then skip 1 "cannot mount tracefs"; else ok $rc "--tracemark marks its own trace instance and stops it when -b fires"; fi
 	else
 		skip 1 "no mount namespaces"
 	fi

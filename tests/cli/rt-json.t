@@ -18,7 +18,8 @@ farm() {
 	is "$?" "$code" "$name: exit $code"
 	python3 "$RTKEYS" "$kind" "$TMP/out.json" "$TMP/text" "$code" 2>"$TMP/why" >/dev/null
 	ok $? "$name: rt-tests' keys agree with the text lines"
-	[ -s "$TMP/why" ] && sed 's/^/#   /' "$TMP/why"
+	# On stderr, so that prove shows why (and the run's text with it).
+	[ -s "$TMP/why" ] && { sed 's/^/#   /' "$TMP/why"; sed 's/^/#   text: /' "$TMP/text"; } >&2
 	lj-compare --validate "$TMP/out.json" >/dev/null 2>"$TMP/why"
 	ok $? "$name: still a valid ljkit-result/1 document"
 }

@@ -30,7 +30,15 @@ struct conf {
 	int64_t strict_ns;
 };
 
-enum { K_JSON = LJ_OPT_LONG_BASE, K_POLICY, K_STRICT };
+enum { K_JSON = LJ_OPT_LONG_BASE, K_POLICY, K_STRICT, K_OUT };
+
+/* A rule of the tool's own: the next word is --out's value when it ends in ".json". */
+static bool out_next(int argc, char *const *argv, int next)
+{
+	size_t n = strlen(argv[next]);
+
+	return next < argc && n > 5 && !strcmp(argv[next] + n - 5, ".json");
+}
 
 #define AT(f) .off = offsetof(struct conf, f)
 
@@ -51,6 +59,7 @@ static const struct lj_opt opts[] = {
 	{ "strict", K_STRICT, LJ_OPT_ARG, "T", "ljkit's own", LJ_OPT_DURATION, AT(strict_ns),
 	  .unit = 1, .flags = LJ_OPT_STRICT },
 	{ NULL, 'H', LJ_OPT_NOARG, NULL, NULL, LJ_OPT_HELP },
+	{ "out", K_OUT, LJ_OPT_OPTARG, "FILE", "out", LJ_OPT_STRING, AT(json), .next_value = out_next },
 	{ 0 }
 };
 
@@ -154,11 +163,16 @@ static void test_next_word(void)
 	char *flag[] = { "t", "-t", "-q", NULL };
 	char *text[] = { "t", "-t", "x", NULL };
 	char *help[] = { "t", "-H", NULL };
+	char *rule[] = { "t", "--out", "r.json", "-q", NULL };
+	char *norule[] = { "t", "--out", "-q", NULL };
 	struct conf c;
 
 	ok(!parse(&c, false, num) && c.threads == 4 && c.quiet, "optional argument as the next word");
 	ok(!parse(&c, false, flag) && c.threads == -1 && c.quiet, "an option as the next word is not taken");
 	is_int(parse(&c, false, text), LJ_EXIT_USAGE, "a non-number next word stays an operand");
+	ok(!parse(&c, false, rule) && !strcmp(c.json, "r.json") && c.quiet,
+	   "next_value: the entry's own rule takes the next word");
+	ok(!parse(&c, false, norule) && !c.json && c.quiet, "next_value: and leaves a word it does not want");
 	int out = dup(1), null = open("/dev/null", O_WRONLY), ret;
 
 	fflush(stdout);
@@ -174,7 +188,7 @@ static void test_next_word(void)
 int main(void)
 {
 	lj_err_init("test_opt_typed");
-	plan(27);
+	plan(29);
 	test_typed();
 	test_rt_argv();
 	test_next_word();

@@ -326,7 +326,7 @@ static void markdown_section(FILE *out, struct cmp_data *d, const struct cmp_con
 	for (size_t i = first; i <= last; i++) {
 		const struct cmp_row *r = d->rows[i];
 
-		fprintf(out, "| Runs | %s |", r->metric);
+		fprintf(out, "| Runs | %s (%s, %s is better) |", r->metric, shown_unit(r), better_name(r->better));
 		for (int s = 0; s < d->nsets; s++)
 			fprintf(out, " %zu |", r->series[s].n);
 		fputc('\n', out);
@@ -337,6 +337,17 @@ static void markdown_section(FILE *out, struct cmp_data *d, const struct cmp_con
 
 				if (r->series[s].n)
 					stat_cell(cell, sizeof(cell), r, &r->st[s], k, s > 0);
+				fprintf(out, " %s |", cell);
+			}
+			fputc('\n', out);
+		}
+		if (is_tail(r)) {
+			fprintf(out, "| Median | %s |", r->metric);
+			for (int s = 0; s < d->nsets; s++) {
+				char cell[96] = "-";
+
+				if (r->series[s].n)
+					median_cell(cell, sizeof(cell), r, &r->st[s], 1 - cfg->alpha);
 				fprintf(out, " %s |", cell);
 			}
 			fputc('\n', out);

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "lj_explain_hook.h"
 #include "lj_hook.h"
 #include "lj_opt.h"
 #include "lj_report.h"
@@ -77,6 +78,7 @@ struct cyc_config {
 	const char *breaktrace_text;	/* -b, display units (us, ns with -N) */
 	int64_t breaktrace_ns;		/* 0: off */
 	bool tracemark;
+	struct lj_explain_opts explain;	/* --explain; .explain false: not asked */
 	const char *spike_text;		/* --spike, display units */
 	int64_t spike_ns;		/* 0: off */
 	int spike_nodes;
@@ -186,6 +188,7 @@ struct cyc_run {
 	struct lj_hooks *hooks;		/* the driver's, read by the measuring loop */
 	int trace_fd;			/* trace_marker, -1 */
 	int tracing_on_fd;		/* tracing_on, -1 */
+	struct lj_explain *explain;	/* --explain or -b --tracemark: the recorder, NULL: none */
 	bool sched_fallback;		/* RT policy asked but not granted */
 	int dma_fd;
 	int64_t end_ns;

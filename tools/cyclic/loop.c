@@ -288,7 +288,14 @@ static void breaktrace(struct cyc_thread *t, int64_t lat)
 	if (__atomic_compare_exchange_n(&run->break_tid, &none, t->tid, false,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		run->break_value = to_unit(cfg->nsecs, lat);
-		if (run->trace_fd >= 0) {
+		if (run->explain && cfg->tracemark) {
+			char msg[96];
+
+			snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
+				 (long long)to_unit(cfg->nsecs, lat),
+				 (long long)to_unit(cfg->nsecs, cfg->breaktrace_ns));
+			lj_explain_break(run->explain, msg);	/* its own instance, kept for the user */
+		} else if (run->trace_fd >= 0) {
 			char msg[96];
 			int n = snprintf(msg, sizeof(msg), "hit latency threshold (%lld > %lld)\n",
 					 (long long)to_unit(cfg->nsecs, lat),

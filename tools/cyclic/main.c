@@ -55,10 +55,29 @@ static int prepare(void *p, struct lj_tool *t)
 	return ret ? ret : cyc_run_setup(&c->run, t);
 }
 
-/* The validity verdict runs beside every lj-cyclic run. */
+/*
+ * --explain, and -b with --tracemark (the marker and the stop go through
+ * the same recorder, docs/explain.md). The trace runs on CLOCK_MONOTONIC:
+ * with -c 1 there is nothing to match the samples against.
+ */
+static int add_explain(struct cyc_tool *c, struct lj_tool *t)
+{
+	struct lj_explain_opts o = c->cfg.explain;
+
+	o.tracemark = c->cfg.tracemark && c->cfg.breaktrace_ns;
+	if ((o.explain || o.tracemark) && c->cfg.clock != 0) {
+		lj_warn("--explain and --tracemark need CLOCK_MONOTONIC (-c 0): not recording");
+		return 0;
+	}
+	return lj_explain_register(&t->hooks, &o, &c->run.explain);
+}
+
+/* The validity verdict runs beside every lj-cyclic run; the recorder when asked. */
 static int hooks(void *p, struct lj_tool *t)
 {
-	return cyc_validity_add(&((struct cyc_tool *)p)->run, &t->hooks);
+	int err = cyc_validity_add(&((struct cyc_tool *)p)->run, &t->hooks);
+
+	return err ? err : add_explain(p, t);
 }
 
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)

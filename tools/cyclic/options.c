@@ -9,6 +9,7 @@
 
 #include "lj_cpus.h"
 #include "lj_err.h"
+#include "lj_explain_hook.h"
 #include "lj_parse.h"
 #include "lj_time.h"
 
@@ -34,6 +35,7 @@ enum {
 	K_DBG,
 	K_NO_AFFINITY,
 	K_LOOPS_EACH,
+	K_EXPLAIN,
 };
 
 #define AT(f) .off = offsetof(struct cyc_config, f)
@@ -127,6 +129,8 @@ static const struct lj_opt cyc_opts[] = {
 	{ "catch-up", K_CATCHUP, LJ_OPT_ARG, "POLICY", "after missed periods: skip (default) or burst" },
 	{ "percentiles", K_PERCENTILES, LJ_OPT_NOARG, NULL, "also print percentiles and missed periods",
 	  LJ_OPT_FLAG, AT(percentiles) },
+	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
+	  "explain missed periods and the tail (or latencies above US) from trace events" },
 	{ 0 }
 };
 
@@ -171,6 +175,8 @@ static int handle(void *ctx, int key, const char *arg)
 	case 'u':
 		setvbuf(stdout, NULL, _IONBF, 0);
 		return 0;
+	case K_EXPLAIN:
+		return lj_explain_parse(arg, &c->explain);
 	case K_CATCHUP:
 		if (!strcmp(arg, "skip"))
 			c->catchup = CYC_CATCHUP_SKIP;

@@ -500,7 +500,8 @@ int cyc_run_start(struct cyc_run *run, struct lj_tool *tool)
 	int ret;
 
 	run->hooks = &tool->hooks;
-	if (cfg->breaktrace_ns && cfg->tracemark) {
+	/* With the recorder (run->explain) the mark goes into its own instance. */
+	if (cfg->breaktrace_ns && cfg->tracemark && !run->explain) {
 		ret = open_tracemark(run, tool);
 		if (ret)
 			return ret;

@@ -31,9 +31,6 @@ struct env_config {
 	int argc;			/* the original command line, for the result */
 	char **argv;
 	char **cmd;			/* COMMAND [ARGS], NULL-terminated */
-	char **parse_argv;		/* argv with "--json FILE" merged (owned) */
-	char **json_args;		/* the merged "--json=FILE" strings (owned) */
-	int njson_args;
 };
 
 /* options.c: parse argv; returns 0, LJ_OPT_EXIT_HELP, or an exit code after a message. */

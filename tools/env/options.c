@@ -18,10 +18,31 @@ enum {
 	K_WATCH,
 };
 
+/*
+ * "--json FILE" (the spelling every tool uses): FILE is --json's value
+ * when it is clearly not COMMAND: it does not start with '-', and a "--"
+ * follows it or the run is --show/--restore (which take no command). A
+ * bare "--json" still works for --show.
+ */
+static bool json_value_next(int argc, char *const *argv, int next)
+{
+	bool show = false;
+
+	if (argv[next][0] == '-')
+		return false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i > next || show;
+		show = show || !strcmp(argv[i], "--show") || !strcmp(argv[i], "--restore");
+	}
+	return show;
+}
+
 static const struct lj_opt env_opts[] = {
 	{ "show", K_SHOW, LJ_OPT_NOARG, NULL, "print the current setup state and system identity, change nothing" },
 	{ "restore", K_RESTORE, LJ_OPT_NOARG, NULL, "undo the setups of dead ljkit processes (their journals)" },
-	{ "json", K_JSON, LJ_OPT_OPTARG, "FILE", "JSON: --show prints it to stdout; a run writes a result to FILE" },
+	{ "json", K_JSON, LJ_OPT_OPTARG, "FILE", "JSON: --show prints it to stdout; a run writes a result to FILE",
+	  .next_value = json_value_next },
 	{ "sweep", K_SWEEP, LJ_OPT_ARG, "cpus=STEPS", "change the group's cpuset while COMMAND runs: cpus=1,2,2-3 or cpus=0,1/2-3" },
 	{ "dwell", K_DWELL, LJ_OPT_ARG, "DURATION", "time per --sweep step (default 20s)" },
 	{ "watch", K_WATCH, LJ_OPT_ARG, "GLOB", "count context switches of tasks named GLOB ('sugov:*', a comma list; repeatable) and of the system while COMMAND runs" },
@@ -65,57 +86,6 @@ static int handle(void *ctx, int key, const char *arg)
 	return LJ_EXIT_USAGE;
 }
 
-/*
- * "--json FILE" (the spelling every tool uses) becomes "--json=FILE" when
- * FILE is clearly an argument: getopt cannot take an optional argument
- * after a space, and a bare "--json" must still work for --show.
- */
-static char **merge_json_arg(int *argc, char **argv, struct env_config *cfg)
-{
-	bool dashdash_later = false, show = false;
-	char **out;
-	int i, n = 0;
-
-	for (i = 1; i < *argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--show") || !strcmp(argv[i], "--restore"))
-			show = true;
-	}
-	out = calloc((size_t)*argc + 1, sizeof(*out));
-	if (!out)
-		return argv;
-	/* Owned from here on, whatever the parse says: env_free() frees both. */
-	cfg->parse_argv = out;
-	cfg->json_args = calloc((size_t)*argc, sizeof(*cfg->json_args));
-	for (i = 0; i < *argc; i++) {
-		if (i && !strcmp(argv[i], "--")) {
-			while (i < *argc)
-				out[n++] = argv[i++];
-			break;
-		}
-		if (i && !strcmp(argv[i], "--json") && i + 1 < *argc && argv[i + 1][0] != '-') {
-			dashdash_later = false;
-			for (int j = i + 2; j < *argc; j++)
-				if (!strcmp(argv[j], "--"))
-					dashdash_later = true;
-			if (dashdash_later || show) {
-				char *m = NULL;
-
-				if (cfg->json_args && asprintf(&m, "--json=%s", argv[i + 1]) >= 0)
-					cfg->json_args[cfg->njson_args++] = m;
-				out[n++] = m ? m : argv[i];
-				i++;
-				continue;
-			}
-		}
-		out[n++] = argv[i];
-	}
-	out[n] = NULL;
-	*argc = n;
-	return out;
-}
-
 int env_parse(struct env_config *cfg, int argc, char **argv)
 {
 	struct lj_opt_table tables[2];
@@ -138,7 +108,6 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 	cfg->argv = argv;
 	tables[0] = (struct lj_opt_table){ "lj-env options", env_opts, handle, cfg };
 	tables[1] = lj_setupopt_table(&cfg->setup);
-	argv = merge_json_arg(&argc, argv, cfg);
 	ret = lj_opt_parse(&spec, argc, argv, &first);
 	if (ret)
 		return ret;
@@ -166,11 +135,4 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 void env_free(struct env_config *cfg)
 {
 	lj_taskwatch_free(&cfg->watch);
-	for (int i = 0; i < cfg->njson_args; i++)
-		free(cfg->json_args[i]);
-	free(cfg->json_args);
-	free(cfg->parse_argv);
-	cfg->json_args = NULL;
-	cfg->njson_args = 0;
-	cfg->parse_argv = NULL;
 }

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "account.h"
+#include "lj_explain_hook.h"
 #include "lj_hook.h"
 #include "lj_sched.h"
 #include "lj_setupopt.h"
@@ -38,6 +39,7 @@ struct frm_config {
 	int64_t work_ns[FRM_MAX_STAGES];	/* --work-time: one value is per frame */
 	int nwork_ns;
 	int latency_frames;
+	struct lj_explain_opts explain;	/* --explain; .explain false: not asked */
 	int warmup;			/* frames run before the measured ones */
 
 	const char *policy_name;	/* stage threads; NULL: other */

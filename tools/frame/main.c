@@ -105,10 +105,16 @@ static void start_freq(struct frm_main *m)
 }
 
 /* Calibration (memory locked), the background load, the frequency sampler; the stages start in wait. */
-/* The validity verdict runs beside every lj-frame run (no per-stage read-back yet). */
+/*
+ * The validity verdict runs beside every lj-frame run (no per-stage
+ * read-back yet); the recorder with --explain (the ramp's trials tell no hook).
+ */
 static int hooks(void *p, struct lj_tool *t)
 {
-	return lj_vhook_add(&t->hooks, &((struct frm_main *)p)->validity);
+	struct frm_main *m = p;
+	int err = lj_vhook_add(&t->hooks, &m->validity);
+
+	return err ? err : lj_explain_register(&t->hooks, &m->cfg.explain, NULL);
 }
 
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lj_err.h"
+#include "lj_explain_hook.h"
 #include "lj_opt.h"
 #include "lj_parse.h"
 #include "lj_time.h"
@@ -19,7 +20,7 @@ enum {
 	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
 	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
 	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP, K_MODEL,
-	K_CALIBRATE, K_CALIB_FILE, K_FRAME_LOG,
+	K_CALIBRATE, K_CALIB_FILE, K_FRAME_LOG, K_EXPLAIN,
 };
 
 static const struct lj_opt frame_opts[] = {
@@ -57,6 +58,7 @@ static const struct lj_opt frame_opts[] = {
 	  "measure ns per work unit for each core kind, store it for later runs, and exit" },
 	{ "calibration-file", K_CALIB_FILE, LJ_OPT_ARG, "FILE",
 	  "the stored calibration (default /var/lib/ljkit/frame-calibration, see docs/lj-frame.md)" },
+	{ "explain", K_EXPLAIN, LJ_OPT_NOARG, NULL, "explain dropped and late frames from trace events" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics" },
 	/* Test aid (docs/lj-frame.md): simulate stages taking NS per unit, no threads. */
@@ -185,6 +187,8 @@ static int handle(void *ctx, int key, const char *arg)
 		return lj_opt_int("--latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
 	case K_WARMUP:
 		return lj_opt_int("--warmup", arg, 0, 1000, &cfg->warmup);
+	case K_EXPLAIN:
+		return lj_explain_parse(NULL, &cfg->explain);
 	case K_POLICY:
 		return parse_policy("--policy", arg, &cfg->policy_name);
 	case 'p':

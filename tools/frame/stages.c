@@ -141,13 +141,16 @@ static bool work(struct frm_stage *st, uint32_t i, int64_t end)
 /* Hooks for a trial run outside the driver (the ramp's, unit tests): none. */
 static struct lj_hooks no_hooks;
 
-/* A frame dropped (never presented) or presented after its deadline: tell the hooks. */
+/*
+ * A frame dropped (never presented) or presented after its deadline: tell
+ * the hooks, with the frame's whole time, from its vsync to when it was
+ * presented or given up (what took the time is asked of all of it).
+ */
 static void __attribute__((noinline)) frame_late(struct frm_trial *tr, const struct frm_stage *st,
 						 enum lj_late_kind kind, uint32_t i, int64_t at)
 {
 	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = gettid(), .index = st->index,
-			      .due_ns = (uint64_t)due(tr, i),
-			      .ran_ns = (uint64_t)at };
+			      .due_ns = (uint64_t)frm_trial_vsync(tr, i), .ran_ns = (uint64_t)at };
 
 	lj_hooks_late(tr->hooks, &ev);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lj_explain_hook.h"
 #include "lj_hook.h"
 #include "lj_opt.h"
 #include "lj_result.h"
@@ -35,6 +36,7 @@ struct hb_config {
 	unsigned int fds;		/* -f: senders and receivers per group */
 	unsigned int loops;		/* -l: messages per sender per receiver */
 	unsigned int datasize;		/* -s */
+	struct lj_explain_opts explain;	/* --explain; .explain false: not asked */
 	enum hb_mode mode;		/* -T / -P */
 	enum hb_transport transport;
 	const char *transport_opt;	/* the option that chose it, for conflicts */

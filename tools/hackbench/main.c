@@ -60,10 +60,19 @@ static void abandon(struct hb_run *run)
 	hb_run_collect(run);
 }
 
-/* The validity verdict runs beside every lj-hackbench run (no per-worker read-back yet). */
+/*
+ * The validity verdict runs beside every lj-hackbench run (no per-worker
+ * read-back yet); the recorder with --explain (thread mode: forked
+ * workers tell no hook).
+ */
 static int hooks(void *p, struct lj_tool *t)
 {
-	return lj_vhook_add(&t->hooks, &((struct hb_tool *)p)->validity);
+	struct hb_tool *h = p;
+	int err = lj_vhook_add(&t->hooks, &h->validity);
+
+	if (!err && h->cfg.explain.explain && h->cfg.mode != HB_THREAD)
+		lj_warn("--explain explains thread mode (-T) only: forked workers tell no hook");
+	return err ? err : lj_explain_register(&t->hooks, &h->cfg.explain, NULL);
 }
 
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)

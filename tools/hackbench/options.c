@@ -21,6 +21,7 @@ enum {
 	K_PERCENTILES,
 	K_PROCESSES,
 	K_NO_LATENCY,
+	K_EXPLAIN,
 };
 
 #define AT(f) .off = offsetof(struct hb_config, f)
@@ -58,6 +59,8 @@ static const struct lj_opt hb_opts[] = {
 	{ "no-latency", K_NO_LATENCY, LJ_OPT_NOARG, NULL,
 	  "do not time-stamp messages (no latency; exactly hackbench's per-message work)",
 	  LJ_OPT_FLAG, AT(no_latency) },
+	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
+	  "-T: explain the messages above the run's p99.9 (or above US) from trace events" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the ljkit-result/1 document to FILE (- for stdout)",
 	  LJ_OPT_STRING, AT(json) },
 	{ 0 }
@@ -119,6 +122,8 @@ static int hb_handle(void *ctx, int key, const char *arg)
 	case K_DURATION:
 		cfg->load = true;
 		return 0;
+	case K_EXPLAIN:
+		return lj_explain_parse(arg, &cfg->explain);
 	}
 	return lj_usage_error("unhandled option (internal error)");
 }

@@ -42,10 +42,13 @@ static int prepare(void *p, struct lj_tool *t)
 	return ret;
 }
 
-/* The validity verdict runs beside every lj-signal run. */
+/* The validity verdict runs beside every lj-signal run; the recorder with --explain. */
 static int hooks(void *p, struct lj_tool *t)
 {
-	return lj_vhook_add(&t->hooks, &((struct sig_tool *)p)->ring.validity);
+	struct sig_tool *s = p;
+	int err = lj_vhook_add(&t->hooks, &s->ring.validity);
+
+	return err ? err : lj_explain_register(&t->hooks, &s->cfg.explain, NULL);
 }
 
 /* The ring's threads exist, set up, waiting for the token. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lj_err.h"
+#include "lj_explain_hook.h"
 #include "lj_time.h"
 
 enum {
@@ -20,6 +21,7 @@ enum {
 	K_HISTOGRAM,
 	K_BREAK_FAILS,
 	K_PRIO,
+	K_EXPLAIN,
 };
 
 #define AT(f) .off = offsetof(struct sig_config, f)
@@ -67,6 +69,8 @@ static const struct lj_opt sig_opts[] = {
 	  LJ_OPT_DURATION, AT(pace_ns), .unit = LJ_NSEC_PER_USEC, .flags = LJ_OPT_STRICT },
 	{ "pace-every", K_PACE_EVERY, LJ_OPT_ARG, "N", "pause after every N round trips (default 16, 0: never)",
 	  LJ_OPT_U64, AT(pace_every), .max = UINT64_MAX / 2, .flags = LJ_OPT_STRICT },
+	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
+	  "explain the hops above the run's p99.9 (or above US) from trace events" },
 	{ 0 }
 };
 
@@ -81,11 +85,13 @@ void sig_config_init(struct sig_config *cfg)
 	lj_setupopt_init(&cfg->setup);
 }
 
-/* The one option with logic: -a with or without its list. */
+/* The options with logic: -a with or without its list, --explain with or without its threshold. */
 static int sig_handle(void *ctx, int key, const char *arg)
 {
 	struct sig_config *cfg = ctx;
 
+	if (key == K_EXPLAIN)
+		return lj_explain_parse(arg, &cfg->explain);
 	if (key != 'a')
 		return lj_usage_error("unhandled option (internal error)");
 	cfg->affinity = arg ? SIG_AFF_LIST : SIG_AFF_EACH;

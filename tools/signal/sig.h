@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lj_explain_hook.h"
 #include "lj_hook.h"
 #include "lj_opt.h"
 #include "lj_result.h"
@@ -50,6 +51,7 @@ struct sig_config {
 	int64_t histogram;		/* --histogram N: cyclictest's linear buckets, 0: off */
 	const char *breaktrace_text;	/* -b as given: its unit depends on -N */
 	int64_t breaktrace_ns;		/* -b, 0: off */
+	struct lj_explain_opts explain;	/* --explain; .explain false: not asked */
 	enum sig_affinity affinity;
 	cpu_set_t affinity_set;
 	int64_t pace_ns;

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_tev - one kernel trace event in the compact form the explanation reads. */
+#ifndef LJ_TEV_H
+#define LJ_TEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * The generic trace events every kernel has (docs/explain.md): the
+ * recorder (common/sys/lj_trace) turns the ring buffer's records into
+ * these, and the unit tests read them from the kernel's own text output
+ * (tests/fixtures/explain/) with lj_tev_parse_line().
+ */
+enum lj_tev_type {
+	LJ_TEV_SWITCH,		/* sched:sched_switch */
+	LJ_TEV_WAKING,		/* sched:sched_waking (the waker's CPU) */
+	LJ_TEV_WAKEUP,		/* sched:sched_wakeup */
+	LJ_TEV_MIGRATE,		/* sched:sched_migrate_task */
+	LJ_TEV_IRQ_ENTRY,	/* irq:irq_handler_entry */
+	LJ_TEV_IRQ_EXIT,	/* irq:irq_handler_exit */
+	LJ_TEV_SOFTIRQ_ENTRY,	/* irq:softirq_entry */
+	LJ_TEV_SOFTIRQ_EXIT,	/* irq:softirq_exit */
+	LJ_TEV_TIMER_ENTRY,	/* irq_vectors:local_timer_entry */
+	LJ_TEV_TIMER_EXIT,	/* irq_vectors:local_timer_exit */
+	LJ_TEV_HRTIMER,		/* timer:hrtimer_expire_entry */
+	LJ_TEV_IDLE,		/* power:cpu_idle */
+	LJ_TEV_FREQ,		/* power:cpu_frequency */
+	LJ_TEV_LOST,		/* the ring buffer dropped events here */
+	LJ_TEV_NTYPES
+};
+
+#define LJ_TEV_COMM 16
+#define LJ_TEV_IRQNAME 24
+/* power:cpu_idle's state when the CPU leaves idle (PWR_EVENT_EXIT). */
+#define LJ_TEV_IDLE_EXIT UINT32_MAX
+/* sched_switch prev_state bits below this are sleeping states; 0 is runnable. */
+#define LJ_TEV_STATE_MASK 0xff
+
+struct lj_tev {
+	uint64_t ts;			/* ns, CLOCK_MONOTONIC (the instance's "mono" clock) */
+	enum lj_tev_type type;
+	pid_t pid;			/* the task current on the CPU (common_pid; 0: idle) */
+	union {
+		struct {
+			pid_t prev_pid, next_pid;
+			int prev_prio, next_prio;	/* kernel prio: 0-98 RT, 100-139 normal, -1 deadline */
+			long prev_state;
+			char prev_comm[LJ_TEV_COMM], next_comm[LJ_TEV_COMM];
+		} sw;
+		struct {
+			pid_t pid;
+			int prio, target_cpu;
+			char comm[LJ_TEV_COMM];
+		} wake;			/* WAKING, WAKEUP */
+		struct {
+			pid_t pid;
+			int prio, orig_cpu, dest_cpu;
+			char comm[LJ_TEV_COMM];
+		} mig;
+		struct {
+			int irq;
+			char name[LJ_TEV_IRQNAME];	/* entry only */
+		} irq;
+		unsigned int softirq_vec;
+		uint32_t idle_state;		/* LJ_TEV_IDLE_EXIT when leaving idle */
+		uint32_t freq_khz;
+		uint64_t lost;			/* events lost (0: an unknown number) */
+	};
+};
+
+/* One CPU's events, in time order. */
+struct lj_tev_seq {
+	const struct lj_tev *ev;
+	size_t n;
+};
+
+/* A stretch of time whose events must be kept: [from, to], ns. */
+struct lj_tev_window {
+	uint64_t from, to;
+};
+
+/*
+ * Drop from @ev (one CPU's events, in time order) those before @before
+ * that lie in none of @keep's windows (sorted by from, may overlap). Where
+ * events were dropped before a kept one, an LJ_TEV_LOST marker (lost = 0:
+ * an unknown number) takes their place, at the kept event's time, so the
+ * explanation does not carry the CPU's state across the hole. Return: the
+ * number of events left (compacted in place; markers never make it grow).
+ */
+size_t lj_tev_prune(struct lj_tev *ev, size_t n, uint64_t before,
+		    const struct lj_tev_window *keep, size_t nkeep);
+
+/* "NET_RX" for softirq vector 3, "?" for an unknown one. */
+const char *lj_tev_softirq_name(unsigned int vec);
+
+/*
+ * Parse one line of the kernel's text trace ("trace" file, default
+ * options, a clock printing seconds.fraction), e.g.
+ *   "  hog-1234  [001] d.h1.  812.000120: irq_handler_entry: irq=36 name=virtio1-req.0"
+ * or a "CPU:1 [LOST 12 EVENTS]" line (ts 0: the caller places it after the
+ * CPU's previous event). Return: 1 and @ev and @cpu filled, 0 for a line
+ * that is not one of the events above (headers, other events), or -EINVAL
+ * for a line of a known event whose fields do not parse.
+ */
+int lj_tev_parse_line(const char *line, struct lj_tev *ev, int *cpu);
+
+#endif

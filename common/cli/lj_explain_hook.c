@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_explain_hook - --explain: the flight recorder beside a measurement, explaining late samples. */
+#include "lj_explain_hook.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lj_err.h"
+#include "lj_explain.h"
+#include "lj_explain_stream.h"
+#include "lj_explain_json.h"
+#include "lj_parse.h"
+#include "lj_result.h"
+#include "lj_time.h"
+#include "lj_trace.h"
+
+/* Causes summed over the run: kept for the result, and counted before folding. */
+#define MAXAGG 16
+#define AGG_WORK 512
+
+struct cand {
+	enum lj_late_kind kind;
+	int cpu;
+	pid_t tid;
+	uint64_t due, ran;
+};
+
+/* One measuring thread's candidates: written by that thread only, read after stop. */
+struct thread_cands {
+	pid_t tid;
+	uint64_t nsamples;		/* samples late() saw (default threshold: all of them) */
+	int ntop;
+	struct cand top[LJ_EXPLAIN_TOPK];	/* min-heap by latency: the largest samples */
+};
+
+struct done {
+	struct lj_explanation x;
+	const char *what;
+};
+
+struct lj_explain {
+	struct lj_explain_opts opts;
+	struct lj_trace *trace;
+	struct lj_explain_stream *stream;	/* NULL: the trace is read after the run only */
+	uint64_t start_ns;
+	int nthreads;
+	struct thread_cands *th;
+	_Atomic uint64_t unmatched;	/* late() from a thread not in the run description */
+	struct cand *kept;		/* missed deadlines, frames, samples above a threshold */
+	_Atomic int nkept;		/* claimed slots (a slot per fetch_add: any thread may append) */
+	_Atomic int broke;
+	struct done *done;
+	int ndone;
+	uint64_t outside_window, failed, dropped;
+	struct lj_cause agg[MAXAGG];
+	int nagg;
+	char why[256];
+};
+
+int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
+{
+	const char *why;
+	int64_t ns;
+
+	o->explain = true;
+	if (!arg)
+		return 0;
+	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, &why) || ns <= 0)
+		return lj_usage_error("--explain: invalid threshold '%s'%s%s (e.g. 200us, 1ms)", arg,
+				      ns <= 0 && !why ? "" : ": ", ns <= 0 && !why ? "" : why);
+	o->threshold_ns = (uint64_t)ns;
+	return 0;
+}
+
+int lj_explain_new(struct lj_explain **out, const struct lj_explain_opts *o)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	(*out)->opts = *o;
+	return 0;
+}
+
+int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x)
+{
+	/* Without a threshold every sample comes in: the run's p99.9 is only known at the end. */
+	return lj_hooks_add(hs, &lj_explain_ops, x, x->opts.threshold_ns);
+}
+
+static void free_(void *priv);
+
+int lj_explain_register(struct lj_hooks *hs, const struct lj_explain_opts *o,
+			struct lj_explain **out)
+{
+	struct lj_explain *x = NULL;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!o->explain && !o->tracemark)
+		return 0;
+	err = lj_explain_new(&x, o);
+	if (!err && (err = lj_explain_add(hs, x)))
+		free_(x);
+	else if (!err && out)
+		*out = x;
+	return err;
+}
+
+static uint64_t lat_of(const struct cand *c)
+{
+	return c->ran > c->due ? c->ran - c->due : 0;
+}
+
+static void heap_down(struct cand *h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		struct cand t;
+
+		if (l < n && lat_of(&h[l]) < lat_of(&h[m]))
+			m = l;
+		if (r < n && lat_of(&h[r]) < lat_of(&h[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/*
+ * Keep @c if it is among the LJ_EXPLAIN_TOPK largest: the heap's root is
+ * the moving threshold. Return: whether it was kept.
+ */
+static bool keep_top(struct thread_cands *tc, const struct cand *c)
+{
+	if (tc->ntop < LJ_EXPLAIN_TOPK) {
+		int i = tc->ntop++;
+
+		tc->top[i] = *c;
+		while (i > 0 && lat_of(&tc->top[(i - 1) / 2]) > lat_of(&tc->top[i])) {
+			struct cand t = tc->top[i];
+
+			tc->top[i] = tc->top[(i - 1) / 2];
+			tc->top[(i - 1) / 2] = t;
+			i = (i - 1) / 2;
+		}
+	} else if (lat_of(c) > lat_of(&tc->top[0])) {
+		tc->top[0] = *c;
+		heap_down(tc->top, tc->ntop, 0);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static struct thread_cands *thread_of(struct lj_explain *x, const struct lj_late *ev)
+{
+	if (ev->index >= 0 && ev->index < x->nthreads &&
+	    (x->th[ev->index].tid == ev->tid || x->th[ev->index].tid == 0))
+		return &x->th[ev->index];
+	for (int i = 0; i < x->nthreads; i++)
+		if (x->th[i].tid == ev->tid)
+			return &x->th[i];
+	return NULL;
+}
+
+static void late(void *priv, const struct lj_late *ev)
+{
+	struct lj_explain *x = priv;
+	struct thread_cands *tc = thread_of(x, ev);
+	struct cand c = { ev->kind, ev->cpu, ev->tid, ev->due_ns, ev->ran_ns };
+
+	if (!tc) {
+		atomic_fetch_add_explicit(&x->unmatched, 1, memory_order_relaxed);
+		return;
+	}
+	if (ev->kind == LJ_LATE_SAMPLE && !x->opts.threshold_ns) {
+		tc->nsamples++;
+		if (!keep_top(tc, &c))
+			return;
+	} else {
+		int k = atomic_fetch_add_explicit(&x->nkept, 1, memory_order_relaxed);
+
+		if (k >= LJ_EXPLAIN_MAXCAND)
+			return;		/* counted as dropped: nkept goes past the end */
+		x->kept[k] = c;
+	}
+	/* The reader keeps the trace around it. */
+	lj_explain_stream_notify(x->stream, (int)(tc - x->th), c.due, c.ran);
+}
+
+static int start(void *priv, const struct lj_run_desc *run)
+{
+	struct lj_explain *x = priv;
+	/* Threads the tool could not name (lj-frame's stages): one slot per index. */
+	int n = run->ntids > 0 ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
+
+	x->th = calloc((size_t)n, sizeof(*x->th));
+	if (!x->th)
+		return -ENOMEM;
+	x->nthreads = n;
+	x->kept = calloc(LJ_EXPLAIN_MAXCAND, sizeof(*x->kept));
+	if (!x->kept)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		x->th[i].tid = run->ntids > 0 ? run->tids[i] : 0;
+	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
+	if (err) {
+		/* The driver's one warning names the fallback; the detail with -v. */
+		lj_info("%s: %s", x->opts.explain ? "--explain" : "--tracemark", x->why);
+		return err;
+	}
+	x->start_ns = (uint64_t)lj_now_ns();
+	/* Without it the explanation still works, from the buffer's last window only. */
+	if (x->opts.explain && !x->opts.tracemark &&
+	    (err = lj_explain_stream_start(&x->stream, x->trace, n)))
+		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
+			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
+	return 0;
+}
+
+void lj_explain_break(struct lj_explain *x, const char *marker)
+{
+	if (!x || !x->trace || atomic_exchange(&x->broke, 1))
+		return;
+	lj_trace_mark(x->trace, marker);
+	lj_trace_off(x->trace);
+}
+
+static void free_(void *priv)
+{
+	struct lj_explain *x = priv;
+
+	if (!x)
+		return;
+	lj_explain_stream_free(x->stream);
+	lj_trace_close(x->trace, atomic_load(&x->broke));
+	free(x->kept);
+	free(x->th);
+	free(x->done);
+	free(x);
+}
+
+static const char *what_of(enum lj_late_kind k)
+{
+	switch (k) {
+	case LJ_LATE_MISSED: return "missed period";
+	case LJ_LATE_FRAME_DROPPED: return "dropped frame";
+	case LJ_LATE_FRAME_JANKY: return "janky frame";
+	default: return "spike";
+	}
+}
+
+static int by_latency_desc(const void *a, const void *b)
+{
+	uint64_t x = lat_of(a), y = lat_of(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* By due time; for one wake-up told twice (a sample and a missed period), the missed first. */
+static int by_due(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->due != y->due)
+		return x->due < y->due ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->kind == LJ_LATE_SAMPLE) - (y->kind == LJ_LATE_SAMPLE);
+}
+
+/* One explanation per wake-up: the loops tell a late one both as a sample and as missed. */
+static int dedupe(struct cand *c, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!k || c[k - 1].tid != c[i].tid || c[k - 1].due != c[i].due || c[k - 1].ran != c[i].ran)
+			c[k++] = c[i];
+	return k;
+}
+
+/*
+ * The candidates to explain, by time: everything kept, and of the largest
+ * samples those above the run's p99.9 (the top n/1000, at least one).
+ */
+static struct cand *candidates(struct lj_explain *x, int *n)
+{
+	int total = 0, k = 0, nkept = atomic_load(&x->nkept);
+	struct cand *all;
+
+	if (nkept > LJ_EXPLAIN_MAXCAND) {
+		x->dropped += (uint64_t)(nkept - LJ_EXPLAIN_MAXCAND);
+		nkept = LJ_EXPLAIN_MAXCAND;
+	}
+	total = nkept;
+	for (int i = 0; i < x->nthreads; i++)
+		total += x->th[i].ntop;
+	all = calloc((size_t)total + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	for (int i = 0; i < x->nthreads; i++) {
+		struct thread_cands *tc = &x->th[i];
+		uint64_t above = tc->nsamples / 1000 ? tc->nsamples / 1000 : 1;
+
+		qsort(tc->top, (size_t)tc->ntop, sizeof(tc->top[0]), by_latency_desc);
+		for (int j = 0; j < tc->ntop && (uint64_t)j < above; j++)
+			all[k++] = tc->top[j];
+	}
+	memcpy(all + k, x->kept, (size_t)nkept * sizeof(*all));
+	k += nkept;
+	qsort(all, (size_t)k, sizeof(*all), by_due);
+	*n = dedupe(all, k);
+	return all;
+}
+
+/* RT priorities do not say FIFO or RR: ask the task, if it still runs under that name. */
+static void refine_policies(struct lj_explanation *e)
+{
+	for (int i = 0; i < e->ncauses; i++) {
+		struct lj_cause *c = &e->causes[i];
+
+		if ((c->kind == LJ_CAUSE_TASK || c->kind == LJ_CAUSE_SELF) && c->id > 0) {
+			int pol = lj_trace_policy_of(c->id, c->name);
+
+			if (pol != LJ_POLICY_UNKNOWN)
+				c->policy = pol;
+		}
+	}
+}
+
+static int by_tid_due(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->due < y->due ? -1 : x->due > y->due;
+}
+
+static int done_by_due(const void *a, const void *b)
+{
+	const struct done *x = a, *y = b;
+
+	return x->x.due_ns < y->x.due_ns ? -1 : x->x.due_ns > y->x.due_ns;
+}
+
+/* Candidates the trace can speak for: on a traced CPU, after its first kept event. */
+static int explainable(struct lj_explain *x, const struct lj_trace_view *v, const struct cand *c)
+{
+	if (c->cpu < 0 || c->cpu >= v->ncpus) {
+		x->failed++;
+		return 0;
+	}
+	if (!v->cpus[c->cpu].n || v->cpus[c->cpu].ev[0].ts > c->due) {
+		x->outside_window++;
+		return 0;
+	}
+	return 1;
+}
+
+/* Explain the candidates in one batch (grouped by thread), then order them by time. */
+static void explain_all(struct lj_explain *x, struct cand *all, int n)
+{
+	const struct lj_trace_view *v = lj_trace_view(x->trace);
+	struct lj_explain_req *req = calloc((size_t)n + 1, sizeof(*req));
+	struct lj_explanation *out = calloc((size_t)n + 1, sizeof(*out));
+	int *err = calloc((size_t)n + 1, sizeof(*err)), k = 0;
+
+	if (!req || !out || !err) {
+		lj_warn("--explain: out of memory for %d explanations", n);
+		goto out;
+	}
+	qsort(all, (size_t)n, sizeof(*all), by_tid_due);
+	for (int i = 0; i < n; i++)
+		if (explainable(x, v, &all[i]))
+			req[k++] = (struct lj_explain_req){ all[i].cpu, all[i].tid, all[i].due, all[i].ran };
+	if (lj_explain_batch(v, req, (size_t)k, out, err)) {
+		lj_warn("--explain: out of memory for %d explanations", k);
+		goto out;
+	}
+	for (int i = 0, j = 0; i < n && j < k; i++) {
+		if (all[i].cpu < 0 || all[i].due != req[j].due_ns || all[i].tid != req[j].tid)
+			continue;	/* not explainable: counted already */
+		if (err[j++]) {
+			x->failed++;
+			continue;
+		}
+		x->done[x->ndone].x = out[j - 1];
+		x->done[x->ndone].what = what_of(all[i].kind);
+		refine_policies(&x->done[x->ndone++].x);
+	}
+	qsort(x->done, (size_t)x->ndone, sizeof(*x->done), done_by_due);
+out:
+	free(req);
+	free(out);
+	free(err);
+}
+
+static int by_ns_desc(const void *a, const void *b)
+{
+	const struct lj_cause *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+/* The run's causes: summed in a large table, the MAXAGG - 1 largest kept, the rest "other". */
+static void aggregate(struct lj_explain *x)
+{
+	struct lj_cause *work = calloc(AGG_WORK, sizeof(*work));
+	int n = 0;
+
+	if (!work)
+		return;
+	for (int i = 0; i < x->ndone; i++)
+		n = lj_explain_aggregate(work, n, AGG_WORK, &x->done[i].x);
+	qsort(work, (size_t)n, sizeof(*work), by_ns_desc);
+	x->nagg = n < MAXAGG ? n : MAXAGG;
+	memcpy(x->agg, work, (size_t)x->nagg * sizeof(*work));
+	if (n > MAXAGG) {
+		struct lj_cause *o = &x->agg[MAXAGG - 1];
+
+		*o = (struct lj_cause){ .kind = LJ_CAUSE_OTHER, .policy = LJ_POLICY_UNKNOWN };
+		strcpy(o->name, "other");
+		for (int i = MAXAGG - 1; i < n; i++) {
+			o->ns += work[i].ns;
+			o->count += work[i].count;
+		}
+	}
+	free(work);
+}
+
+static void stop(void *priv)
+{
+	struct lj_explain *x = priv;
+	struct cand *all;
+	int n = 0;
+
+	if (!x->trace)
+		return;
+	if (!x->opts.explain)
+		return;
+	if (lj_explain_stream_stop(x->stream))
+		lj_warn("--explain: reading the trace during the run failed; explaining what was read");
+	if (lj_trace_collect(x->trace, atomic_load(&x->broke), x->why, sizeof(x->why)))
+		lj_warn("--explain: %s", x->why);
+	all = candidates(x, &n);
+	x->done = calloc((size_t)n + 1, sizeof(*x->done));
+	if (!all || !x->done) {
+		free(all);
+		lj_warn("--explain: out of memory for %d explanations", n);
+		return;
+	}
+	explain_all(x, all, n);
+	free(all);
+	aggregate(x);
+}
+
+static int contribute(void *priv, struct lj_result *res)
+{
+	struct lj_explain *x = priv;
+	json_object *o, *arr, *causes;
+	struct lj_trace_stats st;
+
+	if (!x->opts.explain || !x->trace)
+		return 0;
+	lj_trace_get_stats(x->trace, &st);
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	causes = json_object_new_array();
+	json_object_object_add(o, "instance", json_object_new_string(lj_trace_dir(x->trace)));
+	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
+			       json_object_new_int64((int64_t)x->opts.threshold_ns) : NULL);
+	json_object_object_add(o, "events", json_object_new_int64((int64_t)st.events));
+	json_object_object_add(o, "lost_events", json_object_new_int64((int64_t)st.lost));
+	json_object_object_add(o, "overrun_events", json_object_new_int64((int64_t)st.overrun));
+	json_object_object_add(o, "suspect", json_object_new_boolean(st.lost > 0));
+	json_object_object_add(o, "outside_window", json_object_new_int64((int64_t)x->outside_window));
+	json_object_object_add(o, "not_explained", json_object_new_int64((int64_t)x->failed));
+	json_object_object_add(o, "streamed", json_object_new_boolean(x->stream != NULL));
+	json_object_object_add(o, "windows_dropped",
+			       json_object_new_int64((int64_t)lj_explain_stream_dropped(x->stream)));
+	json_object_object_add(o, "candidates_dropped",
+			       json_object_new_int64((int64_t)(x->dropped + atomic_load(&x->unmatched))));
+	for (int i = 0; i < x->ndone; i++)
+		json_object_array_add(arr, lj_explanation_json(&x->done[i].x, x->done[i].what,
+								x->start_ns));
+	for (int i = 0; i < x->nagg; i++)
+		json_object_array_add(causes, lj_cause_json(&x->agg[i]));
+	json_object_object_add(o, "explanations", arr);
+	json_object_object_add(o, "causes", causes);
+	json_object_object_add(lj_result_side(res), "explain", o);
+	return 0;
+}
+
+static void report_summary(struct lj_explain *x, FILE *out)
+{
+	struct lj_trace_stats st;
+	char d[24], sch[24];
+
+	lj_trace_get_stats(x->trace, &st);
+	fprintf(out, "## explain: %d explained, %llu events read, %llu lost", x->ndone,
+		(unsigned long long)st.events, (unsigned long long)st.lost);
+	if (x->outside_window)
+		fprintf(out, ", %llu before the kept trace (a larger buffer keeps more)",
+			(unsigned long long)x->outside_window);
+	if (x->dropped || atomic_load(&x->unmatched))
+		fprintf(out, ", %llu not kept",
+			(unsigned long long)(x->dropped + atomic_load(&x->unmatched)));
+	for (int i = 0; i < x->nagg && i < 5; i++) {
+		const struct lj_cause *c = &x->agg[i];
+
+		fprintf(out, "%s%s %s", i ? ", " : "; in all: ", c->kind == LJ_CAUSE_TASK ? c->name :
+			c->kind == LJ_CAUSE_SELF ? "itself" : lj_cause_kind_name(c->kind),
+			lj_explain_dur(c->ns, d, sizeof(d)));
+		if (c->kind == LJ_CAUSE_TASK)
+			fprintf(out, " (pid %d, %s)", c->id, lj_cause_sched_text(c, sch, sizeof(sch)));
+		else if (c->kind == LJ_CAUSE_IRQ || c->kind == LJ_CAUSE_SOFTIRQ)
+			fprintf(out, " %s", c->name);
+		else if (c->kind == LJ_CAUSE_UNACCOUNTED)
+			fprintf(out, " (%s)", c->name);
+	}
+	fputc('\n', out);
+}
+
+static int done_by_latency_desc(const void *a, const void *b)
+{
+	uint64_t x = (*(const struct done *const *)a)->x.latency_ns;
+	uint64_t y = (*(const struct done *const *)b)->x.latency_ns;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The LJ_EXPLAIN_LINES largest explanations, in time order; the JSON has them all. */
+static void report_lines(struct lj_explain *x, FILE *out)
+{
+	const struct done **by = calloc((size_t)x->ndone + 1, sizeof(*by));
+	uint64_t cut = 0;
+	char line[1024];
+	int shown = 0;
+
+	if (!by)
+		return;
+	for (int i = 0; i < x->ndone; i++)
+		by[i] = &x->done[i];
+	qsort(by, (size_t)x->ndone, sizeof(*by), done_by_latency_desc);
+	if (x->ndone > LJ_EXPLAIN_LINES)
+		cut = by[LJ_EXPLAIN_LINES - 1]->x.latency_ns;
+	free(by);
+	for (int i = 0; i < x->ndone && shown < LJ_EXPLAIN_LINES; i++) {
+		if (x->done[i].x.latency_ns < cut)
+			continue;
+		shown++;
+		fprintf(out, "## %s\n", lj_explain_text(&x->done[i].x, x->done[i].what, x->start_ns,
+							line, sizeof(line)));
+	}
+	if (shown < x->ndone)
+		fprintf(out, "## (%d more, smaller, in the JSON's side.explain)\n", x->ndone - shown);
+}
+
+static void report(void *priv, FILE *out)
+{
+	struct lj_explain *x = priv;
+
+	if (!x->trace)
+		return;
+	if (x->opts.explain)
+		report_lines(x, out);
+	if (x->opts.explain)
+		report_summary(x, out);
+	if (atomic_load(&x->broke))
+		fprintf(out, "## trace stopped at the break, kept in %s (rmdir it when done)\n",
+			lj_trace_dir(x->trace));
+}
+
+const struct lj_hook_ops lj_explain_ops = {
+	.name = "explain",
+	.start = start,
+	.late = late,
+	.stop = stop,
+	.contribute = contribute,
+	.report = report,
+	.free = free_,
+};

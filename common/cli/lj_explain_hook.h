@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_explain_hook - --explain: the flight recorder beside a measurement, explaining late samples. */
+#ifndef LJ_EXPLAIN_HOOK_H
+#define LJ_EXPLAIN_HOOK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lj_hook.h"
+
+/*
+ * docs/explain.md. start() opens the recorder (lj_trace) on the measured
+ * CPUs; late() keeps candidates without blocking or allocating (per
+ * measuring thread: every missed deadline / dropped or janky frame, and
+ * the largest samples, or every sample above an explicit threshold);
+ * stop() reads the trace and explains them; contribute() adds
+ * side.explain to the result; report() prints one "## ..." line each.
+ */
+struct lj_explain_opts {
+	uint64_t threshold_ns;	/* 0: the run's p99.9 and above (largest LJ_EXPLAIN_TOPK) */
+	size_t buffer_kb;	/* per CPU; 0: LJ_TRACE_BUFFER_KB */
+	bool explain;		/* --explain given: explain; else only the recorder for -b/--tracemark */
+	bool tracemark;		/* -b with --tracemark: the trace is kept whole, read after the run only */
+};
+
+/* The samples kept per thread without a threshold, and the candidates kept at most. */
+#define LJ_EXPLAIN_TOPK 64
+#define LJ_EXPLAIN_MAXCAND 1024
+/* Measuring threads kept apart (by their index) when the tool gives no thread ids (hackbench: its workers). */
+#define LJ_EXPLAIN_ANON_SLOTS 512
+/* Text lines at most (the largest); the JSON holds every explanation. */
+#define LJ_EXPLAIN_LINES 20
+
+struct lj_explain;
+
+/*
+ * Parse --explain's optional THRESHOLD ("200us", "1ms"; NULL: default)
+ * into @o. Return: 0, or LJ_EXIT_USAGE after a message.
+ */
+int lj_explain_parse(const char *arg, struct lj_explain_opts *o);
+
+/* Return: 0, or -ENOMEM. */
+int lj_explain_new(struct lj_explain **out, const struct lj_explain_opts *o);
+
+/* Add the hook to @hs (it keeps @hs to move its threshold). Return: 0 or -ENOSPC. */
+int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x);
+
+/*
+ * The tools' `hooks` op: when @o asks for it (explain or tracemark),
+ * create the recorder and add it to @hs; *@out (may be NULL) gets it for
+ * lj_explain_break(). Return: 0 (nothing asked: *@out NULL), or -errno.
+ */
+int lj_explain_register(struct lj_hooks *hs, const struct lj_explain_opts *o,
+			struct lj_explain **out);
+
+/*
+ * -b fired: write @marker into the trace and stop tracing there; the
+ * instance is kept for the user to read (its path printed by report()).
+ * Safe from a measuring thread (two write() calls). No-op if the recorder
+ * did not start.
+ */
+void lj_explain_break(struct lj_explain *x, const char *marker);
+
+extern const struct lj_hook_ops lj_explain_ops;
+
+#endif

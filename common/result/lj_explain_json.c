@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_explain_json - explanations and aggregated causes as result-document JSON. */
+#include "lj_explain_json.h"
+
+static void add_u64(json_object *o, const char *key, uint64_t v)
+{
+	json_object_object_add(o, key, json_object_new_int64((int64_t)v));
+}
+
+json_object *lj_cause_json(const struct lj_cause *c)
+{
+	json_object *o = json_object_new_object();
+	char sch[24];
+
+	json_object_object_add(o, "kind", json_object_new_string(lj_cause_kind_name(c->kind)));
+	json_object_object_add(o, "name", json_object_new_string(c->name));
+	switch (c->kind) {
+	case LJ_CAUSE_TASK:
+	case LJ_CAUSE_SELF:
+		json_object_object_add(o, "pid", json_object_new_int(c->id));
+		json_object_object_add(o, "sched",
+				       json_object_new_string(lj_cause_sched_text(c, sch, sizeof(sch))));
+		json_object_object_add(o, "prio", json_object_new_int(c->prio));
+		break;
+	case LJ_CAUSE_IRQ:
+		json_object_object_add(o, "irq", c->id < 0 ? NULL : json_object_new_int(c->id));
+		break;
+	case LJ_CAUSE_SOFTIRQ:
+		json_object_object_add(o, "vec", json_object_new_int(c->id));
+		break;
+	default:
+		break;
+	}
+	add_u64(o, "ns", c->ns);
+	json_object_object_add(o, "count", json_object_new_int64(c->count));
+	return o;
+}
+
+json_object *lj_explanation_json(const struct lj_explanation *x, const char *what,
+				 uint64_t start_ns)
+{
+	json_object *o = json_object_new_object(), *causes = json_object_new_array(), *mig = NULL;
+
+	json_object_object_add(o, "kind", json_object_new_string(what));
+	json_object_object_add(o, "cpu", json_object_new_int(x->cpu));
+	json_object_object_add(o, "due_cpu", json_object_new_int(x->due_cpu));
+	json_object_object_add(o, "tid", json_object_new_int(x->tid));
+	add_u64(o, "at_ns", x->due_ns > start_ns ? x->due_ns - start_ns : 0);
+	add_u64(o, "latency_ns", x->latency_ns);
+	json_object_object_add(o, "state", json_object_new_string(lj_late_state_name(x->state)));
+	add_u64(o, "wake_delay_ns", x->wake_delay_ns);
+	add_u64(o, "runq_wait_ns", x->runq_wait_ns);
+	add_u64(o, "idle_exit_ns", x->idle_exit_ns);
+	if (x->migrated) {
+		mig = json_object_new_object();
+		json_object_object_add(mig, "from", json_object_new_int(x->mig_from));
+		json_object_object_add(mig, "to", json_object_new_int(x->mig_to));
+	}
+	json_object_object_add(o, "migrated", mig);
+	json_object_object_add(o, "freq_khz", x->freq_khz ? json_object_new_int64(x->freq_khz) : NULL);
+	add_u64(o, "unaccounted_ns", lj_explain_unaccounted(x));
+	json_object_object_add(o, "incomplete", json_object_new_boolean(x->incomplete));
+	for (int i = 0; i < x->ncauses; i++)
+		json_object_array_add(causes, lj_cause_json(&x->causes[i]));
+	json_object_object_add(o, "causes", causes);
+	return o;
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_trace - the flight recorder: a tracefs instance of ljkit's own recording the events lj_explain reads. */
+#include "lj_trace.h"
+#include "lj_trace_priv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+
+const struct lj_trace_event lj_trace_events[] = {
+	{ "sched", "sched_switch", LJ_TEV_SWITCH, true },
+	{ "sched", "sched_waking", LJ_TEV_WAKING, false },
+	{ "sched", "sched_wakeup", LJ_TEV_WAKEUP, false },
+	{ "sched", "sched_migrate_task", LJ_TEV_MIGRATE, false },
+	{ "irq", "irq_handler_entry", LJ_TEV_IRQ_ENTRY, false },
+	{ "irq", "irq_handler_exit", LJ_TEV_IRQ_EXIT, false },
+	{ "irq", "softirq_entry", LJ_TEV_SOFTIRQ_ENTRY, false },
+	{ "irq", "softirq_exit", LJ_TEV_SOFTIRQ_EXIT, false },
+	{ "irq_vectors", "local_timer_entry", LJ_TEV_TIMER_ENTRY, false },
+	{ "irq_vectors", "local_timer_exit", LJ_TEV_TIMER_EXIT, false },
+	{ "timer", "hrtimer_expire_entry", LJ_TEV_HRTIMER, false },
+	{ "power", "cpu_idle", LJ_TEV_IDLE, false },
+	{ "power", "cpu_frequency", LJ_TEV_FREQ, false },
+};
+const size_t lj_trace_nevents = sizeof(lj_trace_events) / sizeof(lj_trace_events[0]);
+
+/* "WHAT ARG: strerror" into @why; returns @err. */
+static int fail(char *why, size_t len, int err, const char *what, const char *arg)
+{
+	snprintf(why, len, "%s%s: %s", what, arg, strerror(-err));
+	return err;
+}
+
+/* Is tracefs mounted at TRACEFS? Mount it if not (-ENODEV: no tracefs in this kernel). */
+static int ensure_mounted(struct lj_trace *t)
+{
+	struct stat st;
+
+	if (stat(TRACEFS "/instances", &st) == 0)
+		return 0;
+	if (stat(TRACEFS, &st) != 0)
+		return -ENODEV;
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) != 0)
+		return errno == ENODEV ? -ENODEV : -errno;
+	t->mounted = true;
+	tracefs_set_tracing_dir((char *)TRACEFS);
+	return 0;
+}
+
+/* Instances "ljkit-PID" of processes that are gone (a crashed run) are removed. */
+static void remove_stale(void)
+{
+	DIR *d = opendir(TRACEFS "/instances");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[512], *end;
+		long pid;
+
+		if (strncmp(de->d_name, "ljkit-", 6))
+			continue;
+		pid = strtol(de->d_name + 6, &end, 10);
+		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), TRACEFS "/instances/%s", de->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
+static int write_file(struct lj_trace *t, const char *file, const char *value)
+{
+	return tracefs_instance_file_write(t->inst, file, value) < 0 ? (errno ? -errno : -EIO) : 0;
+}
+
+static int enable_events(struct lj_trace *t, char *why, size_t len)
+{
+	for (size_t i = 0; i < lj_trace_nevents; i++) {
+		char name[96];
+
+		if (tracefs_event_enable(t->inst, lj_trace_events[i].sys, lj_trace_events[i].name) == 0) {
+			t->st.events_enabled++;
+			continue;
+		}
+		t->st.events_missing++;
+		snprintf(name, sizeof(name), "%s:%s", lj_trace_events[i].sys, lj_trace_events[i].name);
+		if (lj_trace_events[i].required)
+			return fail(why, len, -ENOENT, "cannot enable ", name);
+	}
+	return 0;
+}
+
+static int open_files(struct lj_trace *t, char *why, size_t len)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/trace_marker", t->dir);
+	t->marker_fd = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/tracing_on", t->dir);
+	t->on_fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* Held open for the whole run: another run's unmount then fails with EBUSY. */
+	t->hold_fd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->on_fd < 0)
+		return fail(why, len, -errno, "cannot open ", path);
+	return 0;
+}
+
+static int configure(struct lj_trace *t, size_t buffer_kb, char *why, size_t len)
+{
+	char kb[32];
+	int err;
+
+	t->buffer_kb = buffer_kb ? buffer_kb : (size_t)LJ_TRACE_BUFFER_KB;
+	snprintf(kb, sizeof(kb), "%zu", t->buffer_kb);
+	if ((err = write_file(t, "tracing_on", "0")) ||
+	    (err = write_file(t, "trace_clock", "mono")) ||
+	    (err = write_file(t, "buffer_size_kb", kb)))
+		return fail(why, len, err, "cannot set up the tracefs instance ", t->dir);
+	if (tracefs_instance_set_affinity_set(t->inst, &t->cpus, sizeof(t->cpus)) < 0)
+		return fail(why, len, errno ? -errno : -EIO, "cannot set the tracing_cpumask of ", t->dir);
+	if ((err = enable_events(t, why, len)) || (err = open_files(t, why, len)))
+		return err;
+	if (write(t->on_fd, "1", 1) != 1)
+		return fail(why, len, -errno, "cannot start tracing in ", t->dir);
+	return 0;
+}
+
+int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb, char *why,
+		  size_t len)
+{
+	struct lj_trace *t = calloc(1, sizeof(*t));
+	char name[32];
+	int err;
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->marker_fd = t->on_fd = t->hold_fd = -1;
+	t->cpus = *cpus;
+	err = ensure_mounted(t);
+	if (err) {
+		free(t);
+		return err == -ENODEV ? fail(why, len, err, "no tracefs at ", TRACEFS)
+				      : fail(why, len, err, "cannot mount tracefs at ", TRACEFS);
+	}
+	remove_stale();
+	snprintf(name, sizeof(name), "ljkit-%d", (int)getpid());
+	t->inst = tracefs_instance_create(name);
+	if (!t->inst) {
+		err = errno ? -errno : -EIO;
+		lj_trace_close(t, false);
+		return fail(why, len, err, "cannot create the tracefs instance ", name);
+	}
+	snprintf(t->dir, sizeof(t->dir), "%s/instances/%s", tracefs_tracing_dir(), name);
+	err = configure(t, buffer_kb, why, len);
+	if (err) {
+		lj_trace_close(t, false);
+		return err;
+	}
+	t->st.mounted = t->mounted;
+	*out = t;
+	return 0;
+}
+
+const char *lj_trace_dir(const struct lj_trace *t)
+{
+	return t->dir;
+}
+
+int lj_trace_mark(struct lj_trace *t, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (t->marker_fd < 0)
+		return -EBADF;
+	return write(t->marker_fd, text, n) == (ssize_t)n ? 0 : -errno;
+}
+
+int lj_trace_off(struct lj_trace *t)
+{
+	return write(t->on_fd, "0", 1) == 1 ? 0 : -errno;
+}
+
+void lj_trace_close(struct lj_trace *t, bool keep)
+{
+	if (!t)
+		return;
+	if (t->marker_fd >= 0)
+		close(t->marker_fd);
+	if (t->on_fd >= 0)
+		close(t->on_fd);
+	if (t->hold_fd >= 0)
+		close(t->hold_fd);
+	/* Open trace_pipe_raw files keep the instance busy: closed before its removal. */
+	for (int c = 0; t->tcpu && c < t->ncpus; c++)
+		if (t->tcpu[c])
+			tracefs_cpu_close(t->tcpu[c]);
+	free(t->tcpu);
+	if (t->inst) {
+		if (!keep) {
+			tracefs_instance_file_write(t->inst, "tracing_on", "0");
+			tracefs_instance_destroy(t->inst);
+		}
+		tracefs_instance_free(t->inst);
+	}
+	/* Only when nothing of ours is kept there; EBUSY: another run uses it, leave it. */
+	if (t->mounted && !keep)
+		umount2(TRACEFS, 0);
+	free(t->page);
+	if (t->kbuf)
+		kbuffer_free(t->kbuf);
+	if (t->tep)
+		tep_free(t->tep);
+	for (int c = 0; t->buf && c < t->ncpus; c++)
+		free(t->buf[c].ev);
+	free(t->buf);
+	free(t->seqs);
+	free(t);
+}

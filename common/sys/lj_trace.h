@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_trace - the flight recorder: a tracefs instance of ljkit's own recording the events lj_explain reads. */
+#ifndef LJ_TRACE_H
+#define LJ_TRACE_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lj_explain.h"
+
+/*
+ * lj_trace_open() mounts tracefs at /sys/kernel/tracing when nothing is
+ * mounted there (and lj_trace_close() unmounts what it mounted), creates
+ * the instance "ljkit-PID" (never the top-level buffer, which the user may
+ * be using), removing instances of dead ljkit processes first, and in it:
+ * trace_clock "mono" (timestamps on CLOCK_MONOTONIC, the clock the tools
+ * measure with), tracing_cpumask = @cpus, buffer_size_kb = @buffer_kb per
+ * CPU in overwrite mode (the newest events are kept), and the events of
+ * lj_tev.h enabled (those the kernel lacks, such as power:cpu_frequency
+ * without cpufreq, are skipped; sched:sched_switch is required).
+ *
+ * Errors (-errno, with one line in @why): -ENODEV no tracefs in this
+ * kernel, -EPERM/-EACCES not allowed (not root, lockdown), -ENOENT an
+ * event missing, or what a write returned.
+ */
+#define LJ_TRACE_BUFFER_KB 8192
+
+struct lj_trace;
+
+struct lj_trace_stats {
+	uint64_t events;	/* events read */
+	uint64_t lost;		/* events the ring buffer dropped while read (missed_events) */
+	uint64_t overrun;	/* events overwritten before they were read (per_cpu stats) */
+	int ncpus;
+	bool mounted;		/* tracefs was mounted by this process */
+	int events_enabled, events_missing;
+};
+
+int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb, char *why,
+		  size_t len);
+
+/* The instance directory ("/sys/kernel/tracing/instances/ljkit-PID"). */
+const char *lj_trace_dir(const struct lj_trace *t);
+
+/*
+ * Write @text into the instance's trace_marker, and stop tracing
+ * (tracing_on = 0). Both are one write() on a file opened at start: they
+ * may be called from a measuring thread. Return: 0 or -errno.
+ */
+int lj_trace_mark(struct lj_trace *t, const char *text);
+int lj_trace_off(struct lj_trace *t);
+
+/*
+ * Stop tracing and read every CPU's buffer into events (lj_trace_view()).
+ * A record after dropped events gets an LJ_TEV_LOST marker before it.
+ * With @keep the buffers are read without consuming them (the text
+ * "trace" files, microsecond timestamps), so the trace stays for the
+ * user. Return: 0 or -errno (detail in @why).
+ */
+int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len);
+
+/*
+ * While the run goes on (one thread, not beside lj_trace_collect): read
+ * what the buffers hold now, consuming it, so the kernel's buffer never
+ * wraps; and drop from what was read the events before @before outside
+ * @keep (lj_tev_prune). Return: 0 or -errno.
+ */
+int lj_trace_drain(struct lj_trace *t);
+void lj_trace_prune(struct lj_trace *t, uint64_t before, const struct lj_tev_window *keep,
+		    size_t nkeep);
+const struct lj_trace_view *lj_trace_view(const struct lj_trace *t);
+void lj_trace_get_stats(const struct lj_trace *t, struct lj_trace_stats *st);
+
+/* The policy (SCHED_*) of @pid if it still runs with @comm, else LJ_POLICY_UNKNOWN. */
+int lj_trace_policy_of(pid_t pid, const char *comm);
+
+/*
+ * Remove the instance (unless @keep: the user reads it after a break) and
+ * unmount tracefs if this process mounted it and nothing holds it.
+ */
+void lj_trace_close(struct lj_trace *t, bool keep);
+
+#endif

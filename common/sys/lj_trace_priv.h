@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* lj_trace_priv - what lj_trace.c (the instance) and lj_trace_read.c (reading it) share. */
+#ifndef LJ_TRACE_PRIV_H
+#define LJ_TRACE_PRIV_H
+
+#include <stdbool.h>
+
+#include "lj_trace.h"
+
+#define TRACEFS "/sys/kernel/tracing"
+
+struct tracefs_instance;
+struct tracefs_cpu;
+struct tep_handle;
+struct tep_format_field;
+struct kbuffer;
+
+#define LJ_TRACE_MAXFIELDS 7
+
+/* The events enabled, in lj_tev_type terms. */
+struct lj_trace_event {
+	const char *sys, *name;
+	enum lj_tev_type type;
+	bool required;
+};
+extern const struct lj_trace_event lj_trace_events[];
+extern const size_t lj_trace_nevents;
+
+struct cpu_buf {
+	struct lj_tev *ev;
+	size_t n, cap;
+};
+
+struct lj_trace {
+	struct tracefs_instance *inst;
+	char dir[256];
+	int marker_fd, on_fd, hold_fd;
+	bool mounted;
+	cpu_set_t cpus;
+	int ncpus;
+	struct cpu_buf *buf;
+	struct lj_tev_seq *seqs;
+	struct lj_trace_view view;
+	struct tep_handle *tep;
+	struct tracefs_cpu **tcpu;	/* per CPU: its trace_pipe_raw, non-blocking */
+	void *page;			/* one sub-buffer */
+	int psize;
+	size_t buffer_kb;
+	struct kbuffer *kbuf;
+	int type_of_id[4096];		/* event id -> lj_tev_type + 1 (0: not ours) */
+	struct tep_format_field *fields[LJ_TEV_NTYPES][LJ_TRACE_MAXFIELDS];	/* per type, fill()'s order */
+	struct lj_trace_stats st;
+	int err;			/* first error while reading */
+	bool collected;
+};
+
+#endif

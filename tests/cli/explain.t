@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# explain.t - --explain known answers: a pinned SCHED_FIFO 99 spinner is
+# named as the cause of each missed period with its pid, policy and spin
+# time; a loopback flood shows NET_RX softirqs; without privilege the run
+# goes on (77 with --strict); no tracefs instance or mount is left behind.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$LJ_BUILD/lj-cyclic" ] || skip_all "lj-cyclic not built in $LJ_BUILD"
+HELPER=$LJ_BUILD/t/helpers/interferer
+[ -x "$HELPER" ] || skip_all "tests/helpers/interferer not built"
+is_root || skip_all "needs root (tracefs, SCHED_FIFO)"
+command -v python3 >/dev/null || skip_all "python3 not installed"
+export LJ_RESULT_NO_SYSINFO=1
+
+# The spinner and the RT budget are system-wide: one such test at a time.
+system_lock
+CPU=$(( $(nproc) - 1 ))
+SPIN_US=3000
+mounts_before=$(grep -c ' tracefs ' /proc/self/mounts)
+
+instances() { ls -d /sys/kernel/tracing/instances/ljkit-* 2>/dev/null | wc -l; }
+
+# start_helper ARGS...: run the interferer in the background, wait for "ready PID".
+start_helper() {
+	"$HELPER" "$@" >"$TMP/helper.out" 2>&1 &
+	helper_job=$!
+	for _ in $(seq 250); do
+		grep -q '^ready ' "$TMP/helper.out" && break
+		kill -0 "$helper_job" 2>/dev/null || break
+		sleep 0.02
+	done
+	helper_pid=$(sed -n 's/^ready //p' "$TMP/helper.out")
+}
+
+json_check() {	# json_check FILE PYTHON-EXPR NAME: the expression over x (side.explain)
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+x = d['side'].get('explain')
+sys.exit(0 if x is not None and ($2) else 1)" "$1" "$2" 2>"$TMP/pyerr"
+	ok $? "$3"
+}
+
+probe_rc=0
+"$LJ_BUILD/lj-cyclic" -q -l 1 --explain >"$TMP/probe" 2>&1 || probe_rc=$?
+if [ $probe_rc -ne 0 ] || grep -q 'fallbacks:.*explain' "$TMP/probe"; then
+	skip_all "tracing not possible here: $(grep explain "$TMP/probe" | head -1)"
+fi
+
+# 1. Known answer: 3 ms spins every 25 ms at FIFO 99 on CPU (12 % of it:
+# far below RT throttling); lj-cyclic at FIFO 50 every 100 us on the same
+# CPU misses a period at each spin. The spinner outlives the run, so its
+# policy can be read after it (the trace says RT, not FIFO or RR).
+start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
+if [ -z "$helper_pid" ]; then
+	skip 7 "the spinner did not start: $(cat "$TMP/helper.out")"
+else
+	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 100 -l 3000 --explain --json "$TMP/spin.json"
+	kill "$helper_job" 2>/dev/null
+	wait "$helper_job"
+	is "$rc" 0 "lj-cyclic --explain beside a FIFO 99 spinner exits 0"
+	# The spikes the spinner took part in (a shared machine may add others: they are listed).
+	big="[e for e in x['explanations'] if any(c.get('pid') == $helper_pid for c in e['causes'])]"
+	json_check "$TMP/spin.json" "len($big) >= 3" "the spins are explained (at least 3 of them)"
+	json_check "$TMP/spin.json" "all(e['causes'][0]['kind'] == 'task' and e['causes'][0]['pid'] == $helper_pid and e['causes'][0]['name'] == 'interferer' for e in $big)" \
+		"each spike's first cause is the spinner by comm and pid ($helper_pid)"
+	json_check "$TMP/spin.json" "all(e['causes'][0]['sched'] == 'FIFO 99' and e['causes'][0]['prio'] == 0 for e in $big)" \
+		"with its policy and priority: FIFO 99"
+	json_check "$TMP/spin.json" "all(abs(e['causes'][0]['ns'] - $SPIN_US * 1000) <= $SPIN_US * 100 for e in $big)" \
+		"the spinner's time in each is within 10 % of its $SPIN_US us spin"
+	json_check "$TMP/spin.json" "all(sum(c['ns'] for c in e['causes']) == e['latency_ns'] for e in x['explanations'])" \
+		"every explanation's shares add up to its latency"
+	ok $(grep -c "^## missed period .* interferer (pid $helper_pid, FIFO 99) ran [23]\.[0-9]* ms" "$TMP/err" | \
+		awk '{ print !($1 >= 3) }') "the text names the spinner after the run's lines"
+	diag "$(grep -m2 '^## ' "$TMP/out")"
+	[ "$_tap_fail" -eq 0 ] || diag "$(grep '^## ' "$TMP/out")"
+fi
+
+# 1b. lj-frame's late frames under the same spinner: one stage at FIFO 50
+# working 15 ms of each 16.7 ms frame on CPU; a 3 ms spin every 47 ms
+# (not a multiple of the period: every phase) makes frames late. Each late
+# frame the spinner took part in names it; where the spin fell wholly
+# inside the frame its time is within 10 % of the spin.
+if [ -x "$LJ_BUILD/lj-frame" ]; then
+	start_helper spin "$CPU" 99 "$SPIN_US" 47000 400
+	if [ -z "$helper_pid" ]; then
+		skip 3 "the spinner did not start: $(cat "$TMP/helper.out")"
+	else
+		run_rc lj-frame --stages 1 --work-time 15000 --cpus "$CPU" --policy fifo -p 50 -D 2 \
+			--explain --json "$TMP/frame.json"
+		kill "$helper_job" 2>/dev/null
+		wait "$helper_job"
+		is "$rc" 0 "lj-frame --explain beside the spinner exits 0"
+		late="[e for e in x['explanations'] if e['kind'] in ('janky frame', 'dropped frame') and e['latency_ns'] < 33000000]"
+		mine="[c for e in $late for c in e['causes'] if c.get('pid') == $helper_pid]"
+		# The work per frame comes from a calibration: on a loaded machine
+		# it can come out short enough that no spin makes a frame late.
+		if python3 -c "import json,sys; x=json.load(open(sys.argv[1]))['side']['explain']; sys.exit(0 if len($mine) else 1)" "$TMP/frame.json"; then
+			json_check "$TMP/frame.json" "len($mine) >= 1 and all(c['name'] == 'interferer' and c['sched'] == 'FIFO 99' for c in $mine)" \
+				"late frames name the spinner by comm, pid ($helper_pid) and FIFO 99"
+			json_check "$TMP/frame.json" "len([c for c in $mine if abs(c['ns'] - $SPIN_US * 1000) <= $SPIN_US * 100]) >= 1" \
+				"a spin inside a late frame: within 10 % of $SPIN_US us"
+		else
+			skip 2 "no frame came out late (calibrated work too short here): $(grep '^frames' "$TMP/out")"
+		fi
+		[ "$_tap_fail" -eq 0 ] || diag "$(grep '^## ' "$TMP/err" | head -20)"
+	fi
+else
+	skip 3 "lj-frame not built"
+fi
+
+# 2. An interrupt-heavy helper: a loopback UDP flood on the CPU, at FIFO 10
+# so it holds the CPU between lj-cyclic's wake-ups (FIFO 50), shows NET_RX
+# softirqs: a wake-up in the middle of one waits for its end. It starts
+# 300 ms late, when lj-cyclic is measuring, and floods for 300 ms.
+start_helper flood "$CPU" 300 10 300
+if [ -z "$helper_pid" ]; then
+	skip 2 "the flood did not start: $(cat "$TMP/helper.out")"
+else
+	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 700 --explain=2us --json "$TMP/flood.json"
+	wait "$helper_job"
+	is "$rc" 0 "lj-cyclic --explain=2us beside a loopback flood exits 0"
+	json_check "$TMP/flood.json" "any(c['kind'] == 'softirq' and c['name'] == 'NET_RX' and c['ns'] > 0 for c in x['causes'])" \
+		"the aggregated causes hold softirq NET_RX"
+fi
+
+# 3. Nothing left behind.
+is "$(instances)" 0 "no ljkit tracefs instance left"
+is "$(grep -c ' tracefs ' /proc/self/mounts)" "$mounts_before" "tracefs mounted as before"
+
+# 4. Without privilege: one line, the run goes on and records it; --strict: 77.
+if can_drop_to_nobody; then
+	chmod 711 "$TMP"
+	mkdir -m 777 "$TMP/pub"
+	(cd "$TMP/pub" && drop_to_nobody "$LJ_BUILD/lj-cyclic" -q -l 50 --explain --json "$TMP/pub/u.json") \
+		>"$TMP/out" 2>"$TMP/err"
+	is "$?" 0 "unprivileged --explain still measures"
+	is "$(grep -c 'warning:.*explain' "$TMP/err")" 1 "one warning line says why there is no explanation"
+	diag "$(grep explain "$TMP/err")"
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(f['what'] == 'explain' for f in d['setup']['fallbacks']) else 1)" "$TMP/pub/u.json"
+	ok $? "the result records the explain fallback"
+	(cd "$TMP/pub" && drop_to_nobody "$LJ_BUILD/lj-cyclic" -q -l 50 --explain --strict) >/dev/null 2>&1
+	is "$?" 77 "--strict without tracing exits 77"
+else
+	skip 4 "cannot drop privilege (setpriv)"
+fi
+
+done_testing
