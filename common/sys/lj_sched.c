@@ -149,10 +149,24 @@ int lj_sched_get(pid_t tid, struct lj_sched_param *out)
 	return 0;
 }
 
-int lj_sched_mlockall(void)
+#ifndef MCL_ONFAULT
+#define MCL_ONFAULT 4
+#endif
+
+int lj_sched_mlockall(bool *on_fault)
 {
+	if (on_fault)
+		*on_fault = false;
 	if (LJ_SANITIZED)
 		return 0;	/* ASan's shadow memory cannot be locked */
+	if (!mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) {
+		if (on_fault)
+			*on_fault = true;
+		return 0;
+	}
+	/* Before Linux 4.4 MCL_ONFAULT is EINVAL: lock everything instead. */
+	if (errno != EINVAL)
+		return -errno;
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		return -errno;
 	return 0;

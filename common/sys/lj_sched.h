@@ -3,6 +3,7 @@
 #ifndef LJ_SCHED_H
 #define LJ_SCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -55,10 +56,14 @@ int lj_sched_get(pid_t tid, struct lj_sched_param *out);
 #endif
 
 /*
- * mlockall(MCL_CURRENT|MCL_FUTURE). In a sanitizer build (LJ_SANITIZED) it
- * locks nothing and returns 0.
+ * mlockall(MCL_CURRENT|MCL_FUTURE|MCL_ONFAULT): pages already resident and
+ * every page faulted in later are locked, untouched ones stay out (so a
+ * shared library's unused code does not become resident). A kernel
+ * without MCL_ONFAULT (EINVAL) gets MCL_CURRENT|MCL_FUTURE. *@on_fault
+ * (may be NULL) says which. In a sanitizer build (LJ_SANITIZED) it locks
+ * nothing and returns 0.
  */
-int lj_sched_mlockall(void);
+int lj_sched_mlockall(bool *on_fault);
 
 /* Prefault @bytes of the caller's stack, clamped to what its stack has left. */
 void lj_sched_prefault_stack(size_t bytes);

@@ -22,6 +22,18 @@ if is_root; then
 	else
 		skip 1 "python3 not installed"
 	fi
+	# No page fault while measuring: the per-thread fault counts from just
+	# before the first wake-up to after the last, with -m's lock on fault.
+	if ! have_python; then
+		skip 2 "python3 not installed"
+	elif [ "${LJ_SANITIZE:-0}" = 1 ]; then
+		skip 2 "a sanitizer build does not lock memory"
+	else
+		json_has "$TMP/root.json" 'any(a["what"] == "mlockall" and "on fault" in a["value"] for a in d["setup"]["applied"])'
+		ok $? "root: -m locks on fault and records it in setup.applied"
+		json_has "$TMP/root.json" 'len(d["side"]["threads"]) == 2 and all(t["minflt_measuring"] == 0 and t["majflt_measuring"] == 0 for t in d["side"]["threads"])'
+		ok $? "root: -m: no page fault in either thread while measuring (side.threads[].minflt_measuring)"
+	fi
 	run_rc lj-cyclic -q -l 100 -i 1000 -p 80 -t 2 --priospread
 	ok $(( $(grep -c '^T: 0 .* P:80 ' "$TMP/out") != 1 || $(grep -c '^T: 1 .* P:79 ' "$TMP/out") != 1 )) \
 		"root: --priospread gives 80 then 79"
@@ -48,7 +60,7 @@ if is_root; then
 	unpriv() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
 	command -v setpriv >/dev/null || unpriv() { return 77; }
 else
-	skip 6 "needs root"
+	skip 8 "needs root"
 	mkdir -p "$TMP/pub"
 	unpriv() { "$@"; }
 fi

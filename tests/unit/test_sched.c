@@ -138,7 +138,7 @@ static long read_vmlck_kb(void)
 
 static void test_mlock(void)
 {
-	int ret = lj_sched_mlockall();
+	int ret = lj_sched_mlockall(NULL);
 
 	if (LJ_SANITIZED) {
 		is_int(ret, 0, "mlockall under a sanitizer is skipped");

@@ -156,6 +156,8 @@ struct cyc_thread {
 
 	/* side metrics, filled when the loop ends */
 	long nvcsw, nivcsw;
+	long minflt_start;		/* the thread's minor faults as the loop starts */
+	long minflt_measuring, majflt_measuring;	/* faults taken inside the loop, -1 unknown */
 	uint64_t migrations;		/* CPU changes seen at wake-ups */
 	int64_t nr_migrations;		/* the scheduler's count (/proc), -1 unknown */
 	int first_cpu, last_cpu;

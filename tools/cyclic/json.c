@@ -91,6 +91,8 @@ static void side(struct cyc_run *run, json_object *s)
 		add_i64(o, "thread", i);
 		add_i64(o, "nvcsw", t->nvcsw);
 		add_i64(o, "nivcsw", t->nivcsw);
+		add_i64(o, "minflt_measuring", t->minflt_measuring);
+		add_i64(o, "majflt_measuring", t->majflt_measuring);
 		add_i64(o, "cpu_changes_seen", (int64_t)t->migrations);
 		add_i64(o, "nr_migrations", t->nr_migrations);
 		add_i64(o, "first_cpu", t->first_cpu);

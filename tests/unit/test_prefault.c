@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_prefault - which mappings are prefaulted, and that prefaulting makes them resident. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "lj_prefault.h"
+#include "tap.h"
+
+static void test_wanted(void)
+{
+	const char *exe = "/usr/bin/lj-cyclic";
+
+	ok(lj_prefault_wanted(exe, exe), "the program's own image");
+	ok(lj_prefault_wanted("[vdso]", exe), "the vdso");
+	ok(!lj_prefault_wanted("", exe), "not an anonymous mapping");
+	ok(!lj_prefault_wanted("/usr/lib/x86_64-linux-gnu/libhwloc.so.15", exe), "not hwloc");
+	ok(!lj_prefault_wanted("/usr/lib/x86_64-linux-gnu/libc.so.6", exe), "not the C library (tools rehearse its calls)");
+	ok(!lj_prefault_wanted("/usr/bin/lj-cyclic.old", exe), "not a path that only starts like the program's");
+	ok(!lj_prefault_wanted("[heap]", exe), "not the heap");
+}
+
+extern const char __executable_start[], etext[];
+
+/* Pages of [@lo, @hi) resident in this process (mincore), or -1. */
+static long resident_pages(const char *lo, const char *hi, long *total)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)lo & ~((uintptr_t)page - 1);
+	size_t n = ((uintptr_t)hi - start + (size_t)page - 1) / (size_t)page;
+	static unsigned char vec[65536];
+	long count = 0;
+
+	if (n > sizeof(vec))
+		n = sizeof(vec);
+	*total = (long)n;
+	if (mincore((void *)start, n * (size_t)page, vec))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		count += vec[i] & 1;
+	return count;
+}
+
+static void test_touch(void)
+{
+	long pages = lj_prefault_images(), total = 0, resident;
+
+	ok(pages > 0, "lj_prefault_images touched pages of this program");
+	resident = resident_pages(__executable_start, etext, &total);
+	ok(total > 0 && resident == total, "all pages of the program's code are resident after it");
+}
+
+int main(void)
+{
+	plan_no_plan();
+	test_wanted();
+	test_touch();
+	return done();
+}
