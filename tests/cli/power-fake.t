@@ -121,5 +121,22 @@ sys.exit(0 if d['validity']['verdict']!='valid' and r and '1200 MHz' in r[0]['te
 else
 	skip 2 "lj-cyclic not built"
 fi
+# lj-frame --power: energy per frame from the package zone's rise during the run.
+if [ -x "$LJ_BUILD/lj-frame" ]; then
+	echo 0 >"$FC/powercap/intel-rapl:0/energy_uj"
+	(sleep 0.3; echo 600000 >"$FC/powercap/intel-rapl:0/energy_uj") &
+	run_rc in_fake lj-frame --fps 60 --stages 1 --work-time 1ms -D 1500ms -q --power --json "$TMP/f.json"
+	wait
+	is "$rc" 0 "lj-frame --power on the fake tree: exit 0"
+	python3 - "$TMP/f.json" <<'EOPY'
+import json, sys
+d = json.load(open(sys.argv[1])); p = d["side"]["power"]; s = {k: v["value"] for k, v in d["summary"].items()}
+ok = abs(p["energy_j"] - 0.6) < 1e-12 and abs(s["energy_per_frame_mj"] - round(600.0 / s["frames"], 3)) <= 0.0005 + 1e-12
+sys.exit(0 if ok else 1)
+EOPY
+	ok $? "energy_per_frame_mj = 600000 uJ over the run's frames"
+else
+	skip 2 "lj-frame not built"
+fi
 [ -n "$POWER_KEEP" ] && cp "$TMP"/p.json "$TMP"/err "$POWER_KEEP"/
 done_testing
