@@ -314,6 +314,38 @@ int lj_power_derive(const struct lj_pw_snap *first, const struct lj_pw_snap *las
 	return 0;
 }
 
+void lj_pw_kinds(const struct lj_pw_figures *f, const cpu_set_t *kinds, int nkinds, struct lj_pw_kindfig *out)
+{
+	for (int k = 0; k < nkinds; k++) {
+		struct lj_pw_kindfig *o = &out[k];
+		double khz = 0, idle = 0;
+		int ncpu = 0, nidle = 0;
+
+		memset(o, 0, sizeof(*o));
+		o->cpus = kinds[k];
+		for (int c = 0; c < f->nclusters; c++) {
+			cpu_set_t both;
+			int n;
+
+			CPU_AND(&both, &f->cl[c].cpus, &kinds[k]);
+			n = CPU_COUNT(&both);
+			if (!n || f->cl[c].from == LJ_PWF_NONE)
+				continue;
+			khz += f->cl[c].avg_khz * n;
+			ncpu += n;
+			if (o->from != LJ_PWF_SAMPLED)
+				o->from = f->cl[c].from;
+		}
+		o->avg_khz = ncpu ? khz / ncpu : 0;
+		for (int i = 0; i < f->ncpu; i++)
+			if (CPU_ISSET(f->cpu[i].cpu, &kinds[k]) && !isnan(f->cpu[i].idle_share)) {
+				idle += f->cpu[i].idle_share;
+				nidle++;
+			}
+		o->idle_share = nidle ? idle / nidle : NAN;
+	}
+}
+
 void lj_power_figures_free(struct lj_pw_figures *f)
 {
 	free(f->cpu);

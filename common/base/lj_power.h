@@ -188,6 +188,20 @@ int lj_power_derive(const struct lj_pw_snap *first, const struct lj_pw_snap *las
 		    const struct lj_pw_accum *acc, struct lj_pw_figures *out);
 void lj_power_figures_free(struct lj_pw_figures *f);
 
+/*
+ * Per core kind (@kinds: each kind's CPUs, as lj_topo ranks them): the
+ * frequency of its clusters weighted by their CPUs in the kind (from
+ * time_in_state when every such cluster has it, else "sampled"; NONE:
+ * no cluster), and its CPUs' mean idle share (NaN: no cpuidle).
+ */
+struct lj_pw_kindfig {
+	cpu_set_t cpus;
+	enum lj_pw_freq_from from;
+	double avg_khz;
+	double idle_share;
+};
+void lj_pw_kinds(const struct lj_pw_figures *f, const cpu_set_t *kinds, int nkinds, struct lj_pw_kindfig *out);
+
 /* Energy per unit of work: mJ per frame, J per million messages (NaN: no energy or no work). */
 double lj_pw_per_unit(const struct lj_pw_figures *f, double units, double scale);
 

@@ -5,6 +5,7 @@
 #include "lj_power_report.h"
 #include "lj_powersample.h"
 #include "lj_result.h"
+#include "lj_topo.h"
 #include "lj_validity_hook.h"
 
 #include <errno.h>
@@ -18,24 +19,45 @@
 
 struct lj_power_hook {
 	struct lj_hooks *hs;
+	int nkinds;
+	cpu_set_t kinds[LJ_TOPO_MAX_KINDS];
+	char kind_tag[LJ_TOPO_MAX_KINDS][16];
 	struct lj_pw_sampler *sampler;
 	struct lj_pw_figures fig;
 	bool derived;
 	char throttle[400];		/* why the run counts as throttled */
 };
 
-struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs)
+/* Kinds in metric names: little and big for two, kindN for more, "all" for one kind of several clusters. */
+static void take_kinds(struct lj_power_hook *h, const struct lj_topo *topo)
+{
+	h->nkinds = topo->nkinds < LJ_TOPO_MAX_KINDS ? topo->nkinds : LJ_TOPO_MAX_KINDS;
+	for (int k = 0; k < h->nkinds; k++) {
+		h->kinds[k] = topo->kinds[k].cpus;
+		if (h->nkinds == 1)
+			snprintf(h->kind_tag[k], sizeof(h->kind_tag[k]), "all");
+		else if (h->nkinds == 2)
+			snprintf(h->kind_tag[k], sizeof(h->kind_tag[k]), "%s", k ? "big" : "little");
+		else
+			snprintf(h->kind_tag[k], sizeof(h->kind_tag[k]), "kind%d", k);
+	}
+}
+
+struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs, const struct lj_topo *topo)
 {
 	struct lj_power_hook *h = calloc(1, sizeof(*h));
 
-	if (h)
-		h->hs = hs;
+	if (!h)
+		return NULL;
+	h->hs = hs;
+	if (topo && topo->nkinds > 0)
+		take_kinds(h, topo);
 	return h;
 }
 
-int lj_power_hook_add(struct lj_hooks *hs)
+int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo)
 {
-	struct lj_power_hook *h = lj_power_hook_new(hs);
+	struct lj_power_hook *h = lj_power_hook_new(hs, topo);
 	int ret;
 
 	if (!h)
@@ -55,7 +77,7 @@ static int ph_start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_power_hook *h = priv;
 
-	return lj_pw_sampler_start(&h->sampler, PW_ROOT, PW_INTERVAL_NS);
+	return lj_pw_sampler_start(&h->sampler, PW_ROOT, PW_INTERVAL_NS, run ? &run->measured : NULL);
 }
 
 static void append(char *buf, size_t len, const char *text)
@@ -155,6 +177,30 @@ static void cluster_metrics(struct lj_result *res, const struct lj_pw_cluster *c
 	metric(res, name, c->idle_share * 100, "%", LJ_BETTER_NONE);
 }
 
+/*
+ * Per core kind: with several kinds always; with one, only when it spans
+ * several clusters (x86's per-CPU policies), else it repeats the cluster.
+ */
+static void kind_metrics(struct lj_result *res, const struct lj_power_hook *h)
+{
+	struct lj_pw_kindfig kf[LJ_TOPO_MAX_KINDS];
+	char name[48];
+
+	if (!h->nkinds || (h->nkinds == 1 && h->fig.nclusters < 2))
+		return;
+	lj_pw_kinds(&h->fig, h->kinds, h->nkinds, kf);
+	for (int k = 0; k < h->nkinds; k++) {
+		if (kf[k].from != LJ_PWF_NONE) {
+			snprintf(name, sizeof(name), "freq_avg_mhz_%s", h->kind_tag[k]);
+			metric(res, name, kf[k].avg_khz / 1e3, "MHz", LJ_BETTER_NONE);
+		}
+		if (h->fig.cl[0].id >= 0 || h->nkinds > 1) {	/* no cpufreq, one kind: idle_share_all is there */
+			snprintf(name, sizeof(name), "idle_share_%s", h->kind_tag[k]);
+			metric(res, name, kf[k].idle_share * 100, "%", LJ_BETTER_NONE);
+		}
+	}
+}
+
 /* Energy per unit of the tool's work: per frame (lj-frame), per million messages (lj-hackbench). */
 static void work_metrics(struct lj_result *res, const struct lj_pw_figures *f)
 {
@@ -181,6 +227,7 @@ static int ph_contribute(void *priv, struct lj_result *res)
 		return 0;
 	for (int i = 0; i < f->nclusters; i++)
 		cluster_metrics(res, &f->cl[i]);
+	kind_metrics(res, h);
 	if (f->have_energy) {
 		metric(res, "energy_j", f->energy_j, "J", LJ_BETTER_LOWER);
 		metric(res, "power_w", f->power_w, "W", LJ_BETTER_LOWER);

@@ -6,6 +6,8 @@
 #include "lj_hook.h"
 #include "lj_power.h"
 
+struct lj_topo;
+
 /*
  * --power: start() reads the first snapshot (lj_powersample) and starts
  * the sampler; stop() reads the last and derives the figures; a run that
@@ -21,10 +23,15 @@ struct lj_power_hook;
 
 extern const struct lj_hook_ops lj_power_hook_ops;
 
-/* @hs: the list the hook joins (its validity hook gets the throttle reason; may be NULL). */
-struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs);
+/*
+ * @hs: the list the hook joins (its validity hook gets the throttle
+ * reason; may be NULL); @topo: the core kinds, for figures per kind (may
+ * be NULL). The sampler thread keeps off the run's measured CPUs when
+ * others are allowed.
+ */
+struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs, const struct lj_topo *topo);
 /* Create and add to @hs. Return: 0, -ENOMEM or -ENOSPC. */
-int lj_power_hook_add(struct lj_hooks *hs);
+int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo);
 /* The figures after stop (NULL before, or when the sampler could not start). */
 const struct lj_pw_figures *lj_power_hook_figures(const struct lj_power_hook *h);
 

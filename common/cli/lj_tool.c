@@ -223,7 +223,7 @@ static int run_phases(struct lj_tool *t, void *tool, int argc, char **argv)
 		ret = lj_exit_code(ops->hooks(tool, t));
 	/* after the tool's hooks: the power hook hands a throttle reason to their validity hook */
 	if (!ret && t->desc.setup && t->desc.setup->power)
-		ret = lj_exit_code(lj_power_hook_add(&t->hooks));
+		ret = lj_exit_code(lj_power_hook_add(&t->hooks, t->topo_loaded ? &t->topo : NULL));
 	if (!ret)
 		ret = measure(t, tool, &started);
 	return write_result(t, tool, started, ret);

@@ -19,6 +19,7 @@ struct lj_pw_sampler {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	cpu_set_t avoid;
 	bool threaded, stopping, stopped;
 };
 
@@ -40,11 +41,26 @@ static void step(struct lj_pw_sampler *s)
 	s->cur = t;
 }
 
+/* Off the measured CPUs when others are allowed: its reads must not be the noise it runs beside. */
+static void keep_off(const cpu_set_t *avoid)
+{
+	cpu_set_t set;
+
+	if (!CPU_COUNT(avoid) || sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, avoid))
+			CPU_CLR(c, &set);
+	if (CPU_COUNT(&set))
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void *sampler_main(void *arg)
 {
 	struct lj_pw_sampler *s = arg;
 	struct timespec due;
 
+	keep_off(&s->avoid);
 	clock_gettime(CLOCK_MONOTONIC, &due);
 	pthread_mutex_lock(&s->lock);
 	while (!s->stopping) {
@@ -81,7 +97,8 @@ static int start_thread(struct lj_pw_sampler *s)
 	return 0;
 }
 
-int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns)
+int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns,
+			const cpu_set_t *avoid)
 {
 	struct lj_pw_sampler *s = calloc(1, sizeof(*s));
 	int ret = -ENOMEM;
@@ -91,6 +108,8 @@ int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t i
 		return -ENOMEM;
 	snprintf(s->root, sizeof(s->root), "%s", root);
 	s->interval_ns = interval_ns ? interval_ns : 100000000u;
+	if (avoid)
+		s->avoid = *avoid;
 	s->first = lj_pw_snap_new();
 	s->prev = lj_pw_snap_new();
 	s->cur = lj_pw_snap_new();

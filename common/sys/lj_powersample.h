@@ -3,6 +3,7 @@
 #ifndef LJ_POWERSAMPLE_H
 #define LJ_POWERSAMPLE_H
 
+#include <sched.h>
 #include <stdint.h>
 
 #include "lj_power.h"
@@ -20,7 +21,9 @@
  */
 struct lj_pw_sampler;
 
-int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns);
+/* @avoid: CPUs the thread keeps off when it may run elsewhere (the measured ones; NULL: none). */
+int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns,
+			const cpu_set_t *avoid);
 void lj_pw_sampler_stop(struct lj_pw_sampler *s);
 /* After stop: the figures of the run. Return: 0, -EINVAL before stop, -ENOMEM. */
 int lj_pw_sampler_derive(const struct lj_pw_sampler *s, struct lj_pw_figures *out);

@@ -89,6 +89,7 @@ check "near(s['freq_min_share_c0'], 30.0) and near(s['freq_max_share_c0'], 40.0)
 check "[(e['khz'], e['time_ms']) for e in $c0['time_in_state']] == [(800000,300),(1600000,300),(2400000,400)]" "cluster 0: time per frequency"
 check "s['freq_trans_c0'] == 7 and s['freq_trans_c1'] == 2" "transitions from total_trans: 7 and 2"
 check "near(s['freq_avg_mhz_c1'], (1000*25+2000*75)/100) and near(s['freq_max_share_c1'], 75.0)" "cluster 1: 1750 MHz, 75% at max"
+check "near(s['freq_avg_mhz_all'], (1680+1750)/2) and r3(s['idle_share_all'], 100*(5000+500)/2/(p['duration_s']*1e6))" "one core kind over two clusters: freq_avg_mhz_all and idle_share_all weighted by CPUs"
 check "$c1['capped'] and $c1['limit_start_khz'] == 3000000 and $c1['limit_min_khz'] == 1500000" "cluster 1: the cap 3000 -> 1500 MHz seen"
 check "[(x['name'],x['time_us'],x['usage'],x['above'],x['below']) for x in p['cpus'][0]['idle_states']] == [('POLL',0,0,0,0),('C1',2000,4,1,2),('C2',3000,3,0,0)]" "cpu0 idle states: time, usage, above, below deltas"
 check "near(p['cpus'][0]['idle_share'], 5000/(p['duration_s']*1e6))" "cpu0 idle share: 5000 us over the run's time"

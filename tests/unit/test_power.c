@@ -41,7 +41,7 @@ int main(void)
 	struct lj_pw_figures f;
 	bool w;
 
-	plan(16);
+	plan(20);
 	is_int((int)lj_pw_counter_delta(100, 400, 1000, &w), 300, "counter: plain delta");
 	is_int((int)lj_pw_counter_delta(900, 50, 1000, &w), 150, "counter: one wrap = max - start + end");
 	ok(w, "...and says it wrapped");
@@ -71,6 +71,34 @@ int main(void)
 	ok(f.ntrips == 1 && f.zone[0].max_c == 75.0 && f.zone[0].end_c == 60.0,
 	   "a trip crossed and left again: max 75 C, end 60 C");
 	ok(f.throttled, "throttled");
+	{
+		/* two kinds: little = cpu0 (cluster at 1 GHz), big = cpus 1-3 (a cluster of 1 at 2 GHz, one of 2 at 3 GHz) */
+		struct lj_pw_figures g = { .nclusters = 3, .ncpu = 4 };
+		struct lj_pw_cpu_idle ci[4] = { { .cpu = 0, .idle_share = 0.5 }, { .cpu = 1, .idle_share = 0.1 },
+						{ .cpu = 2, .idle_share = 0.2 }, { .cpu = 3, .idle_share = NAN } };
+		struct lj_pw_kindfig kf[2];
+		cpu_set_t kinds[2];
+
+		g.cpu = ci;
+		CPU_ZERO(&kinds[0]);
+		CPU_ZERO(&kinds[1]);
+		CPU_SET(0, &kinds[0]);
+		for (int k = 1; k < 4; k++)
+			CPU_SET(k, &kinds[1]);
+		g.cl[0] = (struct lj_pw_cluster){ .id = 0, .from = LJ_PWF_TIME_IN_STATE, .avg_khz = 1e6 };
+		g.cl[1] = (struct lj_pw_cluster){ .id = 1, .from = LJ_PWF_TIME_IN_STATE, .avg_khz = 2e6 };
+		g.cl[2] = (struct lj_pw_cluster){ .id = 2, .from = LJ_PWF_SAMPLED, .avg_khz = 3e6 };
+		CPU_SET(0, &g.cl[0].cpus);
+		CPU_SET(1, &g.cl[1].cpus);
+		CPU_SET(2, &g.cl[2].cpus);
+		CPU_SET(3, &g.cl[2].cpus);
+		lj_pw_kinds(&g, kinds, 2, kf);
+		ok(kf[0].avg_khz == 1e6 && kf[0].from == LJ_PWF_TIME_IN_STATE && kf[0].idle_share == 0.5,
+		   "little kind: its one cluster, its one CPU");
+		is_near(kf[1].avg_khz, (2e6 * 1 + 3e6 * 2) / 3, 1e-6, "big kind: clusters weighted by their CPUs");
+		ok(kf[1].from == LJ_PWF_SAMPLED, "...said sampled when one of its clusters was");
+		is_near(kf[1].idle_share, 0.15, 1e-12, "...idle: the mean of the CPUs that have cpuidle");
+	}
 	lj_power_figures_free(&f);
 	release(a);
 	release(b);

@@ -189,13 +189,13 @@ static int write_result(struct env_run *r, int code)
 }
 
 /* --power: the window is COMMAND's run, as --watch's; a sampler that cannot start is said and skipped. */
-static void power_start(struct env_run *r)
+static void power_start(struct env_run *r, const struct lj_topo *topo)
 {
 	int err;
 
 	if (!r->cfg->setup.power)
 		return;
-	r->power = lj_power_hook_new(NULL);
+	r->power = lj_power_hook_new(NULL, topo);
 	err = r->power ? lj_power_hook_ops.start(r->power, NULL) : -ENOMEM;
 	if (err) {
 		lj_warn("--power: cannot sample: %s", lj_strerror(err));
@@ -243,7 +243,7 @@ int env_run(struct env_config *cfg)
 		ret = LJ_EXIT_RUNTIME;
 		goto out_restore;
 	}
-	power_start(&r);
+	power_start(&r, have_topo ? &topo : NULL);
 	sigemptyset(&wait_set);
 	sigaddset(&wait_set, SIGINT);
 	sigaddset(&wait_set, SIGTERM);
