@@ -112,14 +112,16 @@ static int list_numbered(const char *dir, const char *prefix, int *out, int max)
 
 static void read_time_in_state(const char *dir, struct lj_pw_policy *p)
 {
-	char buf[4096], path[512];
+	char buf[4096], path[512], *save = NULL;
 	ssize_t n;
 
 	fmt(path, sizeof(path), "%s/stats/time_in_state", dir);
 	n = lj_file_read(path, buf, sizeof(buf));
 	if (n <= 0)
 		return;
-	for (char *line = strtok(buf, "\n"); line && p->nfreq < LJ_PW_MAX_FREQS; line = strtok(NULL, "\n")) {
+	/* strtok_r: the sampler thread reads while the tool's threads run */
+	for (char *line = strtok_r(buf, "\n", &save); line && p->nfreq < LJ_PW_MAX_FREQS;
+	     line = strtok_r(NULL, "\n", &save)) {
 		uint64_t khz, t;
 
 		if (sscanf(line, "%" SCNu64 " %" SCNu64, &khz, &t) == 2)
@@ -130,7 +132,7 @@ static void read_time_in_state(const char *dir, struct lj_pw_policy *p)
 /* Policy of @cpu: found among those read, or read now. */
 static void read_policy(struct lj_pw_snap *s, const char *cpudir, int cpu)
 {
-	char dir[512], buf[512];
+	char dir[512], buf[512], *save = NULL;
 	struct lj_pw_policy *p;
 	int first = cpu;
 
@@ -145,7 +147,7 @@ static void read_policy(struct lj_pw_snap *s, const char *cpudir, int cpu)
 		return;
 	p = &s->pol[s->npol];
 	memset(p, 0, sizeof(*p));
-	for (char *tok = strtok(buf, " ,"); tok; tok = strtok(NULL, " ,")) {
+	for (char *tok = strtok_r(buf, " ,", &save); tok; tok = strtok_r(NULL, " ,", &save)) {
 		int c = atoi(tok);
 
 		if (c >= 0 && c < CPU_SETSIZE)
