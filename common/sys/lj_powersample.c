@@ -94,6 +94,8 @@ static int start_thread(struct lj_pw_sampler *s)
 		return -ret;
 	}
 	s->threaded = true;
+	/* visible in ps and /proc/PID/task/TID/comm; tests wait for it to know the first snapshot is read */
+	pthread_setname_np(s->thread, "lj-power");
 	return 0;
 }
 

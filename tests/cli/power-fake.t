@@ -107,12 +107,30 @@ check "[t['type'] for t in p['thermal'][0]['trips_crossed']] == ['passive']" "th
 check "p['throttled'] and s['throttled'] == 1 and 'capped' in p['throttle_reasons'] and 'trip point' in p['throttle_reasons']" "the run says it was throttled, and why"
 check "not p['sources']['throttle']['available'] and 'thermal_throttle' in p['sources']['throttle']['reason']" "the one source missing is named with its reason"
 
+# bg_fake OUT CMD...: CMD in the fake trees, in the background; $! is CMD itself (unshare and sh exec it).
+bg_fake() {
+	local out=$1
+	shift
+	unshare -m --propagation private sh -c 'mount --bind "$0" '$SYS' && mount --bind "$1" /sys/class && shift && exec "$@"' \
+		"$FK" "$FC" "$@" >"$TMP/$out.out" 2>"$TMP/$out.err" &
+}
+# wait_sampler PID: until PID's power sampler thread exists, i.e. its first snapshot is read (an event, not a delay).
+wait_sampler() {
+	for _ in $(seq 1 400); do
+		grep -qx lj-power /proc/"$1"/task/*/comm 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # A measuring tool with --power: the cap applied during the run makes its validity verdict suspect.
 if [ -x "$LJ_BUILD/lj-cyclic" ]; then
 	echo 3000000 >"$FK/cpufreq/policy1/scaling_max_freq"
-	(sleep 0.3; echo 1200000 >"$FK/cpufreq/policy1/scaling_max_freq") &
-	run_rc in_fake lj-cyclic --power -q -i 1000 -l 1500 --json "$TMP/c.json"
-	wait
+	bg_fake c lj-cyclic --power -q -i 1000 -l 1500 --json "$TMP/c.json"
+	pid=$!
+	wait_sampler $pid && echo 1200000 >"$FK/cpufreq/policy1/scaling_max_freq"
+	wait $pid
+	rc=$?
 	ok "$([ "$rc" = 0 ] || [ "$rc" = 3 ] && echo 0 || echo 1)" "lj-cyclic --power on the fake tree runs (rc $rc)"
 	python3 -c "
 import json,sys; d=json.load(open('$TMP/c.json'))
@@ -122,13 +140,15 @@ sys.exit(0 if d['validity']['verdict']!='valid' and r and '1200 MHz' in r[0]['te
 else
 	skip 2 "lj-cyclic not built"
 fi
+
 # lj-frame --power: energy per frame from the package zone's rise during the run.
 if [ -x "$LJ_BUILD/lj-frame" ]; then
 	echo 0 >"$FC/powercap/intel-rapl:0/energy_uj"
-	(sleep 0.3; echo 600000 >"$FC/powercap/intel-rapl:0/energy_uj") &
-	run_rc in_fake lj-frame --fps 60 --stages 1 --work-time 1ms -D 1500ms -q --power --json "$TMP/f.json"
-	wait
-	is "$rc" 0 "lj-frame --power on the fake tree: exit 0"
+	bg_fake f lj-frame --fps 60 --stages 1 --work-time 1ms -D 1500ms -q --power --json "$TMP/f.json"
+	pid=$!
+	wait_sampler $pid && echo 600000 >"$FC/powercap/intel-rapl:0/energy_uj"
+	wait $pid
+	is "$?" 0 "lj-frame --power on the fake tree: exit 0"
 	python3 - "$TMP/f.json" <<'EOPY'
 import json, sys
 d = json.load(open(sys.argv[1])); p = d["side"]["power"]; s = {k: v["value"] for k, v in d["summary"].items()}
