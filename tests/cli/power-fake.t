@@ -159,5 +159,30 @@ EOPY
 else
 	skip 2 "lj-frame not built"
 fi
+# lj-hackbench --power: energy per million messages, the counter rising while it runs.
+if [ -x "$LJ_BUILD/lj-hackbench" ]; then
+	echo 0 >"$FC/powercap/intel-rapl:0/energy_uj"
+	bg_fake h lj-hackbench --power -g 1 -f 4 -l 500 --json "$TMP/h.json"
+	pid=$!
+	e=0
+	while kill -0 $pid 2>/dev/null; do
+		e=$((e + 1000))
+		echo $e >"$FC/powercap/intel-rapl:0/energy_uj"
+		sleep 0.02
+	done
+	wait $pid
+	is "$?" 0 "lj-hackbench --power on the fake tree: exit 0"
+	python3 - "$TMP/h.json" <<'EOPY'
+import json, sys
+d = json.load(open(sys.argv[1])); p = d["side"]["power"]; s = {k: v["value"] for k, v in d["summary"].items()}
+msgs = 1 * 4 * 4 * 500		# groups x senders x receivers x loops
+want = p["energy_j"] * 1e6 / msgs
+ok = "energy_per_mmsg_j" in s and abs(s["energy_per_mmsg_j"] - want) <= 0.0005 + 1e-3 * want
+sys.exit(0 if ok else 1)
+EOPY
+	ok $? "energy_per_mmsg_j = the run's energy over its 8000 messages, per million"
+else
+	skip 2 "lj-hackbench not built"
+fi
 [ -n "$POWER_KEEP" ] && cp "$TMP"/p.json "$TMP"/err "$POWER_KEEP"/
 done_testing
