@@ -69,6 +69,19 @@ double lj_stats_inc_beta(double x, double a, double b);
 double lj_stats_beta_quantile(double p, double a, double b);
 
 /*
+ * Distribution-free confidence interval of the median of @v (order
+ * statistics, as for any quantile of the runs): with l the largest rank
+ * such that P(Binomial(n, 1/2) <= l - 1) <= (1 - level) / 2 (at least 1,
+ * R's max(1, qbinom((1 - level) / 2, n, 0.5))), the interval is
+ * [x_(l), x_(n + 1 - l)] of the sorted values, its achieved level
+ * 1 - 2 P(Binomial(n, 1/2) <= l - 1). Too few values for @level (5 runs:
+ * at most 93.75 %) give the full range and *achieved below @level.
+ * Return: 0, -EINVAL (n == 0) or -ENOMEM.
+ */
+int lj_stats_median_ci(const double *v, size_t n, double level, double *lo, double *hi,
+		       double *achieved);
+
+/*
  * Bimodality: the sample bimodality coefficient (skewness^2 + 1) /
  * (kurtosis + 3(n-1)^2/((n-2)(n-3))) above 5/9 suggests two modes; with
  * fewer than 4 samples it cannot be judged (returns false, *coef = NAN).

@@ -91,6 +91,22 @@ void lj_validity_check_load(struct lj_validity *v, const char *cpus, uint64_t bu
 				100 * steal);
 }
 
+static bool moved(unsigned long a, unsigned long b)
+{
+	double d = a > b ? (double)(a - b) : (double)(b - a);
+
+	return d > LJ_VALIDITY_FREQ_CHANGE * (double)(a > b ? a : b);
+}
+
+void lj_validity_check_freq(struct lj_validity *v, unsigned long lo0, unsigned long hi0,
+			    unsigned long lo1, unsigned long hi1)
+{
+	if (!lo0 || !hi0 || !lo1 || !hi1 || (!moved(lo0, lo1) && !moved(hi0, hi1)))
+		return;
+	lj_validity_add(v, LJ_SUSPECT, "frequency", "CPU frequency %lu-%lu MHz at the start, %lu-%lu MHz at the end",
+			lo0 / 1000, hi0 / 1000, lo1 / 1000, hi1 / 1000);
+}
+
 void lj_validity_check_kmsg(struct lj_validity *v, const char *line)
 {
 	if (strstr(line, "RT throttling activated"))
@@ -134,10 +150,15 @@ int lj_validity_parse_proc_stat(const char *line, uint64_t *ticks)
 {
 	const char *p = strrchr(line, ')');
 	unsigned long long ut, st;
+	long long cut, cst;
 
-	/* after "pid (comm)": state is field 3, utime 14, stime 15 */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+	/*
+	 * After "pid (comm)": state is field 3, utime 14, stime 15, and the
+	 * reaped children's cutime 16, cstime 17 (lj-hackbench's workers).
+	 */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut,
+			 &st, &cut, &cst) != 4)
 		return -EINVAL;
-	*ticks = ut + st;
+	*ticks = ut + st + (uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0);
 	return 0;
 }

@@ -69,6 +69,16 @@ void lj_validity_check_load(struct lj_validity *v, const char *cpus, uint64_t bu
 			    uint64_t own_ticks, uint64_t steal_ticks, uint64_t total_ticks);
 
 /*
+ * The measured CPUs' frequency range (kHz, scaling_cur_freq) at the start
+ * and at the end: a bound that moved by more than LJ_VALIDITY_FREQ_CHANGE
+ * is suspect (the governor changed the speed the run measured at). 0:
+ * unknown (no cpufreq driver), no check.
+ */
+#define LJ_VALIDITY_FREQ_CHANGE 0.05
+void lj_validity_check_freq(struct lj_validity *v, unsigned long lo0, unsigned long hi0,
+			    unsigned long lo1, unsigned long hi1);
+
+/*
  * Kernel log lines seen during the run: "RT throttling activated" is
  * suspect (RT tasks were stopped for the rest of a period), a clock source
  * marked unstable or switched is invalid. Other lines: no effect.
@@ -83,7 +93,10 @@ void lj_validity_check_kmsg(struct lj_validity *v, const char *line);
 int lj_validity_parse_cpu_line(const char *line, int *cpu, uint64_t *busy, uint64_t *steal,
 			       uint64_t *total);
 
-/* utime + stime (fields 14, 15) of a /proc/PID/stat line, whose comm may hold spaces. */
+/*
+ * utime + stime + cutime + cstime (fields 14-17: the process and its reaped
+ * children) of a /proc/PID/stat line, whose comm may hold spaces.
+ */
 int lj_validity_parse_proc_stat(const char *line, uint64_t *ticks);
 
 #endif

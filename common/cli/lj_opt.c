@@ -238,6 +238,14 @@ int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_arg
 	return 0;
 }
 
+int lj_opt_rt_duration(const char *name, const char *arg, int64_t unit_ns, int64_t *out)
+{
+	const struct lj_opt o = { name, 0, LJ_OPT_ARG, NULL, NULL, LJ_OPT_DURATION, 0, .min = 0,
+				  .unit = unit_ns };
+
+	return lj_opt_store(&o, out, arg, true);
+}
+
 /* ---- argv as rt-tests reads it ---- */
 
 /* Does @word read as the value of an optional argument given as the next word? */

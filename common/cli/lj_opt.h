@@ -136,6 +136,14 @@ void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out);
 int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_argv);
 
 /*
+ * A duration >= 0 read as rt-tests reads it (leading blanks, junk after
+ * the number warned about), for a value whose unit is only known after
+ * the parse (-b and --spike follow -N; 0 is rt-tests' "off"). @name is the long
+ * name without dashes. Return: 0 or LJ_EXIT_USAGE after the message.
+ */
+int lj_opt_rt_duration(const char *name, const char *arg, int64_t unit_ns, int64_t *out);
+
+/*
  * Option values for handlers. Each parses @arg with the matching
  * lj_parse_* function; on failure it prints the one message every tool
  * gives,

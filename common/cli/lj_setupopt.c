@@ -574,6 +574,13 @@ static int apply_all(struct apply *a, const struct lj_topo *t)
 	/* With a group, --cpus is its cpuset (changeable live); without, the affinity. */
 	if (!o->cgroup || !strcmp(o->cgroup, "off")) {
 		ret = pin_all_threads(&o->cpusel.set);
+		/*
+		 * Without --cpus the set is the CPUs the process had; a cpuset
+		 * changed since (lj-env --sweep) may hold none of them now, and
+		 * then the cpuset already decides: nothing to impose.
+		 */
+		if (ret == -EINVAL && !o->cpus)
+			ret = 0;
 		if (ret) {
 			lj_error_errno(ret, "cannot pin to CPUs %s",
 				       lj_cpulist_format(&o->cpusel.set, list, sizeof(list)));

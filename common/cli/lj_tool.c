@@ -167,13 +167,15 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 {
 	const struct lj_tool_ops *ops = t->ops;
 	struct lj_run_desc run = { .tool = ops->name, .ntids = 0 };
+	bool refused;
 	int ret;
 
 	ret = lj_exit_code(ops->start(tool, t, &run));
 	if (ret)
 		return ret;
 	ret = start_hooks(t, &run);
-	if (ret)
+	refused = ret != 0;
+	if (refused)
 		lj_stop_request();	/* --strict: the threads leave at once */
 	else if (t->fallbacks[0])
 		lj_warn("measuring with fallbacks: %s", t->fallbacks);
@@ -181,7 +183,7 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 		ret = first(ret, ops->go(tool, t));
 	ret = first(ret, ops->wait(tool, t));
 	lj_hooks_stop(&t->hooks);
-	if (ret == LJ_EXIT_NOCAP && lj_stop_requested())
+	if (refused)
 		return ret;		/* refused before measuring: nothing to report */
 	*started = true;
 	ret = first(ret, ops->report_text(tool, t, ret));

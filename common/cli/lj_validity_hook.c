@@ -116,6 +116,7 @@ static void vh_stop(void *priv)
 	lj_vhook_poll(h);
 	lj_runprobe_read(&after, &h->measured, 0);
 	lj_validity_check_clocksource(&h->v, h->before.clocksource, after.clocksource);
+	lj_validity_check_freq(&h->v, h->before.freq_lo, h->before.freq_hi, after.freq_lo, after.freq_hi);
 	lj_runprobe_kmsg(&h->before, kmsg_line, &h->v);
 	lj_runprobe_close(&h->before);
 	if (after.total > h->before.total)
@@ -235,3 +236,20 @@ const struct lj_hook_ops lj_vhook_ops = {
 	.report = vh_report,
 	.free = vh_free,
 };
+
+int lj_vhook_add(struct lj_hooks *hooks, struct lj_vhook **out)
+{
+	struct lj_vhook *h = lj_vhook_new();
+	int err;
+
+	*out = NULL;
+	if (!h)
+		return -ENOMEM;
+	err = lj_hooks_add(hooks, &lj_vhook_ops, h, UINT64_MAX);
+	if (err) {
+		vh_free(h);
+		return err;
+	}
+	*out = h;
+	return 0;
+}

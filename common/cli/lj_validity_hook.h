@@ -36,6 +36,12 @@ void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, ui
 		     uint64_t expected);
 /* A reason found by another hook (the power sampler's "throttle"); @text is copied. */
 void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *what, const char *text);
+/*
+ * Create the hook and add it to @hooks (the driver's list, which starts,
+ * stops, reports and frees it); *@out keeps it for the calls above.
+ * Return: 0, -ENOMEM or lj_hooks_add's -ENOSPC (*@out NULL).
+ */
+int lj_vhook_add(struct lj_hooks *hooks, struct lj_vhook **out);
 /* The verdict so far (final after stop). */
 const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h);
 /* The "validity" block: {"verdict", "reasons": [{"level", "what", "text"}]}. */

@@ -15,14 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* @path is @dir itself or below it. */
-bool lj_setup_path_within(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
-}
-
 /* Another live process's journal holds @path (or a group containing it)? */
 int lj_setup_check_conflict(struct lj_setup *s, enum lj_setup_kind kind, const char *path)
 {

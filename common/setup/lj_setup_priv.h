@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -67,7 +68,13 @@ int lj_setup_journal_entry(struct lj_setup *s, enum lj_setup_kind kind, const ch
 			   const char *old);
 
 /* lj_setup_conflict.c: one setting, one owner. */
-bool lj_setup_path_within(const char *path, const char *dir);
+/* @path is @dir itself or below it (inline: conflict, trust and the stack use it; no import cycle). */
+static inline bool lj_setup_path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
 int lj_setup_check_conflict(struct lj_setup *s, enum lj_setup_kind kind, const char *path);
 /*
  * The journal directory's lock (DIR/.lock, 0600, O_NOFOLLOW), taken within

@@ -48,6 +48,28 @@ static int read_cpus(struct lj_runprobe *p, const cpu_set_t *cpus)
 	return 0;
 }
 
+/* The lowest and highest current frequency of @cpus; both 0 when unknown. */
+static void read_freq(struct lj_runprobe *p, const cpu_set_t *cpus)
+{
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		char path[96], buf[32];
+		unsigned long khz;
+
+		if (!CPU_ISSET(cpu, cpus))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+		read_line(path, buf, sizeof(buf));
+		if (sscanf(buf, "%lu", &khz) != 1 || !khz) {
+			p->freq_lo = p->freq_hi = 0;
+			return;		/* one unknown CPU: the range is unknown */
+		}
+		if (!p->freq_lo || khz < p->freq_lo)
+			p->freq_lo = khz;
+		if (khz > p->freq_hi)
+			p->freq_hi = khz;
+	}
+}
+
 int lj_runprobe_read(struct lj_runprobe *p, const cpu_set_t *cpus, int kmsg)
 {
 	char line[1024];
@@ -55,6 +77,7 @@ int lj_runprobe_read(struct lj_runprobe *p, const cpu_set_t *cpus, int kmsg)
 	memset(p, 0, sizeof(*p));
 	p->kmsg_fd = -1;
 	read_line(CLOCKSOURCE, p->clocksource, sizeof(p->clocksource));
+	read_freq(p, cpus);
 	read_line("/proc/self/stat", line, sizeof(line));
 	if (lj_validity_parse_proc_stat(line, &p->own))
 		p->own = 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* lj_runprobe - what the machine did during a run: CPU time of the measured CPUs, clock source, kernel log. */
+/* lj_runprobe - what the machine did during a run: CPU time and frequency of the measured CPUs, clock source, kernel log. */
 #ifndef LJ_RUNPROBE_H
 #define LJ_RUNPROBE_H
 
@@ -12,6 +12,7 @@ struct lj_runprobe {
 	char clocksource[32];		/* "" when unknown */
 	uint64_t busy, steal, total;	/* summed over the CPUs asked for */
 	uint64_t own;			/* this process's utime + stime */
+	unsigned long freq_lo, freq_hi;	/* kHz over the CPUs asked for (scaling_cur_freq), 0: unknown */
 	int kmsg_fd;			/* /dev/kmsg positioned at the reading, -1 without */
 };
 

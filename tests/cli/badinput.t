@@ -105,9 +105,9 @@ row lj-env "bad CPU list" 2 "" --cpus 3-1 --cgroup $G -- true
 row lj-env "bad CPU list in --sweep" 2 "" --sweep cpus=0,3-1 --cgroup $G -- true
 row lj-env "unwritable output" 1 "" --json=nodir/r.json -- true
 row lj-env "missing command" 127 "" -- ./no-such-command
-row lj-env "missing journal" 2 "restore of a missing --journal file exits 1 saying the journal is kept (issue 17)" \
+row lj-env "missing journal" 2 "two lines (the replay's and lj-env's 'journal kept for another --restore'), exit 1" \
 	--restore --journal missing
-row lj-env "garbage journal" 2 "restore replays and deletes a file that is not a journal, exit 0 (issue 17 item 1)" \
+row lj-env "garbage journal" 2 "refused and kept now, but in two lines (the replay's and lj-env's 'journal kept'), exit 1" \
 	--restore --journal garbage
 
 row lj-matrix "unknown option" 2 "" --bogus ok.scn

@@ -38,7 +38,7 @@ grep -qE '^  timer wake-up \(cyclic, [a-z]+ [0-9]+\) +p50 [0-9.]+ us  p99 [0-9.]
 ok $? "timer wake-up p50/p99/p99.9/max in us, with the policy and the verdict"
 grep -q '^ *(p99.9 from 100 samples per run: a 97.5% bound from data needs 3688)$' "$TMP/out"
 ok $? "a p99.9 from too few samples says so"
-grep -qE '^  signal hop \(signal\) +p50 [0-9.]+ us  p99 [0-9.]+ us  max [0-9.]+ us ' "$TMP/out"
+grep -qE '^  signal hop \(signal, [a-z]+ [0-9]+\) +p50 [0-9.]+ us  p99 [0-9.]+ us  max [0-9.]+ us ' "$TMP/out"
 ok $? "signal hop in us"
 grep -qE '^  frames \(frame, [0-9]+ FPS\) +dropped [0-9.]+% \([0-9]+ of [0-9]+\)  janky [0-9.]+% of intervals ' "$TMP/out"
 ok $? "60 FPS frames: dropped and janky"

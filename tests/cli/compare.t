@@ -15,13 +15,13 @@ diff -r "$FIX/base" "$TMP/gen/base" >/dev/null && diff -r "$FIX/bimodal" "$TMP/g
 ok $? "the fixtures are reproduced by tests/fixtures/compare/generate"
 
 # --- a real 10% shift: significant, worse (lower is better), about +10%
-run_rc lj-compare --metrics mean "$FIX/base" "$FIX/shifted"
+run_rc lj-compare --metrics mean,max "$FIX/base" "$FIX/shifted"
 is "$rc" 0 "comparison without a gate exits 0"
 grep -q '^Amean     mean  .*(  +9\.[0-9][0-9]%)$' "$TMP/out" &&
 	grep -q '^Shift     mean  .* +9\.19% \[+8\.05, +10\.81\]\*$' "$TMP/out"
 ok $? "the 10% shift: mean +9.14%, Hodges-Lehmann shift +9.19% with its interval, marked significant"
-grep -q '^p(MWU)    mean .* 0\.000155 adj 0\.000155 \* worse' "$TMP/out"
-ok $? "its p-value (exact, 8 vs 8), adjusted, and verdict"
+grep -q '^p(MWU)    mean .* 0\.000155 adj 0\.000311 \* worse' "$TMP/out"
+ok $? "its p-value (exact, 8 vs 8), Holm-adjusted over the 2 rows, and verdict"
 grep -q 'significant at alpha 0.05 after the Holm (family-wise) adjustment' "$TMP/out" &&
 	grep -q 'Mann-Whitney U, two-sided' "$TMP/out"
 ok $? "the output names the test, the adjustment and alpha"
@@ -29,6 +29,11 @@ grep -q '^Runs      mean  *8  *8$' "$TMP/out"
 ok $? "the output states n per set"
 grep -q '^  kernel.release: 6.1.0 -> 6.18.0$' "$TMP/out" && grep -q '^  preempt.model: none -> full$' "$TMP/out"
 ok $? "the header lists the identity fields that differ"
+
+grep -q '^Median    max  *1929 \[1294, 2425\]  *2379 \[1649, 2977\]$' "$TMP/out"
+ok $? "a tail metric (max) gets the median over the runs with its order-statistic interval, in us"
+! grep -q '^Median    mean ' "$TMP/out"
+ok $? "...a mean does not"
 
 # --- pure noise: not significant
 run_rc lj-compare --metrics mean "$FIX/base" "$FIX/noise"
@@ -163,11 +168,40 @@ run_rc lj-compare --include-failed "$TMP/plain" "$TMP/nan"
 grep -q '^Runs      mean  *8  *7$' "$TMP/out"
 ok $? "--include-failed keeps it"
 
+# --- one run: its spread is unknown, not 0
+mkdir -p "$TMP/one"
+cp "$FIX"/base/cyclic/cgroup=off/run-1.json "$TMP/one/"
+run_rc lj-compare --metrics mean "$TMP/plain" "$TMP/one"
+grep -q '^Stddev    mean  .*  -$' "$TMP/out" && grep -q '^CoeffVar  mean  .*  -$' "$TMP/out"
+ok $? "n = 1: Stddev and CoeffVar print '-'"
+run_rc lj-compare --metrics mean --format json "$TMP/plain" "$TMP/one"
+perl -MJSON::PP -0777 -ne '$d = decode_json($_); $s = $d->{rows}[0]{sets}[1];
+	exit !($s->{n} == 1 && !defined $s->{stddev} && !defined $s->{coeffvar})' "$TMP/out"
+ok $? "n = 1: stddev and coeffvar are null in JSON"
+
 # --- --plan: runs needed at the observed noise
 run_rc lj-compare --plan 5 "$FIX/base" "$FIX/bimodal"
 is "$rc" 0 "--plan exits 0"
 grep -q '^cyclic  *cgroup=off  *mean  *5 (cv 1.3%)  *600 (cv 27%)$' "$TMP/out"
 ok $? "--plan: 5 runs at cv 1.3%, 600 at cv 27% (Holm over 2 rows: alpha 0.025)"
+
+# --- a rise from a zero baseline: dropped 0 x5 -> 7, 8, 9, 11, 12 of 600 frames per run
+mkdir -p "$TMP/z0" "$TMP/z1"
+set -- 7 8 9 11 12
+for i in 1 2 3 4 5; do
+	for d in 0 1; do
+		v=0; [ $d = 1 ] && v=${!i}
+		jq -c --argjson v "$v" '.tool = "lj-frame" | .summary = {frames: {value: 600, unit: "frames", better: "none"},
+			dropped: {value: $v, unit: "frames", better: "lower"}}' \
+			"$FIX"/base/cyclic/cgroup=off/run-$i.json >"$TMP/z$d/run-$i.json"
+	done
+done
+run_rc lj-compare --fail-on 'frame.dropped>+10%' "$TMP/z0" "$TMP/z1"
+is "$rc" 3 "a rise of dropped frames from a zero baseline fails the gate"
+grep -q '^Shift     dropped .* 0 -> 9.4/run, +1.57% of frames\*$' "$TMP/out"
+ok $? "...shown as an absolute change from 0, per run and of the frames, marked significant"
+grep -q '^p(rate)   dropped .* \* worse' "$TMP/out"
+ok $? "...tested on the pooled counts, and called worse"
 
 # --- validity verdicts: shown per set, a mix of valid and other runs warned about
 mkdir -p "$TMP/va" "$TMP/vb"
@@ -189,6 +223,26 @@ ok $? "identity differences beyond the compared one are warned about"
 run_rc lj-compare --metrics mean "$TMP/va" "$TMP/va"
 ! grep -q 'warning' "$TMP/err"
 ok $? "all valid and one identity: no warning"
+mkdir -p "$TMP/qos"
+for f in "$TMP"/va/run-*.json; do
+	jq -c '.setup.applied = [{what: "cpu_dma_latency", value: "0 us"}, {what: "reporter_cpu", value: "CPU 1"}]' "$f" >"$TMP/qos/${f##*/}"
+done
+run_rc lj-compare --metrics mean "$TMP/va" "$TMP/qos"
+grep -q "warning: the runs' setup differs beyond the compared axis: - only in va; cpu_dma_latency=0 us only in qos" "$TMP/err"
+ok $? "PM QoS held on one side only is warned about (the reporter's CPU is not setup)"
+
+# --- --plan: how long each run must be for a tail quantile (2000 samples in 2 s: 1000/s)
+mkdir -p "$TMP/tail"
+for f in "$FIX"/base/cyclic/cgroup=off/run-*.json; do
+	jq -c '.duration_ns = 2000000000 | .summary = {p99_9: {value: .summary.mean.value, unit: "ns", better: "lower"},
+		samples: {value: 2000, unit: "count", better: "none"}}' "$f" >"$TMP/tail/${f##*/}"
+done
+run_rc lj-compare --plan 10 "$TMP/tail"
+grep -q "! p99_9: each run needs >= 3688 samples: >= 3.7 s at the 1000 samples/s of 'tail' (its runs had fewer)" "$TMP/out"
+ok $? "--plan: a p99.9 needs 3688 samples per run: 3.7 s at the rate seen"
+run_rc lj-compare "$TMP/tail"
+grep -q "! p99_9 needs >= 3688 samples per run for a 97.5% upper bound from data; 'tail' has 2000" "$TMP/out"
+ok $? "the table flags a p99.9 from too few samples"
 
 # --- validate
 run_rc lj-compare --validate "$FIX"/base/cyclic/cgroup=off/run-1.json

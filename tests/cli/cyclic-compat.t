@@ -48,6 +48,7 @@ same -q -l 100 -i 1000 -h 30 -t 2
 same -q -l 100 -i 1000 -H 30 -t 2
 same -q -l 100 -i 1000 -H 30
 same -q -l 100 -i 1000 -b 1
+same -q -l 100 -i 1000 -b 0
 same -q -l 50 -i 1000 --spike 1
 same -q -l 100 -i 1000 --laptop
 same -q -l 100 -i 1000 -x
@@ -67,6 +68,23 @@ same -q -l 20 -i 1000 -v
 same -q -l 20 -i 1000 -v -o 4
 same -q -l 20 -i 1000 -v -N
 same -q '-l 100' '-i 1000'
+
+# Placement as cyclictest 2.x: without -a thread N runs on the N-th allowed
+# CPU; the --json files of both say which ("cpu" of each thread).
+placement() {	# placement TOOL ARGS...: the thread CPUs its --json reports
+	rm -f "$TMP/place.json"
+	"$@" --json="$TMP/place.json" >/dev/null 2>"$TMP/place.err" || diag "$1 $*: exit $?: $(head -3 "$TMP/place.err")"
+	python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["thread"]
+print(" ".join(str(t[k]["cpu"]) for k in sorted(t, key=int)))' "$TMP/place.json" 2>/dev/null
+}
+if have_python; then
+	for args in "-q -l 20 -t 2" "-q -l 20 -t 3 -a 0" "-q -l 20 -t 2 -a all" "-q -l 20 -S" \
+		    "-q -l 20 -t 2 -a !0" "-q -l 20 -t 2 -a +1"; do
+		is "$(placement lj-cyclic $args)" "$(placement cyclictest $args)" "thread CPUs as cyclictest's: $args"
+	done
+else
+	skip 6 "python3 not installed"
+fi
 
 # Live mode: frame counts differ (refresh rates), the set of line kinds may not.
 cyclictest -l 100 -i 1000 -t 2 2>/dev/null | line_kinds /dev/stdin us | sort -u >"$TMP/ct.kinds"

@@ -151,6 +151,12 @@ else
 	skip 3 "python3 not installed"
 fi
 
+# A harness passes '-h 3500' as one argv element: atoi skips the blank.
+run_rc lj-cyclic -q -l 20 '-h 3500'
+is "$rc" 0 "'-h 3500' as one word runs"
+grep -q '^# Histogram$' "$TMP/out" && [ "$(grep -cE '^[0-9]{6} ' "$TMP/out")" -eq 3500 ]
+ok $? "...with cyclictest's 3500-bucket histogram"
+
 # --- cyclictest options that need the machine --------------------------------
 
 if have_python; then

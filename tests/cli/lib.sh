@@ -10,6 +10,8 @@ export LJ_SRC LJ_BUILD
 _tap_n=0
 _tap_fail=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ljtest.XXXXXX")
+# lj-frame's stored calibration: the test's own, not the machine's (docs/lj-frame.md).
+export LJ_FRAME_CALIBRATION="$TMP/frame-calibration"
 # Only the test's own shell removes it: a forked child of a background
 # command killed before its exec must not take the directory with it.
 _tap_shell=$BASHPID

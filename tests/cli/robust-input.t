@@ -70,7 +70,7 @@ usage lj-signal -t 1 -l 10
 usage lj-signal -t 9999999999 -l 10
 usage lj-signal --pace -1 -l 10
 usage lj-signal --histogram 0 -l 10
-usage lj-signal -b 0 -l 10
+usage lj-signal -b x -l 10	# -b 0 is signaltest's "off"
 usage lj-signal -D ''
 usage lj-hackbench -g 0 -l 10
 usage lj-hackbench -f 0 -l 10

@@ -53,6 +53,7 @@ same -q -l 50 -t 4 -a
 same -q -l 50 -S
 same -q -l 50 -t 4 -S
 same -q -l 20 -b 1
+same -q -l 20 -b 0
 is "$(lj-signal -q -l 20 -b 1 >/dev/null 2>&1; echo $?)" \
 	"$(signaltest -q -l 20 -b 1 >/dev/null 2>&1; echo $?)" "-b's exit status is signaltest's"
 if is_root; then
@@ -65,15 +66,20 @@ fi
 # as signaltest's (its pause of 10 ms every 16 round trips bounds both);
 # unpaced, the ring would make tens of times more. The ratio is compared
 # with a wide tolerance, the absolute rates are not.
-signaltest -q -D 2 --json="$TMP/st.json" >/dev/null 2>&1
-lj-signal -q -D 2 --json="$TMP/lj.json" >/dev/null 2>&1
-ratio=$(python3 - "$TMP/st.json" "$TMP/lj.json" <<'PY'
+# Under heavy load one of the two runs may be starved: up to three tries
+# (an unpaced ring is 10-20 times faster on every try).
+for try in 1 2 3; do
+	signaltest -q -D 2 --json="$TMP/st.json" >/dev/null 2>&1
+	lj-signal -q -D 2 --json="$TMP/lj.json" >/dev/null 2>&1
+	ratio=$(python3 - "$TMP/st.json" "$TMP/lj.json" <<'PY'
 import json, sys
 st, lj = (json.load(open(f)) for f in sys.argv[1:3])
 print("%.2f" % (lj["thread"]["0"]["cycles"] / max(st["thread"]["0"]["cycles"], 1)))
 PY
 )
-diag "round trips in -D 2: lj-signal / signaltest = ${ratio:-?}"
+	diag "round trips in -D 2: lj-signal / signaltest = ${ratio:-?}"
+	python3 -c "import sys; r = float(sys.argv[1]); sys.exit(0 if 0.25 <= r <= 4 else 1)" "${ratio:-0}" && break
+done
 python3 -c "import sys; r = float(sys.argv[1]); sys.exit(0 if 0.25 <= r <= 4 else 1)" "${ratio:-0}"
 ok $? "-D 2 without -l is paced like signaltest (round-trip ratio within 0.25..4)"
 

@@ -32,11 +32,14 @@ else
 fi
 
 # --- SCHED_FIFO priority changed behind the run's back (chrt on a measuring thread): invalid
-if is_root && command -v chrt >/dev/null && chrt -f 1 true 2>/dev/null; then
-	"$LJ_BUILD/lj-cyclic" -q -D 3 -i 1000 -p 80 -t 1 --json "$TMP/chrt.json" >"$TMP/out" 2>"$TMP/err" &
+# chrt_behind TOOL ARGS...: run TOOL with -p 80 for about 3 s, set one of its SCHED_FIFO 80
+# threads to priority 10 meanwhile, then check the verdict.
+chrt_behind() {
+	local tool=$1 pid tid="" t
+	shift
+	"$LJ_BUILD/$tool" "$@" --json "$TMP/chrt.json" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	tid=""
-	for _ in $(seq 50); do	# the measuring thread: the task at SCHED_FIFO 80
+	for _ in $(seq 50); do	# a measuring thread: a task at SCHED_FIFO 80
 		for t in /proc/$pid/task/*; do
 			t=${t##*/}
 			chrt -p "$t" 2>/dev/null | grep -q 'SCHED_FIFO' && chrt -p "$t" | grep -q 'priority: 80' && tid=$t
@@ -48,14 +51,31 @@ if is_root && command -v chrt >/dev/null && chrt -f 1 true 2>/dev/null; then
 	wait $pid
 	rc=$?
 	[ "$rc" = 0 ] && [ -n "$tid" ]
-	ok $? "the run completes after its thread's priority was changed (thread ${tid:-not found})"
-	is "$(verdict "$TMP/chrt.json")" invalid "a SCHED_FIFO priority changed behind the run's back is invalid"
+	ok $? "$tool: the run completes after its thread's priority was changed (thread ${tid:-not found})"
+	is "$(verdict "$TMP/chrt.json")" invalid "$tool: a SCHED_FIFO priority changed behind the run's back is invalid"
 	reasons "$TMP/chrt.json" | grep -q "^invalid sched: thread $tid ran fifo 10, asked fifo 80$"
-	ok $? "the reason names the thread, what it ran with and what was asked"
+	ok $? "$tool: the reason names the thread, what it ran with and what was asked"
 	grep -q '^validity: invalid$' "$TMP/err" && ! grep -q validity "$TMP/out"
-	ok $? "the verdict is on stderr (stdout keeps cyclictest's lines)"
+	ok $? "$tool: the verdict is on stderr (stdout keeps the rt-tests lines)"
+}
+
+if is_root && command -v chrt >/dev/null && chrt -f 1 true 2>/dev/null; then
+	chrt_behind lj-cyclic -q -D 3 -i 1000 -p 80 -t 1
+	chrt_behind lj-signal -q -D 3 -p 80
 else
-	skip 4 "needs root and chrt with SCHED_FIFO"
+	skip 8 "needs root and chrt with SCHED_FIFO"
+fi
+
+# --- lj-signal without privilege: the fallback makes it suspect
+if can_drop_to_nobody; then
+	# a directory nobody may write into (lj-signal prints its lines on stdout even with --json -)
+	chmod o+x "$TMP" && mkdir -p "$TMP/nob" && chmod 777 "$TMP/nob"
+	drop_to_nobody "$LJ_BUILD/lj-signal" -q -l 200 -p 80 --json "$TMP/nob/s.json" >/dev/null 2>"$TMP/text"
+	is "$(verdict "$TMP/nob/s.json")" suspect "lj-signal forced to fall back is suspect"
+	reasons "$TMP/nob/s.json" | grep -q '^suspect fallback: fallback policy: '
+	ok $? "...naming the fallback"
+else
+	skip 2 "cannot run as nobody here"
 fi
 
 done_testing

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_stats - run statistics: summaries, t quantiles, Mann-Whitney U, bimodality. */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "lj_stats.h"
 #include "tap.h"
@@ -192,6 +194,33 @@ static void test_mwu_shift(void)
 	ok(r.p > 0.05, "mwu: the same distribution twice is not");
 }
 
+/*
+ * The median's order-statistic interval against R 4.2.2:
+ * l <- max(1, qbinom(0.025, n, 0.5)); 1 - 2 * pbinom(l - 1, n, 0.5)
+ * n = 3: l 1 (0.75), 5: 1 (0.9375), 8: 1 (0.9921875), 10: 2 (0.9785156),
+ * 20: 6 (0.9586105).
+ */
+static void test_median_ci(void)
+{
+	const size_t ns[] = { 3, 5, 8, 10, 20 }, ls[] = { 1, 1, 1, 2, 6 };
+	const double lv[] = { 0.75, 0.9375, 0.9921875, 0.9785156, 0.9586105 };
+	double v[20], lo, hi, lev;
+
+	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+		char name[96];
+
+		for (size_t i = 0; i < ns[k]; i++)
+			v[i] = (double)((i * 7) % ns[k]) + 1;	/* 1..n, shuffled */
+		is_int(lj_stats_median_ci(v, ns[k], 0.95, &lo, &hi, &lev), 0, "median CI runs");
+		snprintf(name, sizeof(name), "median CI of %zu values: ranks %zu and %zu", ns[k], ls[k],
+			 ns[k] + 1 - ls[k]);
+		ok(lo == (double)ls[k] && hi == (double)(ns[k] + 1 - ls[k]), name);
+		snprintf(name, sizeof(name), "median CI of %zu values: level %g (R)", ns[k], lv[k]);
+		is_near(lev, lv[k], 1e-7, name);
+	}
+	is_int(lj_stats_median_ci(v, 0, 0.95, &lo, &hi, &lev), -EINVAL, "no values: -EINVAL");
+}
+
 static void test_bimodal(void)
 {
 	const double four[] = { 1, 2, 3, 4 };
@@ -243,6 +272,7 @@ int main(void)
 	test_mwu_exact();
 	test_mwu_normal();
 	test_mwu_shift();
+	test_median_ci();
 	test_bimodal();
 	return done();
 }

@@ -61,6 +61,19 @@ static void test_checks(void)
 	is_int(v.verdict, LJ_INVALID, "an unstable clock source in the kernel log: invalid");
 }
 
+static void test_freq(void)
+{
+	struct lj_validity v;
+
+	lj_validity_init(&v);
+	lj_validity_check_freq(&v, 0, 0, 0, 0);
+	lj_validity_check_freq(&v, 2400000, 2400000, 2300000, 2400000);
+	is_int(v.n, 0, "no cpufreq, or a 4% move: not judged / fine");
+	lj_validity_check_freq(&v, 2400000, 2400000, 1800000, 2400000);
+	ok(v.verdict == LJ_SUSPECT && !strcmp(v.r[0].text, "CPU frequency 2400-2400 MHz at the start, 1800-2400 MHz at the end"),
+	   "a frequency that fell 25% during the run is suspect");
+}
+
 static void test_overflowing_reasons(void)
 {
 	struct lj_validity v;
@@ -87,9 +100,9 @@ static void test_parse(void)
 	       0, "the total line parses");
 	is_int(cpu, -1, "...as cpu -1");
 	is_int(lj_validity_parse_cpu_line("intr 123 4 5", &cpu, &busy, &steal, &total), -22, "other lines do not");
-	is_int(lj_validity_parse_proc_stat("28165 (lj cyc) lj) S 1 2 3 4 5 6 7 8 9 10 111 222 0 0", &ticks), 0,
+	is_int(lj_validity_parse_proc_stat("28165 (lj cyc) lj) S 1 2 3 4 5 6 7 8 9 10 111 222 30 4 20 0", &ticks), 0,
 	       "a /proc/PID/stat line with ') ' in its comm parses");
-	is_int(ticks, 333, "utime + stime");
+	is_int(ticks, 367, "utime + stime + cutime + cstime");
 }
 
 int main(void)
@@ -97,6 +110,7 @@ int main(void)
 	plan_no_plan();
 	test_levels();
 	test_checks();
+	test_freq();
 	test_overflowing_reasons();
 	test_parse();
 	return done();

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -57,6 +58,32 @@ static void test_hl_reach(void)
 	lj_shift_hl(hl_five_vs_five_a, 5, hl_five_vs_five_b, 5, 0.95, &s);
 	ok(s.reached && s.level >= 0.95, "5 vs 5 reaches 95%");
 	is_int(lj_shift_hl(hl_five_vs_five_a, 0, hl_five_vs_five_b, 5, 0.95, &s), -22, "an empty side is -EINVAL");
+}
+
+/*
+ * The exact table: R's dwilcox(0:24, 4, 6) * choose(10, 4), and for 49 vs 49
+ * dwilcox(1200, 49, 49) * choose(98, 49) = 7.1884097112430515e25 (the
+ * middle), dwilcox(7, ...) * choose(...) = 15, total choose(98, 49).
+ */
+static void test_counts(void)
+{
+	const double want[25] = { 1, 1, 2, 3, 5, 6, 9, 10, 13, 14, 16, 16, 18, 16, 16, 14, 13, 10, 9, 6,
+				  5, 3, 2, 1, 1 };
+	double *c = lj_stats_mwu_counts(4, 6), total = 0;
+	size_t bad = 0;
+
+	for (int u = 0; u < 25; u++)
+		bad += c[u] != want[u];
+	is_int(bad, 0, "U table for 4 vs 6: R's dwilcox, every count");
+	free(c);
+	c = lj_stats_mwu_counts(49, 49);
+	for (int u = 0; u <= 49 * 49; u++)
+		total += c[u];
+	is_near(c[1200], 7.1884097112430515e25, 1e-12 * 7.2e25, "U table for 49 vs 49: the middle count (R)");
+	is_near(c[7], 15, 0, "...a tail count, exact");
+	is_near(c[49 * 49 - 7], 15, 0, "...and its mirror");
+	is_near(total, 2.5477612258980968e28, 1e-12 * 2.55e28, "...summing to C(98, 49)");
+	free(c);
 }
 
 static void test_switch(void)
@@ -147,6 +174,7 @@ int main(void)
 	plan_no_plan();
 	test_hl();
 	test_hl_reach();
+	test_counts();
 	test_switch();
 	test_rate();
 	test_adjust();

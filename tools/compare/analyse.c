@@ -87,6 +87,9 @@ static void analyse_row(struct cmp_row *r, const struct cmp_data *d, const struc
 			st->pct[k] = NAN;
 		if (r->is_count)
 			pooled(se, &st->events, &st->exposure);
+		st->med_lo = st->med_hi = st->med_level = NAN;
+		if (se->n)
+			lj_stats_median_ci(se->v, se->n, 1 - cfg->alpha, &st->med_lo, &st->med_hi, &st->med_level);
 		if (s == 0 || !se->n || !base->n)
 			continue;
 		b[0] = r->st[0].s.min;

@@ -42,6 +42,8 @@ enum { CMP_VALIDITY_VALID, CMP_VALIDITY_SUSPECT, CMP_VALIDITY_INVALID, CMP_VALID
 /* One result set: a run directory, or one value of the --by axis within it. */
 struct cmp_set {
 	size_t nvalidity[CMP_VALIDITY_N];	/* runs by their validity verdict */
+	char setup[512];		/* the first run's setup.applied: "what=value;..." (validity.c) */
+	bool setup_seen;
 	char *label;
 	char *path;
 	json_object *system;		/* borrowed from the manifest/first result, may be NULL */
@@ -54,6 +56,7 @@ struct cmp_series {
 	double *exposure;		/* count metrics: what each run's count is out of (frames, samples, 1) */
 	size_t n, cap;
 	double min_samples;		/* quantile metrics: the fewest samples of a run (0: unknown) */
+	double min_rate;		/* ...and the lowest samples per second of a run (0: unknown) */
 };
 
 enum cmp_outcome { CMP_NOT_GATED, CMP_PASS, CMP_FAIL, CMP_CANNOT_JUDGE };
@@ -70,6 +73,7 @@ struct cmp_cellstat {
 	double p;			/* raw p of the row's test (MWU or rate), NAN for the first set */
 	double p_adj;			/* p adjusted across the comparison's rows (cfg->adjust) */
 	double pct_est, pct_lo, pct_hi;	/* the shift (or rate ratio - 1) in % of the first set, with interval */
+	double med_lo, med_hi, med_level;	/* the median's order-statistic interval over the runs */
 	bool judgeable;			/* the sizes let the test reach alpha */
 	bool significant;		/* p_adj < alpha */
 	bool bimodal;
@@ -105,6 +109,10 @@ struct cmp_data {
 	/* every summary metric name any loaded result has, --metrics or not */
 	char **names;
 	size_t nnames, capnames;
+	/* the first lj-frame calibration seen (calib.c) */
+	char calib_id[256];
+	char calib_path[256];
+	bool calib_warned;
 };
 
 /* load.c */
@@ -137,11 +145,16 @@ bool cmp_count_metric(const char *name, const char *unit, enum lj_better better,
 /* The worst problem of one result document's values, for --validate: 0 or -EINVAL with @why. */
 int cmp_check_values(json_object *doc, char *why, size_t len);
 
+/* calib.c: warn once when lj-frame runs used different calibrations. */
+void cmp_check_calibration(struct cmp_data *d, const char *path, json_object *doc);
+
 /* analyse.c */
 void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg);
 
 /* plan.c: --plan, and the tail notes (a quantile needs enough samples per run) */
 void cmp_plan(FILE *out, const struct cmp_data *d, const struct cmp_config *cfg);
+/* A tail metric's run @doc: its samples and samples per second, the fewest kept in @se. */
+void cmp_tail_remember(struct cmp_series *se, json_object *doc);
 /* "p99_9 needs >= 3688 samples per run for a 95% bound; 'base' has 2000", or "" */
 void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
 		   double alpha);
@@ -153,8 +166,12 @@ int cmp_headline(FILE *out, const char *dir);
 void cmp_note_validity(struct cmp_data *d, int set, json_object *doc);
 extern const char *const cmp_validity_names[CMP_VALIDITY_N];
 void cmp_validity_text(const struct cmp_set *s, char *buf, size_t len);
-/* Warn on stderr: mixed valid and non-valid runs; identity differences beyond the compared one. */
-void cmp_validity_warn(const struct cmp_data *d);
+/*
+ * Warn on stderr: mixed valid and non-valid runs; identity differences
+ * beyond the compared one; setup applied on one side only (PM QoS held in
+ * one set), the --by @axis excepted.
+ */
+void cmp_validity_warn(const struct cmp_data *d, const char *axis);
 
 /* gate.c */
 struct cmp_rule {

@@ -202,7 +202,9 @@ static void workload_line(FILE *out, const char *workload, const struct hl_cell 
 		snprintf(line, sizeof(line), "p50 %s  p99 %s  p99.9 %s  max %s", a, b, c, e);
 		tail_note_text(hc, note, sizeof(note));
 	} else if (!strcmp(t, "lj-signal")) {
-		snprintf(what, sizeof(what), "signal hop (%s)", workload);
+		param_str(hc, "policy", pol, sizeof(pol));
+		param_str(hc, "priority", prio, sizeof(prio));
+		snprintf(what, sizeof(what), "signal hop (%s, %s %s)", workload, pol, prio);
 		us(a, sizeof(a), median_of(hc, "p50"));
 		us(b, sizeof(b), median_of(hc, "p99"));
 		us(e, sizeof(e), median_of(hc, "max"));

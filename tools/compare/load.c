@@ -191,27 +191,24 @@ const char *cmp_missing_metric(const struct cmp_data *d, const struct cmp_config
 
 /* One summary value; a count metric is stored with its exposure (counts.c). */
 static int add_metric(struct cmp_data *d, int set, const char *workload, const char *cell,
-		      const char *name, json_object *sum, const char *unit, enum lj_better better,
+		      const char *name, json_object *doc, const char *unit, enum lj_better better,
 		      double v)
 {
 	const char *of = NULL;
 	double exposure = 1;
-	json_object *m, *ev;
+	json_object *sum = NULL, *m, *ev;
 	bool scaled = false;
 
+	json_object_object_get_ex(doc, "summary", &sum);
 	if (!cmp_count_metric(name, unit, better, &of, &scaled)) {
 		double q = lj_plan_metric_quantile(name);
 		int ret = cmp_add_value(d, set, workload, cell, name, unit, better, v);
-		struct cmp_row *r;
+		struct cmp_row *r = ret || !(q > 0 && q < 1) ? NULL : find_row(d, workload, cell, name, false);
 
-		/* a tail quantile remembers the fewest samples a run had (plan.c's note) */
-		if (ret || !(q > 0 && q < 1) || !json_object_object_get_ex(sum, "samples", &m) ||
-		    !json_object_object_get_ex(m, "value", &ev) || !ev)
-			return ret;
-		r = find_row(d, workload, cell, name, false);
-		if (r && (!r->series[set].min_samples || json_object_get_double(ev) < r->series[set].min_samples))
-			r->series[set].min_samples = json_object_get_double(ev);
-		return 0;
+		/* a tail quantile remembers how many samples its runs had (plan.c) */
+		if (r)
+			cmp_tail_remember(&r->series[set], doc);
+		return ret;
 	}
 	if (of && json_object_object_get_ex(sum, of, &m) && json_object_object_get_ex(m, "value", &ev) &&
 	    ev && isfinite(json_object_get_double(ev)) && json_object_get_double(ev) > 0)
@@ -246,6 +243,7 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		return -ECANCELED;
 	}
 	cmp_note_validity(d, set, doc);
+	cmp_check_calibration(d, path, doc);
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;
@@ -284,7 +282,7 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 			better = LJ_BETTER_LOWER;
 		else if (!strcmp(bs, "higher"))
 			better = LJ_BETTER_HIGHER;
-		ret = add_metric(d, set, workload, cell, name, sum,
+		ret = add_metric(d, set, workload, cell, name, doc,
 				 json_object_object_get_ex(m, "unit", &u) ? json_object_get_string(u) : "",
 				 better, json_object_get_double(v));
 		if (ret)

@@ -249,7 +249,7 @@ int main(int argc, char **argv)
 		cmp_plan(stdout, &d, &a.cfg);
 		goto out;
 	}
-	cmp_validity_warn(&d);
+	cmp_validity_warn(&d, a.cfg.by);
 	ret = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
 	if (ret != LJ_EXIT_USAGE)
 		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);

@@ -2,6 +2,7 @@
 /* output - the comparison as text (mmtests style), markdown, csv, json or LAVA test cases. */
 #include "compare.h"
 #include "lj_err.h"
+#include "lj_plan.h"
 #include "lj_sysinfo.h"
 
 #include <ctype.h>
@@ -42,14 +43,29 @@ static const char *verdict(const struct cmp_row *r, const struct cmp_cellstat *s
 	return "worse";
 }
 
+/* The set index of @st within its row. */
+static int s_of(const struct cmp_row *r, const struct cmp_cellstat *st)
+{
+	return (int)(st - r->st);
+}
+
 /* The row's change with its interval: "+9.14% [+6.02%, +12.3%]", or for counts the rates. */
 static void shift_cell(char *cell, size_t len, const struct cmp_row *r, const struct cmp_cellstat *st)
 {
 	const struct cmp_cellstat *b = &r->st[0];
 
-	if (r->is_count && b->events == 0 && st->events > 0)
-		snprintf(cell, len, "0 -> %.3g/%s", st->events / st->exposure,
-			 st->exposure > (double)r->series[0].n ? "unit" : "run");
+	if (r->is_count && b->events == 0 && st->events > 0) {
+		const char *of;
+		bool scaled;
+
+		/* from zero no ratio exists: the absolute change, per run and of the exposure */
+		cmp_count_metric(r->metric, r->unit, r->better, &of, &scaled);
+		if (of && st->exposure > (double)r->series[s_of(r, st)].n)
+			snprintf(cell, len, "0 -> %.3g/run, %+.3g%% of %s", st->events / (double)r->series[s_of(r, st)].n,
+				 100 * st->events / st->exposure, of);
+		else
+			snprintf(cell, len, "0 -> %.3g/run", st->events / (double)r->series[s_of(r, st)].n);
+	}
 	else if (r->is_count)
 		snprintf(cell, len, "x%.3g [%.3g, %.3g]", st->rate.ratio, st->rate.ratio_lo, st->rate.ratio_hi);
 	else if (isnan(st->pct_est) && !strcmp(r->unit, "ns"))
@@ -198,9 +214,40 @@ static void print_flags(FILE *out, struct cmp_data *d, const struct cmp_config *
 	}
 }
 
-/* The Shift and p rows of one metric. */
-static void text_tests(FILE *out, struct cmp_data *d, const struct cmp_row *r)
+/* A tail (p99 and beyond, max): the median over the runs with its interval, "20.0 [18.1, 25.3]". */
+static bool is_tail(const struct cmp_row *r)
 {
+	return lj_plan_metric_quantile(r->metric) >= 0.99;
+}
+
+static void median_cell(char cell[96], size_t len, const struct cmp_row *r, const struct cmp_cellstat *st,
+			double level)
+{
+	char m[24], lo[24], hi[24];
+
+	fmt_value(m, sizeof(m), r, 1, st->s.median);
+	fmt_value(lo, sizeof(lo), r, 1, st->med_lo);
+	fmt_value(hi, sizeof(hi), r, 1, st->med_hi);
+	if (st->med_level < level - 1e-9)
+		snprintf(cell, len, "%s [%s, %s] %.0f%%", m, lo, hi, 100 * st->med_level);
+	else
+		snprintf(cell, len, "%s [%s, %s]", m, lo, hi);
+}
+
+/* The Shift and p rows of one metric (and a tail's Median row). */
+static void text_tests(FILE *out, struct cmp_data *d, const struct cmp_row *r, double level)
+{
+	if (is_tail(r)) {
+		fprintf(out, "%-9s %-14s", "Median", r->metric);
+		for (int s = 0; s < d->nsets; s++) {
+			char cell[96] = "-";
+
+			if (r->series[s].n)
+				median_cell(cell, sizeof(cell), r, &r->st[s], level);
+			fprintf(out, " %24s", cell);
+		}
+		fputc('\n', out);
+	}
 	fprintf(out, "%-9s %-14s", "Shift", r->metric);
 	for (int s = 0; s < d->nsets; s++) {
 		char cell[96] = "-";
@@ -257,7 +304,7 @@ static void text_section(FILE *out, struct cmp_data *d, const struct cmp_config 
 			}
 			fputc('\n', out);
 		}
-		text_tests(out, d, r);
+		text_tests(out, d, r, 1 - cfg->alpha);
 		fprintf(out, "   [%s, %s is better]\n", shown_unit(r), better_name(r->better));
 		print_flags(out, d, cfg, r, "  ");
 	}
@@ -387,6 +434,42 @@ static json_object *jnum(double v)
 	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
 }
 
+/* One set's statistics of one row, for --format json. */
+static json_object *json_set_stats(const struct cmp_row *r, int s)
+{
+	const struct cmp_cellstat *st = &r->st[s];
+	json_object *p = json_object_new_object();
+
+	json_object_object_add(p, "n", json_object_new_int64(r->series[s].n));
+	for (int k = 0; k < 5; k++)
+		json_object_object_add(p, stat_keys[k],
+				       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
+	json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
+	json_object_object_add(p, "median", r->series[s].n ? jnum(st->s.median) : NULL);
+	json_object_object_add(p, "median_lo", jnum(st->med_lo));
+	json_object_object_add(p, "median_hi", jnum(st->med_hi));
+	json_object_object_add(p, "median_level", jnum(st->med_level));
+	json_object_object_add(p, "shift_pct", jnum(st->pct_est));
+	json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
+	json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
+	if (r->is_count) {
+		json_object_object_add(p, "events", jnum(st->events));
+		json_object_object_add(p, "exposure", jnum(st->exposure));
+	}
+	json_object_object_add(p, "p", jnum(st->p));
+	json_object_object_add(p, "p_adj", jnum(st->p_adj));
+	json_object_object_add(p, "gate", st->outcome == CMP_NOT_GATED ? NULL :
+			       json_object_new_string(outcome_name(st->outcome)));
+	json_object_object_add(p, "gate_reason", st->outcome == CMP_NOT_GATED ? NULL :
+			       json_object_new_string(st->reason));
+	json_object_object_add(p, "significant", json_object_new_boolean(st->significant));
+	json_object_object_add(p, "bimodal", json_object_new_boolean(st->bimodal));
+	json_object_object_add(p, "bimodal_coef", jnum(st->bimodal_coef));
+	json_object_object_add(p, "high_coeffvar", json_object_new_boolean(st->high_cv));
+	json_object_object_add(p, "gate_failed", json_object_new_boolean(st->gate_failed));
+	return p;
+}
+
 static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *cfg,
 			const struct cmp_rule *rules, int nrules)
 {
@@ -423,35 +506,8 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object_object_add(o, "unit", json_object_new_string(r->unit));
 		json_object_object_add(o, "better", json_object_new_string(better_name(r->better)));
 		json_object_object_add(o, "count", json_object_new_boolean(r->is_count));
-		for (int s = 0; s < d->nsets; s++) {
-			const struct cmp_cellstat *st = &r->st[s];
-			json_object *p = json_object_new_object();
-
-			json_object_object_add(p, "n", json_object_new_int64(r->series[s].n));
-			for (int k = 0; k < 5; k++)
-				json_object_object_add(p, stat_keys[k],
-						       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
-			json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
-			json_object_object_add(p, "shift_pct", jnum(st->pct_est));
-			json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
-			json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
-			if (r->is_count) {
-				json_object_object_add(p, "events", jnum(st->events));
-				json_object_object_add(p, "exposure", jnum(st->exposure));
-			}
-			json_object_object_add(p, "p", jnum(st->p));
-			json_object_object_add(p, "p_adj", jnum(st->p_adj));
-			json_object_object_add(p, "gate", st->outcome == CMP_NOT_GATED ? NULL :
-					       json_object_new_string(outcome_name(st->outcome)));
-			json_object_object_add(p, "gate_reason", st->outcome == CMP_NOT_GATED ? NULL :
-					       json_object_new_string(st->reason));
-			json_object_object_add(p, "significant", json_object_new_boolean(st->significant));
-			json_object_object_add(p, "bimodal", json_object_new_boolean(st->bimodal));
-			json_object_object_add(p, "bimodal_coef", jnum(st->bimodal_coef));
-			json_object_object_add(p, "high_coeffvar", json_object_new_boolean(st->high_cv));
-			json_object_object_add(p, "gate_failed", json_object_new_boolean(st->gate_failed));
-			json_object_array_add(per, p);
-		}
+		for (int s = 0; s < d->nsets; s++)
+			json_object_array_add(per, json_set_stats(r, s));
 		json_object_object_add(o, "sets", per);
 		json_object_array_add(rows, o);
 	}

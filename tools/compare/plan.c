@@ -8,6 +8,26 @@
 
 #define PLAN_POWER 0.8
 
+void cmp_tail_remember(struct cmp_series *se, json_object *doc)
+{
+	json_object *sum, *m, *v, *dur;
+	double samples, secs;
+
+	if (!json_object_object_get_ex(doc, "summary", &sum) || !json_object_object_get_ex(sum, "samples", &m) ||
+	    !json_object_object_get_ex(m, "value", &v) || !v)
+		return;
+	samples = json_object_get_double(v);
+	if (!(samples > 0))
+		return;
+	if (!se->min_samples || samples < se->min_samples)
+		se->min_samples = samples;
+	if (!json_object_object_get_ex(doc, "duration_ns", &dur) || !dur)
+		return;
+	secs = json_object_get_double(dur) / 1e9;
+	if (secs > 0 && (!se->min_rate || samples / secs < se->min_rate))
+		se->min_rate = samples / secs;
+}
+
 void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
 		   double alpha)
 {
@@ -22,6 +42,22 @@ void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *l
 		snprintf(buf, len, "%s needs >= %zu samples per run for a %g%% upper bound from data; "
 			 "'%s' has %.0f: it is near the run's max", r->metric, need, 100 * (1 - alpha / 2),
 			 label, have);
+}
+
+/* How long each run must be for the row's quantile to be backed by data, at the rate seen. */
+static void plan_duration(char *buf, size_t len, const struct cmp_row *r, const char *label, int set,
+			  double alpha)
+{
+	double q = lj_plan_metric_quantile(r->metric), rate = r->series[set].min_rate;
+	size_t need;
+
+	buf[0] = '\0';
+	if (!(q >= 0.99 && q < 1) || !rate)
+		return;
+	need = lj_plan_quantile_samples(q, alpha);
+	snprintf(buf, len, "%s: each run needs >= %zu samples: >= %.1f s at the %.0f samples/s of '%s'%s",
+		 r->metric, need, (double)need / rate, rate, label,
+		 r->series[set].min_samples < (double)need ? " (its runs had fewer)" : "");
 }
 
 /* One row: the runs per side that detect a change of cfg->plan_pct at the noise of each set. */
@@ -53,7 +89,7 @@ static void plan_row(FILE *out, const struct cmp_data *d, const struct cmp_confi
 			snprintf(cell, sizeof(cell), "%zu (cv %.2g%%)", n, st->s.coeffvar);
 		}
 		fprintf(out, " %22s", cell);
-		cmp_tail_note(tail, sizeof(tail), r, d->sets[s].label, s, cfg->alpha);
+		plan_duration(tail, sizeof(tail), r, d->sets[s].label, s, cfg->alpha);
 		if (*tail)
 			fprintf(out, "\n    ! %s", tail);
 	}

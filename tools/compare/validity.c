@@ -6,11 +6,32 @@
 
 #include <string.h>
 
+/* "what=value;" of each setup.applied entry of the set's first run (the reporter's CPU aside). */
+static void note_setup(struct cmp_set *set, json_object *doc)
+{
+	json_object *setup, *applied;
+	size_t used = 0;
+
+	if (set->setup_seen || !json_object_object_get_ex(doc, "setup", &setup) ||
+	    !json_object_object_get_ex(setup, "applied", &applied) || !json_object_is_type(applied, json_type_array))
+		return;
+	set->setup_seen = true;
+	for (size_t i = 0; i < json_object_array_length(applied) && used < sizeof(set->setup); i++) {
+		json_object *e = json_object_array_get_idx(applied, i), *w, *v;
+
+		if (!json_object_object_get_ex(e, "what", &w) || !strcmp(json_object_get_string(w), "reporter_cpu"))
+			continue;
+		used += snprintf(set->setup + used, sizeof(set->setup) - used, "%s=%s;", json_object_get_string(w),
+				 json_object_object_get_ex(e, "value", &v) ? json_object_get_string(v) : "");
+	}
+}
+
 void cmp_note_validity(struct cmp_data *d, int set, json_object *doc)
 {
 	json_object *v, *verdict;
 	const char *s;
 
+	note_setup(&d->sets[set], doc);
 	if (!json_object_object_get_ex(doc, "validity", &v) ||
 	    !json_object_object_get_ex(v, "verdict", &verdict)) {
 		d->sets[set].nvalidity[CMP_VALIDITY_UNKNOWN]++;
@@ -53,7 +74,43 @@ static void count_diff(const char *key, const char *va, const char *vb, void *ar
 	c->n++;
 }
 
-void cmp_validity_warn(const struct cmp_data *d)
+/* Entries of setup list @a ("what=value;...") missing from @b, the @axis excepted, into @out. */
+static int setup_missing(const char *a, const char *b, const char *axis, char *out, size_t len)
+{
+	size_t used = strlen(out), alen = axis ? strlen(axis) : 0;
+	int n = 0;
+
+	for (const char *p = a; *p;) {
+		size_t e = strcspn(p, ";");
+		char item[160];
+
+		snprintf(item, sizeof(item), "%.*s;", (int)e, p);
+		if (!(alen && !strncmp(p, axis, alen) && p[alen] == '=') && !strstr(b, item) && used < len) {
+			used += snprintf(out + used, len - used, "%s%.*s", used ? ", " : "", (int)e, p);
+			n++;
+		}
+		p += e + (p[e] == ';');
+	}
+	return n;
+}
+
+static void warn_setup(const struct cmp_data *d, const char *axis)
+{
+	for (int s = 1; s < d->nsets; s++) {
+		const struct cmp_set *a = &d->sets[0], *b = &d->sets[s];
+		char only_a[256] = "", only_b[256] = "";
+
+		if (!a->setup_seen || !b->setup_seen)
+			continue;
+		if (setup_missing(a->setup, b->setup, axis, only_a, sizeof(only_a)) +
+		    setup_missing(b->setup, a->setup, axis, only_b, sizeof(only_b)))
+			lj_warn("the runs' setup differs beyond the compared axis: %s only in %s%s%s%s%s",
+				*only_a ? only_a : "-", a->label, *only_b ? "; " : "", only_b,
+				*only_b ? " only in " : "", *only_b ? b->label : "");
+	}
+}
+
+void cmp_validity_warn(const struct cmp_data *d, const char *axis)
 {
 	bool any_valid = false, any_other = false;
 
@@ -76,4 +133,5 @@ void cmp_validity_warn(const struct cmp_data *d)
 			lj_warn("%s and %s differ in %d identity fields (%s): a difference may come from any of them",
 				d->sets[0].label, d->sets[s].label, c.n, c.keys);
 	}
+	warn_setup(d, axis);
 }

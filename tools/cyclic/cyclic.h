@@ -217,6 +217,8 @@ struct lj_topo;
 struct lj_tool;
 int cyc_signals_block(void);
 int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj_topo *topo);
+/* Before memory is locked: -v's header, --smi, -F, the snapshot file, the PM QoS hold. */
+int cyc_run_setup(struct cyc_run *run, struct lj_tool *tool);
 /* Threads created and set up, waiting at the gate; fallbacks recorded in @tool. */
 int cyc_run_start(struct cyc_run *run, struct lj_tool *tool);
 /* Start the clock and open the gate (closed again at once when a stop came first). */
@@ -258,6 +260,8 @@ void cyc_validity_counts(struct cyc_run *run);
 void cyc_validity_fallbacks(struct cyc_run *run, json_object *setup);
 /* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
 int cyc_snapshot_open(struct cyc_run *run);
+/* Remove @shm_dir/cyclictest<PID> files of dead PIDs that are our own regular files. */
+void cyc_snapshot_remove_stale(const char *shm_dir);
 void cyc_snapshot_write(struct cyc_run *run);
 void cyc_snapshot_close(struct cyc_run *run);
 int cyc_fifo_open(struct cyc_run *run);

@@ -325,8 +325,12 @@ static void measure(struct cyc_thread *t, timer_t timer)
 		min = lat < min ? lat : min;
 		max = lat > max ? lat : max;
 		record(t, cycles++, lat, now);
-		/* The hooks (lj_hook): one relaxed load and a compare when none asked. */
-		if (lat > 0 && lj_hooks_wants(hooks, (uint64_t)lat))
+		/*
+		 * The hooks (lj_hook): one relaxed load and a compare when none
+		 * asked. A negative lat (never seen) reaches lj_hooks_late, which
+		 * reads it as 0 and passes it to no hook.
+		 */
+		if (lj_hooks_wants(hooks, (uint64_t)lat))
 			tell_hooks(t, LJ_LATE_SAMPLE, next, now);
 		if (cfg->wait == CYC_WAIT_TIMER) {
 			/* Measured from the first expiry; the timer keeps its own grid. */

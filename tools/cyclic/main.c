@@ -48,8 +48,11 @@ static int prepare(void *p, struct lj_tool *t)
 {
 	struct cyc_tool *c = p;
 
+	int ret;
+
 	c->prepared = true;
-	return cyc_run_prepare(&c->run, &c->cfg, &t->topo);
+	ret = cyc_run_prepare(&c->run, &c->cfg, &t->topo);
+	return ret ? ret : cyc_run_setup(&c->run, t);
 }
 
 /* The validity verdict runs beside every lj-cyclic run. */

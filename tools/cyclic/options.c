@@ -261,18 +261,11 @@ int cyc_options_parse(struct cyc_config *cfg, int argc, char **argv)
 	return lj_opt_parse_no_operands(&spec, argc, argv);
 }
 
-static int threshold_ns(const struct cyc_config *cfg, const char *opt, const char *text,
+/* -b and --spike: in the display unit, known once -N is (cyclictest reads them with atoi). */
+static int threshold_ns(const struct cyc_config *cfg, const char *name, const char *text,
 			int64_t *out)
 {
-	int64_t unit = cfg->nsecs ? 1 : LJ_NSEC_PER_USEC;
-
-	if (!text)
-		return 0;
-	if (lj_opt_duration(opt, text, unit, out))
-		return LJ_EXIT_USAGE;
-	if (*out <= 0)
-		return lj_opt_invalid(opt, text, "must be positive");
-	return 0;
+	return text ? lj_opt_rt_duration(name, text, cfg->nsecs ? 1 : LJ_NSEC_PER_USEC, out) : 0;
 }
 
 /*
@@ -284,9 +277,9 @@ int cyc_config_finish(struct cyc_config *cfg)
 {
 	int ret;
 
-	ret = threshold_ns(cfg, "--breaktrace", cfg->breaktrace_text, &cfg->breaktrace_ns);
+	ret = threshold_ns(cfg, "breaktrace", cfg->breaktrace_text, &cfg->breaktrace_ns);
 	if (!ret)
-		ret = threshold_ns(cfg, "--spike", cfg->spike_text, &cfg->spike_ns);
+		ret = threshold_ns(cfg, "spike", cfg->spike_text, &cfg->spike_ns);
 	if (ret)
 		return ret;
 	if (cfg->tracemark && !cfg->breaktrace_ns)

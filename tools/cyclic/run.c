@@ -122,7 +122,7 @@ static int place_threads(struct cyc_run *run, const struct lj_topo *topo)
 	run->th = calloc(run->nthreads, sizeof(*run->th));
 	if (!run->th) {
 		lj_error("out of memory");
-		return LJ_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 
 	CPU_ZERO(&run->measured);
@@ -224,7 +224,7 @@ int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj
 		ret = alloc_thread(&run->th[i], cfg);
 		if (ret) {
 			lj_error_errno(ret, "cannot allocate thread %d's statistics", i);
-			return LJ_EXIT_RUNTIME;
+			return ret;	/* -ENOMEM */
 		}
 	}
 	return 0;
@@ -262,11 +262,10 @@ static int open_tracemark(struct cyc_run *run, struct lj_tool *tool)
 }
 
 /*
- * System setup the measurement wants, each with its unprivileged fallback
- * (lj_tool_fallback; mlockall is the driver's): the PM QoS hold, the trace
- * marker. Return: 0, or LJ_EXIT_NOCAP under --strict.
+ * The PM QoS hold the measurement wants, with its unprivileged fallback
+ * (lj_tool_fallback). Return: 0, or LJ_EXIT_NOCAP under --strict.
  */
-static int setup_system(struct cyc_run *run, struct lj_tool *tool)
+static int hold_dma_latency(struct cyc_run *run, struct lj_tool *tool)
 {
 	struct cyc_config *cfg = run->cfg;
 	char detail[128];
@@ -285,8 +284,6 @@ static int setup_system(struct cyc_run *run, struct lj_tool *tool)
 		snprintf(detail, sizeof(detail), "%d us", (int)cfg->latency_us);
 		lj_tool_applied(tool, "cpu_dma_latency", detail);
 	}
-	if (cfg->breaktrace_ns && cfg->tracemark)
-		return open_tracemark(run, tool);
 	return 0;
 }
 
@@ -483,22 +480,31 @@ static int check_threads(struct cyc_run *run, struct lj_tool *tool)
 	return lj_tool_fallback(tool, "sched", sched_err, detail);
 }
 
+int cyc_run_setup(struct cyc_run *run, struct lj_tool *tool)
+{
+	int ret;
+
+	cyc_report_start(run, run->text);
+	ret = run->cfg->smi ? smi_open(run) : 0;
+	if (!ret)
+		ret = cyc_fifo_open(run);
+	if (ret)
+		return ret;
+	cyc_snapshot_open(run);
+	return hold_dma_latency(run, tool);
+}
+
 int cyc_run_start(struct cyc_run *run, struct lj_tool *tool)
 {
 	struct cyc_config *cfg = run->cfg;
 	int ret;
 
 	run->hooks = &tool->hooks;
-	cyc_report_start(run, run->text);
-	ret = cfg->smi ? smi_open(run) : 0;
-	if (!ret)
-		ret = cyc_fifo_open(run);
-	if (ret)
-		return ret;
-	cyc_snapshot_open(run);
-	ret = setup_system(run, tool);
-	if (ret)
-		return ret;
+	if (cfg->breaktrace_ns && cfg->tracemark) {
+		ret = open_tracemark(run, tool);
+		if (ret)
+			return ret;
+	}
 	ret = create_threads(run);
 	if (ret) {
 		lj_error_errno(ret, "cannot create the measurement threads");

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,20 +18,32 @@
 #define SHM_PREFIX "cyclictest"
 
 /*
+ * Is @path a snapshot file we may remove: a regular file (not a link or
+ * anything else), owned by us? /dev/shm is writable by everyone: a file
+ * of another user, or a link planted under the name, is left alone.
+ */
+static bool ours(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
+/*
  * rt-tests' snapshot helper finds running cyclictest instances by their
  * /dev/shm/cyclictest<PID> files. One left by a process that no longer
  * exists (killed with SIGKILL: no chance to remove it) would be listed
- * as running: remove those.
+ * as running: remove those that are ours.
  */
-static void remove_stale(void)
+void cyc_snapshot_remove_stale(const char *shm_dir)
 {
-	DIR *dir = opendir(SHM_DIR);
+	DIR *dir = opendir(shm_dir);
 	struct dirent *d;
 
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		char path[sizeof(SHM_DIR) + 256];
+		char path[4096];
 		char *end;
 		long pid;
 
@@ -41,8 +54,8 @@ static void remove_stale(void)
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", SHM_DIR, d->d_name);
-		if (!unlink(path))
+		snprintf(path, sizeof(path), "%s/%s", shm_dir, d->d_name);
+		if (ours(path) && !unlink(path))
 			lj_info("removed %s, left by a process that no longer runs", path);
 	}
 	closedir(dir);
@@ -50,17 +63,20 @@ static void remove_stale(void)
 
 int cyc_snapshot_open(struct cyc_run *run)
 {
-	remove_stale();
-	snprintf(run->shm_path, sizeof(run->shm_path), "%s/%s%d", SHM_DIR, SHM_PREFIX, (int)getpid());
-	run->shm_fd = open(run->shm_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (run->shm_fd < 0) {
-		int err = -errno;
+	int err;
 
-		lj_warn_errno(err, "no SIGUSR2 snapshots: cannot create %s", run->shm_path);
-		run->shm_path[0] = 0;
-		return err;
-	}
-	return 0;
+	cyc_snapshot_remove_stale(SHM_DIR);
+	snprintf(run->shm_path, sizeof(run->shm_path), "%s/%s%d", SHM_DIR, SHM_PREFIX, (int)getpid());
+	/* Our PID's name left by an earlier process that had the same PID. */
+	if (ours(run->shm_path))
+		unlink(run->shm_path);
+	run->shm_fd = open(run->shm_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (run->shm_fd >= 0)
+		return 0;
+	err = -errno;
+	lj_warn_errno(err, "no SIGUSR2 snapshots: cannot create %s", run->shm_path);
+	run->shm_path[0] = 0;	/* not ours: never removed */
+	return err;
 }
 
 /* SIGUSR2: the status block into the file, replacing the previous one; the run goes on. */
@@ -105,8 +121,8 @@ int cyc_fifo_open(struct cyc_run *run)
 		run->fifo_created = true;
 		return 0;
 	}
-	if (errno == EEXIST && !stat(path, &st) && S_ISFIFO(st.st_mode))
-		return 0;	/* a pipe already there, as cyclictest takes it */
+	if (errno == EEXIST && !lstat(path, &st) && S_ISFIFO(st.st_mode))
+		return 0;	/* a pipe already there (not a link to one), as cyclictest takes it */
 	lj_error_errno(-errno, "--fifo: cannot create the named pipe %s", path);
 	return LJ_EXIT_RUNTIME;
 }
@@ -123,7 +139,7 @@ void cyc_fifo_write(struct cyc_run *run)
 
 	if (!run->cfg->fifo)
 		return;
-	fd = open(run->cfg->fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(run->cfg->fifo, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	f = fdopen(fd, "w");
@@ -135,9 +151,13 @@ void cyc_fifo_write(struct cyc_run *run)
 	fclose(f);	/* EPIPE from a reader gone: SIGPIPE is ignored by the run */
 }
 
+/* Remove the pipe we made; whatever else may stand under its name by now is left alone. */
 void cyc_fifo_close(struct cyc_run *run)
 {
-	if (run->fifo_created)
+	struct stat st;
+
+	if (run->fifo_created && !lstat(run->cfg->fifo, &st) && S_ISFIFO(st.st_mode) &&
+	    st.st_uid == geteuid())
 		unlink(run->cfg->fifo);
 	run->fifo_created = false;
 }

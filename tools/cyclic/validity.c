@@ -6,24 +6,12 @@
  */
 #include "cyclic.h"
 
-#include <errno.h>
-
 #include "lj_hist.h"
 #include "lj_validity_hook.h"
 
 int cyc_validity_add(struct cyc_run *run, struct lj_hooks *hooks)
 {
-	int err;
-
-	run->validity = lj_vhook_new();
-	if (!run->validity)
-		return -ENOMEM;
-	err = lj_hooks_add(hooks, &lj_vhook_ops, run->validity, UINT64_MAX);
-	if (err) {
-		lj_vhook_ops.free(run->validity);
-		run->validity = NULL;
-	}
-	return err;
+	return lj_vhook_add(hooks, &run->validity);
 }
 
 void cyc_validity_expect(struct cyc_run *run)

@@ -43,6 +43,14 @@ void env_free(struct env_config *cfg);
 /* sweep.c */
 int env_sweep_parse(const char *text, struct env_sweep *out, const char **why);
 int env_sweep_check(const struct env_sweep *sw, const cpu_set_t *allowed, char *why, size_t len);
+/*
+ * The phase log a measuring child reads (LJ_SWEEP_PHASES): open a fresh
+ * file and export its path (0 or -errno), add "MONO_NS LABEL" per change,
+ * remove it when the child is gone.
+ */
+int env_phase_open(char *path, size_t len);
+void env_phase_note(const char *path, int64_t mono_ns, const char *label);
+void env_phase_close(char *path);
 
 /* watch.c: --watch; snapshot before COMMAND and after it; report on stderr and into @res (may be NULL). */
 int env_watch_add(struct env_config *cfg, const char *list);

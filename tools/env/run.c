@@ -29,6 +29,7 @@ struct env_run {
 	int step;
 	pid_t child;
 	struct lj_power_hook *power;	/* --power, else NULL */
+	char phases[256];		/* LJ_SWEEP_PHASES, "" when none */
 };
 
 static void sweep_to(struct env_run *r, int step)
@@ -44,10 +45,17 @@ static void sweep_to(struct env_run *r, int step)
 		lj_error_errno(ret, "sweep: cannot set %s to %s", r->cg.errfile, list);
 	else
 		fprintf(stderr, "%s: sweep: +%.3fs cpus %s\n", lj_prog(), (double)t / 1e9, list);
+	if (!ret) {
+		char label[280];
+
+		snprintf(label, sizeof(label), "cpus=%s", list);
+		env_phase_note(r->phases, r->t0 + t, label);
+	}
 	if (r->sweep_log) {
 		json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "t_ns", json_object_new_int64(t));
+		json_object_object_add(e, "mono_ns", json_object_new_int64(r->t0 + t));
 		json_object_object_add(e, "cpus", json_object_new_string(list));
 		if (ret)
 			json_object_object_add(e, "error", json_object_new_string(lj_strerror(ret)));
@@ -235,6 +243,10 @@ int env_run(struct env_config *cfg)
 		ret = sweep_open(&r);
 		if (ret)
 			goto out_restore;
+		ret = env_phase_open(r.phases, sizeof(r.phases));
+		if (ret)
+			lj_warn_errno(ret, "sweep: no phase log for COMMAND's timeline");
+		ret = 0;
 		sweep_to(&r, 0);
 	}
 
@@ -262,6 +274,7 @@ int env_run(struct env_config *cfg)
 		exec_child(cfg, &old);
 	code = supervise(&r, &wait_set);
 	ret = code;
+	env_phase_close(r.phases);
 	env_watch_snapshot(cfg, true);
 	if (r.power)
 		lj_power_hook_ops.stop(r.power);
@@ -279,6 +292,7 @@ int env_run(struct env_config *cfg)
 	goto out_json;
 
 out_restore:
+	env_phase_close(r.phases);
 	lj_setupopt_restore(&cfg->setup, r.stack);
 out_json:
 	if (r.power)

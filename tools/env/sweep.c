@@ -4,8 +4,11 @@
 #include "lj_parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * "cpus=1,2,2-3,0-1": each comma-separated element is a step (one CPU or
@@ -66,4 +69,55 @@ int env_sweep_check(const struct env_sweep *sw, const cpu_set_t *allowed, char *
 				return -EINVAL;
 			}
 	return 0;
+}
+
+/*
+ * Tools with a timeline label their rows with the setting in force
+ * (docs/lj-frame.md): they read this log when they write the timeline,
+ * times on CLOCK_MONOTONIC, which parent and child share.
+ */
+int env_phase_open(char *path, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, len, "%s/lj-env-phases.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		path[0] = '\0';
+		return -errno;
+	}
+	close(fd);
+	if (setenv("LJ_SWEEP_PHASES", path, 1)) {
+		unlink(path);
+		path[0] = '\0';
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void env_phase_note(const char *path, int64_t mono_ns, const char *label)
+{
+	char line[320];
+	int fd, n;
+
+	if (!path[0])
+		return;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* One write per line: a reader never sees half a line. */
+	n = snprintf(line, sizeof(line), "%lld %s\n", (long long)mono_ns, label);
+	if (n > 0 && (size_t)n < sizeof(line) && write(fd, line, (size_t)n) < 0)
+		n = -1;
+	close(fd);
+}
+
+void env_phase_close(char *path)
+{
+	if (!path[0])
+		return;
+	unlink(path);
+	unsetenv("LJ_SWEEP_PHASES");
+	path[0] = '\0';
 }

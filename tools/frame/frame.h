@@ -22,18 +22,20 @@ struct lj_result;
 
 #define FRM_MAX_LATENCY_FRAMES 16
 #define FRM_MAX_BACKGROUND 64
-/* Frames of one trial are kept in memory (8 bytes each): bound a trial. */
-#define FRM_MAX_FRAMES (50ULL * 1000 * 1000)
+/* Frames of one trial are kept in memory (24 bytes each): bound a trial. */
+#define FRM_MAX_FRAMES (20ULL * 1000 * 1000)
 
 struct frm_config {
 	double fps;
-	int64_t period_ns;		/* 1e9 / fps, rounded to the nearest ns */
+	struct frm_clock clock;		/* the exact rate: vsync times come from it */
+	int64_t period_ns;		/* 1e9 / fps, rounded to the nearest ns: display only */
+	enum frm_model model;		/* --display-model */
 	int64_t duration_ns;		/* the run, or one ramp trial */
 	bool duration_set;
 	int nstages;
 	int64_t work_units[FRM_MAX_STAGES];	/* --work */
 	int nwork_units;
-	int64_t work_ns[FRM_MAX_STAGES];	/* --work-time */
+	int64_t work_ns[FRM_MAX_STAGES];	/* --work-time: one value is per frame */
 	int nwork_ns;
 	int latency_frames;
 	int warmup;			/* frames run before the measured ones */
@@ -58,9 +60,12 @@ struct frm_config {
 
 	const char *timeline;
 	int64_t timeline_interval_ns;
+	const char *frame_log;		/* --frame-log */
 	const char *json;
 	double fake_ns_per_unit;	/* > 0: simulate, test aid */
 	bool quiet;
+	bool calibrate;			/* --calibrate: measure, store, no run */
+	const char *calib_file;		/* --calibration-file */
 
 	struct lj_setupopt setup;
 };
@@ -70,15 +75,39 @@ struct frm_calib_kind {
 	int kind;			/* lj_topo kind index, 0 = least efficient */
 	int cpu;			/* where it was measured */
 	char cpus[64];			/* the kind's CPUs among the allowed ones */
-	double ns_per_unit;
+	double ns_per_unit;		/* the figure used: stored, or measured now */
+	double check_ns_per_unit;	/* this run's own measurement */
+	long khz;			/* the clock when the used figure was taken, 0 unknown */
+	long long measured_at;		/* unix time of the used figure */
+	const char *source;		/* "stored", "new" (stored now) or "run" (not stored) */
 };
 
+#define FRM_CALIB_PATH 512
 struct frm_calibration {
 	int n;
 	struct frm_calib_kind k[LJ_TOPO_MAX_KINDS];
 	double ns_per_unit;		/* the fastest kind: converts --work-time */
 	bool fake;
+	char file[FRM_CALIB_PATH];	/* "" when not stored */
+	char file_error[FRM_CALIB_PATH + 96];	/* why it could not be read or written, "" */
+	char id[256];			/* names the figures used, for lj-compare */
 };
+
+/* calib.c: the stored calibration file. */
+struct frm_calib_entry {
+	char model[128];
+	int kind;
+	char kind_name[32];
+	long khz;
+	double ns_per_unit;
+	long long measured_at;
+};
+
+#define FRM_CALIB_MAX 64
+int frm_calib_path(const struct frm_config *cfg, char *buf, size_t len);
+int frm_calib_load(const char *path, struct frm_calib_entry *e, int max);
+int frm_calib_save(const char *path, const struct frm_calib_entry *e, int n);
+struct frm_calib_entry *frm_calib_find(struct frm_calib_entry *e, int n, const char *model, int kind);
 
 /* A single-producer single-consumer hand-off between two stages. */
 #define FRM_RING 256
@@ -125,9 +154,13 @@ struct frm_trial {
 	uint64_t warmup;		/* frames 0..warmup-1 run but are not measured */
 	uint64_t nframes;		/* planned, warm-up included */
 	uint64_t nrun;			/* reached (less when stopped), warm-up included */
-	int64_t *present;		/* per frame, FRM_NOT_PRESENTED if not */
+	struct frm_frame *frames;	/* per vsync: present time and what the stages did */
 	struct frm_account acct;
-	struct lj_hist *frame_time;	/* present - vsync of presented frames */
+	struct lj_hist *production;	/* present - vsync of presented frames */
+	struct lj_hist *frame_times;	/* display intervals (acct's sink) */
+	struct lj_hist *latency;	/* vsync to display (acct's sink) */
+	int64_t *shown;			/* display times (acct's sink), for the discrepancy */
+	double discrepancy_ns;
 	struct frm_stage stage[FRM_MAX_STAGES];
 	_Atomic uint32_t nready;	/* threads ready to start */
 	_Atomic uint32_t go;		/* futex word: t0 is set, start */
@@ -172,7 +205,7 @@ void frm_background_stop(struct frm_background *bg);
 struct frm_ramp_point {
 	uint64_t work;			/* units per frame, all stages */
 	double fps, drop_rate, smooth;
-	int64_t frame_p99_ns;
+	int64_t production_p99_ns;
 	uint64_t frames, dropped;
 	bool pass;
 	int repeat;			/* -1: coarse ramp, else the bisection's index */
@@ -196,9 +229,18 @@ int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
 void frm_ramp_free(struct frm_ramp *r);
 
 /* timeline.c: per-interval CSV; @smp are frequency samples (may be NULL). */
+#define FRM_MAX_PHASES 1024
+struct frm_phase {
+	int64_t t_ns;			/* CLOCK_MONOTONIC when it began */
+	char label[64];			/* the setting in force, e.g. "cpus=2-3" */
+};
+
 struct lj_cpufreq_sample;
 int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t interval_ns,
 		       const struct lj_cpufreq_sample *smp, size_t nsmp);
+
+/* framelog.c: --frame-log, one CSV row per measured frame. */
+int frm_frame_log_write(const char *path, const struct frm_trial *tr);
 
 /* report.c */
 void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal,

@@ -13,6 +13,7 @@
 #include "lj_stop.h"
 #include "lj_time.h"
 #include "lj_tool.h"
+#include "lj_validity_hook.h"
 
 struct frm_main {
 	struct frm_config cfg;
@@ -25,6 +26,7 @@ struct frm_main {
 	struct lj_cpufreq_sampler *freq;
 	char freq_why[128];
 	bool ran_trial, ran_ramp, failed;
+	struct lj_vhook *validity;	/* the validity verdict (lj_validity_hook) */
 };
 
 /* A policy the stage or background threads cannot get: a fallback to OTHER (77 under --strict). */
@@ -60,6 +62,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 
 	d->json = m->cfg.json;
 	d->outputs[0] = m->cfg.timeline;
+	d->outputs[1] = m->cfg.frame_log;
 	d->setup = &m->cfg.setup;
 	d->mlock = m->cfg.fake_ns_per_unit <= 0;	/* a simulated run measures nothing */
 }
@@ -102,6 +105,12 @@ static void start_freq(struct frm_main *m)
 }
 
 /* Calibration (memory locked), the background load, the frequency sampler; the stages start in wait. */
+/* The validity verdict runs beside every lj-frame run (no per-stage read-back yet). */
+static int hooks(void *p, struct lj_tool *t)
+{
+	return lj_vhook_add(&t->hooks, &((struct frm_main *)p)->validity);
+}
+
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
 	struct frm_main *m = p;
@@ -114,6 +123,8 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 		lj_error_errno(ret, "calibration failed");
 		return LJ_EXIT_RUNTIME;
 	}
+	if (cfg->calibrate)
+		return 0;	/* measured and stored: report_text() prints it */
 	frm_work_resolve(cfg, &m->cal, m->units);
 	if (cfg->fake_ns_per_unit <= 0) {
 		ret = frm_background_start(cfg, &t->topo, &m->bg, &err, &what);
@@ -142,6 +153,8 @@ static int wait_run(void *p, struct lj_tool *t)
 	struct frm_config *cfg = &m->cfg;
 	int ret;
 
+	if (cfg->calibrate)
+		return 0;
 	if (cfg->ramp) {
 		ret = frm_ramp_run(&m->ramp, cfg, &m->cal, m->units);
 		m->ran_ramp = !ret || ret == -EINTR;
@@ -181,6 +194,7 @@ static int report_text(void *p, struct lj_tool *t, int ret)
 	const struct lj_cpufreq_sample *smp = NULL;
 	size_t nsmp = 0, dropped = 0;
 
+	lj_vhook_fallbacks(m->validity, t->setup_rec);
 	if (m->failed)
 		return 0;	/* nothing measured to report */
 	if (m->freq)
@@ -190,6 +204,14 @@ static int report_text(void *p, struct lj_tool *t, int ret)
 
 		if (err) {
 			lj_error_errno(err, "cannot write timeline %s", cfg->timeline);
+			ret = LJ_EXIT_RUNTIME;
+		}
+	}
+	if (cfg->frame_log && tr) {
+		int err = frm_frame_log_write(cfg->frame_log, tr);
+
+		if (err) {
+			lj_error_errno(err, "cannot write frame log %s", cfg->frame_log);
 			ret = LJ_EXIT_RUNTIME;
 		}
 	}
@@ -239,7 +261,7 @@ static void free_tool(void *p)
 
 static const struct lj_tool_ops frm_ops = {
 	.name = "lj-frame", .size = sizeof(struct frm_main),
-	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
+	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
 	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
 };
 

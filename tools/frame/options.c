@@ -18,16 +18,20 @@ enum {
 	K_STAGES, K_WORK, K_WORK_TIME, K_LATENCY, K_POLICY,
 	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
 	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
-	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP,
+	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP, K_MODEL,
+	K_CALIBRATE, K_CALIB_FILE, K_FRAME_LOG,
 };
 
 static const struct lj_opt frame_opts[] = {
-	{ "fps", K_FPS, LJ_OPT_ARG, "HZ", "display refresh rate (default 60)" },
+	{ "fps", K_FPS, LJ_OPT_ARG, "HZ", "display refresh rate, exact to 9 decimals (default 60; 59.94, 144...)" },
+	{ "display-model", K_MODEL, LJ_OPT_ARG, "display|strict",
+	  "display: a late frame shows at the next vsync (default); strict: a late frame is dropped" },
 	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run time, or one ramp trial (default 10s; ramp 1s)" },
 	{ "stages", K_STAGES, LJ_OPT_ARG, "N", "pipeline stage threads per frame (default 2)" },
 	{ "work", K_WORK, LJ_OPT_ARG, "LIST", "work units per stage, one value or one per stage" },
 	{ "work-time", K_WORK_TIME, LJ_OPT_ARG, "LIST",
-	  "work per stage as time (bare number: us), converted by calibration (default 2ms)" },
+	  "work as time (bare number: us): ONE value is PER FRAME, split evenly over the stages;"
+	  " a list gives each stage's own (default 2ms per stage)" },
 	{ "latency-frames", K_LATENCY, LJ_OPT_ARG, "N", "deadline N vsyncs after the frame's vsync (default 1)" },
 	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "frames run before measuring, per run or trial (default 6)" },
 	{ "policy", K_POLICY, LJ_OPT_ARG, "POLICY", "stage threads' policy: other, batch, idle, fifo, rr (default other)" },
@@ -45,8 +49,14 @@ static const struct lj_opt frame_opts[] = {
 	{ "ramp-repeat", K_RAMP_REPEAT, LJ_OPT_ARG, "N", "bisections at the edge, for the spread (default 3)" },
 	{ "ramp-precision", K_RAMP_PRECISION, LJ_OPT_ARG, "FRAC", "relative width ending a bisection (default 0.02)" },
 	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency" },
+	{ "frame-log", K_FRAME_LOG, LJ_OPT_ARG, "FILE",
+	  "CSV of every measured frame: vsync, present and display times, class, stage" },
 	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)" },
+	{ "calibrate", K_CALIBRATE, LJ_OPT_NOARG, NULL,
+	  "measure ns per work unit for each core kind, store it for later runs, and exit" },
+	{ "calibration-file", K_CALIB_FILE, LJ_OPT_ARG, "FILE",
+	  "the stored calibration (default /var/lib/ljkit/frame-calibration, see docs/lj-frame.md)" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics" },
 	/* Test aid (docs/lj-frame.md): simulate stages taking NS per unit, no threads. */
@@ -58,6 +68,8 @@ void frm_config_init(struct frm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->fps = 60.0;
+	frm_clock_hz(&cfg->clock, 60);
+	cfg->model = FRM_MODEL_DISPLAY;
 	cfg->nstages = 2;
 	cfg->latency_frames = 1;
 	cfg->warmup = 6;
@@ -105,15 +117,58 @@ static int parse_rate(const char *arg, double *out)
 	return lj_opt_double("--max-drop-rate", arg, 0.0, 1.0, out);
 }
 
+/* The exact rate: vsync times are computed from it (account.h). */
+static int parse_fps(const char *arg, struct frm_config *cfg)
+{
+	if (frm_clock_parse(arg, &cfg->clock))
+		return lj_opt_invalid("--fps", arg, "not a rate in Hz (digits, up to 9 decimals)");
+	cfg->fps = frm_clock_rate(&cfg->clock);
+	if (cfg->fps < 1.0 || cfg->fps > 10000.0)
+		return lj_opt_invalid("--fps", arg, "out of range 1..10000");
+	return 0;
+}
+
+static int parse_model(const char *arg, enum frm_model *model)
+{
+	if (!strcmp(arg, "display"))
+		*model = FRM_MODEL_DISPLAY;
+	else if (!strcmp(arg, "strict"))
+		*model = FRM_MODEL_STRICT;
+	else
+		return lj_opt_invalid("--display-model", arg, "display or strict");
+	return 0;
+}
+
+/* --work (units) or --work-time (durations): one value or one per stage. */
+static int parse_work(int key, const char *arg, struct frm_config *cfg)
+{
+	const char *why = NULL;
+	int n = FRM_MAX_STAGES;
+
+	if (key == K_WORK) {
+		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, &why))
+			return lj_opt_invalid("--work", arg, why);
+		cfg->nwork_units = n;
+		return 0;
+	}
+	if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, &why))
+		return lj_opt_invalid("--work-time", arg, why);
+	for (int i = 0; i < n; i++)
+		if (cfg->work_ns[i] < 0)
+			return lj_opt_invalid("--work-time", arg, "negative duration");
+	cfg->nwork_ns = n;
+	return 0;
+}
+
 static int handle(void *ctx, int key, const char *arg)
 {
 	struct frm_config *cfg = ctx;
-	const char *why = NULL;
-	int n;
 
 	switch (key) {
 	case K_FPS:
-		return lj_opt_double("--fps", arg, 1.0, 10000.0, &cfg->fps);
+		return parse_fps(arg, cfg);
+	case K_MODEL:
+		return parse_model(arg, &cfg->model);
 	case 'D':
 		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns))
 			return LJ_EXIT_USAGE;
@@ -124,20 +179,8 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_STAGES:
 		return lj_opt_int("--stages", arg, 1, FRM_MAX_STAGES, &cfg->nstages);
 	case K_WORK:
-		n = FRM_MAX_STAGES;
-		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, &why))
-			return lj_opt_invalid("--work", arg, why);
-		cfg->nwork_units = n;
-		return 0;
 	case K_WORK_TIME:
-		n = FRM_MAX_STAGES;
-		if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, &why))
-			return lj_opt_invalid("--work-time", arg, why);
-		for (int i = 0; i < n; i++)
-			if (cfg->work_ns[i] < 0)
-				return lj_opt_invalid("--work-time", arg, "negative duration");
-		cfg->nwork_ns = n;
-		return 0;
+		return parse_work(key, arg, cfg);
 	case K_LATENCY:
 		return lj_opt_int("--latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
 	case K_WARMUP:
@@ -179,6 +222,15 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_JSON:
 		cfg->json = arg;
 		return 0;
+	case K_CALIBRATE:
+		cfg->calibrate = true;
+		return 0;
+	case K_CALIB_FILE:
+		cfg->calib_file = arg;
+		return 0;
+	case K_FRAME_LOG:
+		cfg->frame_log = arg;
+		return 0;
 	case K_FAKE_WORK:
 		return lj_opt_double("--fake-work", arg, 0.001, 1e9, &cfg->fake_ns_per_unit);
 	case 'q':
@@ -210,7 +262,7 @@ static int resolve_policy(const char *what, const char *name, int prio, struct l
 
 uint64_t frm_config_frames(const struct frm_config *cfg)
 {
-	return (uint64_t)((cfg->duration_ns + cfg->period_ns / 2) / cfg->period_ns);
+	return (uint64_t)llround((double)cfg->duration_ns * frm_clock_rate(&cfg->clock) / 1e9);
 }
 
 /* Checks that need every option: list lengths, mode combinations, frame count. */
@@ -218,7 +270,7 @@ static int validate(struct frm_config *cfg)
 {
 	int ret;
 
-	cfg->period_ns = llround(1e9 / cfg->fps);
+	cfg->period_ns = frm_vsync_ns(&cfg->clock, 1);
 	if (cfg->nwork_units && cfg->nwork_ns)
 		return lj_usage_error("--work and --work-time are exclusive");
 	if (cfg->nwork_units > 1 && cfg->nwork_units != cfg->nstages)
@@ -228,7 +280,7 @@ static int validate(struct frm_config *cfg)
 		return lj_usage_error("--work-time has %d values for %d stages (give 1 or %d)",
 				      cfg->nwork_ns, cfg->nstages, cfg->nstages);
 	if (!cfg->nwork_units && !cfg->nwork_ns) {
-		cfg->work_ns[0] = 2 * LJ_NSEC_PER_MSEC;
+		cfg->work_ns[0] = 2 * LJ_NSEC_PER_MSEC * cfg->nstages;	/* per frame */
 		cfg->nwork_ns = 1;
 	}
 	if (!cfg->duration_set)
@@ -238,8 +290,10 @@ static int validate(struct frm_config *cfg)
 	if (cfg->duration_ns / cfg->period_ns > (int64_t)FRM_MAX_FRAMES)
 		return lj_usage_error("--duration spans more than %llu frames",
 				      (unsigned long long)FRM_MAX_FRAMES);
-	if (cfg->ramp && cfg->timeline)
-		return lj_usage_error("--timeline is for a fixed run, not --ramp");
+	if (cfg->calibrate && (cfg->ramp || cfg->timeline || cfg->frame_log || cfg->fake_ns_per_unit > 0))
+		return lj_usage_error("--calibrate runs no frames: not with --ramp, --timeline, --frame-log or --fake-work");
+	if (cfg->ramp && (cfg->timeline || cfg->frame_log))
+		return lj_usage_error("--timeline and --frame-log are for a fixed run, not --ramp");
 	if (cfg->timeline_interval_ns < cfg->period_ns)
 		return lj_usage_error("--timeline-interval is shorter than a frame period");
 	if (!cfg->background && (cfg->bg_policy_name || cfg->bg_prio > 0 || cfg->bg_cpus || cfg->bg_cgroup ||

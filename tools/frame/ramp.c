@@ -67,7 +67,7 @@ static int trial(struct frm_ramp *r, const struct frm_config *cfg, const uint64_
 		p.fps = frm_fps(&tr.acct);
 		p.drop_rate = frm_drop_rate(&tr.acct);
 		p.smooth = frm_percentage_smooth(&tr.acct);
-		p.frame_p99_ns = lj_hist_count(tr.frame_time) ? lj_hist_quantile(tr.frame_time, 0.99) : 0;
+		p.production_p99_ns = lj_hist_count(tr.production) ? lj_hist_quantile(tr.production, 0.99) : 0;
 		p.pass = p.drop_rate <= cfg->max_drop_rate;
 		*pass = p.pass;
 		frm_account_sum(&r->total, &tr.acct);
@@ -93,7 +93,7 @@ int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	frm_account_init(&r->total, cfg->period_ns, cfg->latency_frames);
+	frm_account_init(&r->total, &cfg->clock, cfg->latency_frames, cfg->model);
 	if (work < 1)
 		work = 1;
 	/* Coarse: double while the rate holds; halve if even the start fails. */

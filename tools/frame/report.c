@@ -39,19 +39,67 @@ static double overhead_per_frame(const struct frm_trial *tr)
 	return tr->acct.frames ? (double)tr->overhead_ns / (double)tr->acct.frames : 0.0;
 }
 
-static void text_trial(FILE *out, const struct frm_config *cfg, const struct frm_trial *tr)
+static double ms(double ns)
+{
+	return ns / 1e6;
+}
+
+static unsigned long long ull(uint64_t v)
+{
+	return (unsigned long long)v;
+}
+
+/* "on_time 170, deadline_missed 8 (stage 1: 8), ..." */
+static void text_fates(FILE *out, const struct frm_config *cfg, const struct frm_account *a)
+{
+	fprintf(out, "frames by class:");
+	for (int f = 0; f < FRM_NFATES; f++) {
+		if (f == FRM_FATE_LATE && cfg->model != FRM_MODEL_STRICT)
+			continue;
+		fprintf(out, "%s %s %llu", f ? "," : "", frm_fate_name(f), ull(a->fate[f]));
+		if (f == FRM_FATE_MISSED && a->fate[f]) {
+			const char *sep = " (";
+
+			for (int s = 0; s < cfg->nstages; s++) {
+				if (!a->missed_by_stage[s])
+					continue;
+				fprintf(out, "%sstage %d: %llu", sep, s, ull(a->missed_by_stage[s]));
+				sep = ", ";
+			}
+			fputc(')', out);
+		}
+	}
+	fputc('\n', out);
+}
+
+static void text_display(FILE *out, const struct frm_config *cfg, const struct frm_trial *tr)
 {
 	const struct frm_account *a = &tr->acct;
+
+	fprintf(out, "frames: %llu displayed: %llu dropped: %llu (%.2f%%) janky: %llu fps: %.2f"
+		" smooth: %.2f%% longest streak: %llu\n",
+		ull(a->frames), ull(a->displayed), ull(a->dropped), 100.0 * frm_drop_rate(a),
+		ull(a->janky), frm_fps(a), frm_percentage_smooth(a), ull(a->longest_streak));
+	fprintf(out, "frame_times ms: mean %.3f p50 %.3f p95 %.3f p99 %.3f discrepancy %.3f;"
+		" longest freeze %.3f, freeze time %.3f\n",
+		ms(frm_mean_frame_time(a)), ms((double)q(tr->frame_times, 0.5)),
+		ms((double)q(tr->frame_times, 0.95)), ms((double)q(tr->frame_times, 0.99)),
+		ms(tr->discrepancy_ns), ms((double)a->longest_freeze_ns), ms((double)a->freeze_ns));
+	fprintf(out, "frame latency ms (vsync to display): mean %.3f p50 %.3f p99 %.3f max %.3f\n",
+		ms(frm_mean_latency(a)), ms((double)q(tr->latency, 0.5)),
+		ms((double)q(tr->latency, 0.99)), ms((double)a->latency_max_ns));
+	text_fates(out, cfg, a);
+	fprintf(out, "production time us (vsync to present): p50 %.1f p95 %.1f p99 %.1f max %.1f"
+		" (presented %llu)\n",
+		us(q(tr->production, 0.5)), us(q(tr->production, 0.95)),
+		us(q(tr->production, 0.99)), us(lj_hist_max(tr->production)), ull(a->presented));
+}
+
+static void text_trial(FILE *out, const struct frm_config *cfg, const struct frm_trial *tr)
+{
 	char cpus[256];
 
-	fprintf(out, "frames: %llu dropped: %llu (%.2f%%) fps: %.2f smooth: %.2f%% longest streak: %llu\n",
-		(unsigned long long)a->frames, (unsigned long long)a->dropped,
-		100.0 * frm_drop_rate(a), frm_fps(a), frm_percentage_smooth(a),
-		(unsigned long long)a->longest_streak);
-	fprintf(out, "frame time us: p50 %.1f p95 %.1f p99 %.1f max %.1f (presented %llu, late %llu)\n",
-		us(q(tr->frame_time, 0.5)), us(q(tr->frame_time, 0.95)),
-		us(q(tr->frame_time, 0.99)), us(lj_hist_max(tr->frame_time)),
-		(unsigned long long)a->presented, (unsigned long long)a->late);
+	text_display(out, cfg, tr);
 	if (cfg->fake_ns_per_unit > 0)
 		return;
 	for (int s = 0; s < cfg->nstages; s++) {
@@ -70,17 +118,47 @@ static void text_trial(FILE *out, const struct frm_config *cfg, const struct frm
 		overhead_per_frame(tr), 100.0 * overhead_per_frame(tr) / (double)cfg->period_ns);
 }
 
+/* Drift of this run's check against the figure used, as a fraction. */
+static double drift(const struct frm_calib_kind *k)
+{
+	return k->ns_per_unit > 0 ? k->check_ns_per_unit / k->ns_per_unit - 1.0 : 0.0;
+}
+
+static void text_calibration(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal)
+{
+	uint64_t units[FRM_MAX_STAGES];
+	double total = 0;
+
+	for (int k = 0; k < cal->n; k++)
+		fprintf(out, "calibration: kind %d cpus %s (cpu %d): %.3f ns per unit (%s%s%s),"
+			" this run's check %.3f (drift %+.1f%%)\n",
+			cal->k[k].kind, cal->k[k].cpus, cal->k[k].cpu, cal->k[k].ns_per_unit,
+			cal->k[k].source, cal->file[0] ? " in " : "", cal->file,
+			cal->k[k].check_ns_per_unit, 100.0 * drift(&cal->k[k]));
+	if (cal->file_error[0])
+		fprintf(out, "calibration file: %s\n", cal->file_error);
+	if (cfg->calibrate || cal->fake)
+		return;
+	frm_work_resolve(cfg, cal, units);
+	for (int s = 0; s < cfg->nstages; s++)
+		total += (double)units[s] * cal->ns_per_unit;
+	fprintf(out, "work per frame: %.3f ms (", total / 1e6);
+	for (int s = 0; s < cfg->nstages; s++)
+		fprintf(out, "%sstage %d: %llu units %.3f ms", s ? ", " : "", s,
+			(unsigned long long)units[s], (double)units[s] * cal->ns_per_unit / 1e6);
+	fprintf(out, ")\n");
+}
+
 void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal,
 		     const struct frm_trial *tr, const struct frm_ramp *ramp,
 		     const struct lj_topo *t)
 {
-	fprintf(out, "lj-frame: %.6g Hz (period %lld ns), %d stage%s, deadline %d frame%s later%s\n",
-		cfg->fps, (long long)cfg->period_ns, cfg->nstages, cfg->nstages > 1 ? "s" : "",
-		cfg->latency_frames, cfg->latency_frames > 1 ? "s" : "",
+	fprintf(out, "lj-frame: %.9g Hz (period %.2f ns), %d stage%s, deadline %d frame%s later,"
+		" %s model%s\n",
+		cfg->fps, 1e9 / cfg->fps, cfg->nstages, cfg->nstages > 1 ? "s" : "",
+		cfg->latency_frames, cfg->latency_frames > 1 ? "s" : "", frm_model_name(cfg->model),
 		cfg->fake_ns_per_unit > 0 ? ", simulated work (--fake-work)" : "");
-	for (int k = 0; k < cal->n; k++)
-		fprintf(out, "calibration: kind %d cpus %s (cpu %d): %.3f ns per unit\n",
-			cal->k[k].kind, cal->k[k].cpus, cal->k[k].cpu, cal->k[k].ns_per_unit);
+	text_calibration(out, cfg, cal);
 	if (tr)
 		text_trial(out, cfg, tr);
 	if (ramp) {
@@ -133,7 +211,10 @@ static void params_json(json_object *p, const struct frm_config *cfg,
 
 	add(p, "mode", json_object_new_string(cfg->ramp ? "ramp" : "fixed"));
 	add(p, "fps", dbl(cfg->fps));
-	add(p, "period_ns", i64(cfg->period_ns));
+	add(p, "fps_num", i64(cfg->clock.num));
+	add(p, "fps_den", i64(cfg->clock.den));
+	add(p, "period_ns", dbl(1e9 / cfg->fps));
+	add(p, "display_model", json_object_new_string(frm_model_name(cfg->model)));
 	add(p, "duration_ns", i64(cfg->duration_ns));
 	add(p, "stages", json_object_new_int(cfg->nstages));
 	add(p, "latency_frames", json_object_new_int(cfg->latency_frames));
@@ -170,10 +251,21 @@ static void params_json(json_object *p, const struct frm_config *cfg,
 		add(c, "cpus", json_object_new_string(cal->k[k].cpus));
 		add(c, "cpu", json_object_new_int(cal->k[k].cpu));
 		add(c, "ns_per_unit", dbl(cal->k[k].ns_per_unit));
+		add(c, "source", json_object_new_string(cal->k[k].source ? cal->k[k].source : "run"));
+		add(c, "khz", cal->k[k].khz ? i64(cal->k[k].khz) : NULL);
+		add(c, "measured_at", i64(cal->k[k].measured_at));
+		add(c, "check_ns_per_unit", dbl(cal->k[k].check_ns_per_unit));
+		add(c, "drift", dbl(drift(&cal->k[k])));
 		json_object_array_add(cal_arr, c);
 	}
 	add(p, "calibration", cal_arr);
 	add(p, "ns_per_unit", dbl(cal->ns_per_unit));
+	if (!cal->fake) {
+		add(p, "calibration_id", json_object_new_string(cal->id));
+		add(p, "calibration_file", cal->file[0] ? json_object_new_string(cal->file) : NULL);
+		if (cal->file_error[0])
+			add(p, "calibration_file_error", json_object_new_string(cal->file_error));
+	}
 }
 
 static json_object *stage_json(const struct frm_stage *st, const struct lj_topo *t)
@@ -221,13 +313,16 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 	add(o, "involuntary_switches", st->ivcsw >= 0 ? i64(st->ivcsw) : NULL);
 	add(o, "cpu_ns", i64(st->cpu_ns));
 	add(o, "work_ns", i64(st->work_ns));
+	/* The work each frame got: wall time (preemption included) and the thread's CPU time. */
+	add(o, "work_ns_per_frame", dbl(st->frames ? (double)st->work_ns / (double)st->frames : 0.0));
+	add(o, "cpu_ns_per_frame", dbl(st->frames ? (double)st->cpu_ns / (double)st->frames : 0.0));
 	add(o, "overhead_ns", i64(st->overhead_ns));
 	add(o, "overhead", lj_result_hist_json(st->overhead, false));
 	return o;
 }
 
 /*
- * |interval - period| between the presents of consecutive on-time frames:
+ * |interval - period| between the presents of consecutive kept frames:
  * completion jitter, which the display hides inside a period but which
  * shows how steadily the pipeline delivered. The accounting core records
  * it only into a histogram it is given, so the trial is replayed here.
@@ -240,22 +335,88 @@ static json_object *present_jitter_json(const struct frm_config *cfg, const stru
 
 	if (!h)
 		return NULL;
-	frm_account_init(&a, cfg->period_ns, cfg->latency_frames);
+	frm_account_init(&a, &cfg->clock, cfg->latency_frames, cfg->model);
 	a.jitter = h;
-	for (uint64_t i = tr->warmup; i < tr->nrun; i++)
-		frm_account_add(&a, frm_trial_vsync(tr, i), tr->present[i]);
+	frm_account_frames(&a, tr->frames, tr->warmup, tr->nrun, NULL, NULL);
 	o = lj_result_hist_json(h, true);
 	lj_hist_free(h);
+	return o;
+}
+
+/* The display's view: frame_times (display intervals) and the freezes. */
+static json_object *frame_times_json(const struct frm_trial *tr)
+{
+	const struct frm_account *a = &tr->acct;
+	json_object *o = lj_result_hist_json(tr->frame_times, true);
+
+	add(o, "name", json_object_new_string("frame_times"));
+	add(o, "mean_frame_time_ns", dbl(frm_mean_frame_time(a)));
+	add(o, "intervals", i64((int64_t)a->intervals));
+	add(o, "smooth_intervals", i64((int64_t)a->smooth));
+	add(o, "percentage_smooth", dbl(frm_percentage_smooth(a)));
+	add(o, "frame_time_discrepancy_ns", dbl(tr->discrepancy_ns));
+	add(o, "longest_freeze_ns", i64(a->longest_freeze_ns));
+	add(o, "freeze_time_ns", i64(a->freeze_ns));
+	return o;
+}
+
+static json_object *latency_json(const struct frm_trial *tr)
+{
+	json_object *o = lj_result_hist_json(tr->latency, true);
+
+	add(o, "name", json_object_new_string("frame_latency"));
+	add(o, "mean_ns", dbl(frm_mean_latency(&tr->acct)));
+	return o;
+}
+
+static json_object *production_json(const struct frm_config *cfg, const struct frm_trial *tr)
+{
+	const struct frm_account *a = &tr->acct;
+	json_object *o = lj_result_hist_json(tr->production, true);
+
+	add(o, "name", json_object_new_string("production_time"));
+	add(o, "p95_ns", i64(q(tr->production, 0.95)));
+	add(o, "presented", i64((int64_t)a->presented));
+	add(o, "steady_intervals", i64((int64_t)a->steady));
+	add(o, "present_intervals", i64((int64_t)a->present_intervals));
+	add(o, "percentage_steady", dbl(frm_percentage_steady(a)));
+	add(o, "present_jitter", present_jitter_json(cfg, tr));
+	return o;
+}
+
+/* Every frame's class, FrameTimeline style. */
+static json_object *classes_json(const struct frm_config *cfg, const struct frm_account *a)
+{
+	json_object *o = json_object_new_object(), *by = json_object_new_array();
+
+	add(o, "name", json_object_new_string("frames"));
+	add(o, "display_model", json_object_new_string(frm_model_name(cfg->model)));
+	add(o, "frames", i64((int64_t)a->frames));
+	add(o, "displayed", i64((int64_t)a->displayed));
+	add(o, "dropped", i64((int64_t)a->dropped));
+	add(o, "janky", i64((int64_t)a->janky));
+	for (int f = 0; f < FRM_NFATES; f++)
+		add(o, frm_fate_name(f), i64((int64_t)a->fate[f]));
+	for (int s = 0; s < cfg->nstages; s++)
+		json_object_array_add(by, i64((int64_t)a->missed_by_stage[s]));
+	add(o, "deadline_missed_by_stage", by);
+	add(o, "longest_streak", i64((int64_t)a->longest_streak));
 	return o;
 }
 
 static void summary_account(struct lj_result *res, const struct frm_account *a)
 {
 	lj_result_summary(res, "frames", (double)a->frames, "frames", LJ_BETTER_NONE);
+	lj_result_summary(res, "displayed", (double)a->displayed, "frames", LJ_BETTER_HIGHER);
 	lj_result_summary(res, "dropped", (double)a->dropped, "frames", LJ_BETTER_LOWER);
+	lj_result_summary(res, "janky", (double)a->janky, "frames", LJ_BETTER_LOWER);
 	lj_result_summary(res, "drop_rate", frm_drop_rate(a), "ratio", LJ_BETTER_LOWER);
 	lj_result_summary(res, "fps", frm_fps(a), "Hz", LJ_BETTER_HIGHER);
 	lj_result_summary(res, "percentage_smooth", frm_percentage_smooth(a), "%", LJ_BETTER_HIGHER);
+	lj_result_summary(res, "mean_frame_time", frm_mean_frame_time(a), "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "mean_frame_latency", frm_mean_latency(a), "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "longest_freeze", (double)a->longest_freeze_ns, "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "freeze_time", (double)a->freeze_ns, "ns", LJ_BETTER_LOWER);
 	lj_result_summary(res, "longest_streak", (double)a->longest_streak, "frames", LJ_BETTER_LOWER);
 }
 
@@ -263,28 +424,18 @@ static void trial_json(struct lj_result *res, const struct frm_config *cfg,
 		       const struct frm_trial *tr, const struct lj_topo *t)
 {
 	json_object *results = lj_result_results(res), *side = lj_result_side(res);
-	json_object *ft = lj_result_hist_json(tr->frame_time, true);
 	const struct frm_account *a = &tr->acct;
 	long migr = 0, vcsw = 0, ivcsw = 0;
 	double ovh = overhead_per_frame(tr);
 
-	add(ft, "name", json_object_new_string("frame_time"));
-	add(ft, "p95_ns", i64(q(tr->frame_time, 0.95)));
-	add(ft, "frames", i64((int64_t)a->frames));
-	add(ft, "dropped", i64((int64_t)a->dropped));
-	add(ft, "presented", i64((int64_t)a->presented));
-	add(ft, "late", i64((int64_t)a->late));
-	add(ft, "displayed", i64((int64_t)a->displayed));
-	add(ft, "replaced", i64((int64_t)a->replaced));
-	add(ft, "smooth_intervals", i64((int64_t)a->smooth));
-	add(ft, "intervals", i64((int64_t)a->intervals));
-	add(ft, "steady_intervals", i64((int64_t)a->steady));
-	add(ft, "present_intervals", i64((int64_t)a->present_intervals));
-	add(ft, "percentage_steady", dbl(frm_percentage_steady(a)));
-	add(ft, "present_jitter", present_jitter_json(cfg, tr));
-	json_object_array_add(results, ft);
+	json_object_array_add(results, frame_times_json(tr));
+	json_object_array_add(results, latency_json(tr));
+	json_object_array_add(results, classes_json(cfg, a));
+	json_object_array_add(results, production_json(cfg, tr));
 	summary_account(res, a);
-	lj_result_summary(res, "frame_p99", (double)q(tr->frame_time, 0.99), "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "frame_time_discrepancy", tr->discrepancy_ns, "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "frame_latency_p99", (double)q(tr->latency, 0.99), "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "production_p99", (double)q(tr->production, 0.99), "ns", LJ_BETTER_LOWER);
 	if (cfg->fake_ns_per_unit > 0)
 		return;
 	for (int s = 0; s < cfg->nstages; s++) {
@@ -298,6 +449,8 @@ static void trial_json(struct lj_result *res, const struct frm_config *cfg,
 	add(side, "migrations", i64(migr));
 	add(side, "voluntary_switches", i64(vcsw));
 	add(side, "involuntary_switches", i64(ivcsw));
+	/* Where the timeline's t_s = 0 is on CLOCK_MONOTONIC (the first measured vsync). */
+	add(side, "timeline_t0_ns", i64(frm_trial_vsync(tr, tr->warmup)));
 	add(side, "overhead_ns_per_frame", dbl(ovh));
 	add(side, "overhead_pct_of_period", dbl(100.0 * ovh / (double)cfg->period_ns));
 }
@@ -340,7 +493,7 @@ static void ramp_json(struct lj_result *res, const struct frm_config *cfg,
 			add(p, "fps", dbl(pts[i].fps));
 			add(p, "drop_rate", dbl(pts[i].drop_rate));
 			add(p, "percentage_smooth", dbl(pts[i].smooth));
-			add(p, "frame_p99_ns", i64(pts[i].frame_p99_ns));
+			add(p, "production_p99_ns", i64(pts[i].production_p99_ns));
 			add(p, "frames", i64((int64_t)pts[i].frames));
 			add(p, "dropped", i64((int64_t)pts[i].dropped));
 			add(p, "pass", json_object_new_boolean(pts[i].pass));

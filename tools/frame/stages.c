@@ -73,12 +73,32 @@ static void ring_pop(struct frm_ring *r, uint32_t *frame, int64_t *sent, bool *s
 
 int64_t frm_trial_vsync(const struct frm_trial *tr, uint64_t i)
 {
-	return tr->t0 + (int64_t)i * tr->cfg->period_ns;
+	return tr->t0 + frm_vsync_ns(&tr->cfg->clock, (int64_t)i);
+}
+
+/* Frame @i's deadline: vsync i + L. */
+static int64_t due(const struct frm_trial *tr, uint64_t i)
+{
+	return frm_trial_vsync(tr, i + (uint64_t)tr->cfg->latency_frames);
 }
 
 static bool stopped(struct frm_trial *tr)
 {
 	return lj_stop_requested() || atomic_load_explicit(&tr->abort, memory_order_relaxed);
+}
+
+/*
+ * When the run's last frames are cut short: the last frame's deadline in
+ * the strict model (past it no frame can count), L periods later in the
+ * display model (a late frame still shows).
+ */
+static int64_t run_end(const struct frm_trial *tr)
+{
+	uint64_t last = tr->nframes - 1;
+
+	if (tr->cfg->model == FRM_MODEL_DISPLAY)
+		last += (uint64_t)tr->cfg->latency_frames;
+	return due(tr, last);
 }
 
 /*
@@ -94,8 +114,7 @@ static bool stopped(struct frm_trial *tr)
 
 /*
  * Do this stage's units for frame @i. Return: false when a stop request
- * or @end (the last frame's deadline: past it no frame can be on time)
- * cut the work short.
+ * or @end (run_end()) cut the work short.
  */
 static bool work(struct frm_stage *st, uint32_t i, int64_t end)
 {
@@ -127,8 +146,7 @@ static void __attribute__((noinline)) frame_late(struct frm_trial *tr, const str
 						 enum lj_late_kind kind, uint32_t i, int64_t at)
 {
 	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = gettid(), .index = st->index,
-			      .due_ns = (uint64_t)(frm_trial_vsync(tr, i) +
-						   tr->cfg->period_ns * tr->cfg->latency_frames),
+			      .due_ns = (uint64_t)due(tr, i),
 			      .ran_ns = (uint64_t)at };
 
 	lj_hooks_late(tr->hooks, &ev);
@@ -143,9 +161,9 @@ static void __attribute__((noinline)) frame_late(struct frm_trial *tr, const str
 static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
 {
 	struct frm_trial *tr = st->trial;
+	struct frm_frame *fr = &tr->frames[i];
 	bool measured = i >= tr->warmup;
-	int64_t end = frm_trial_vsync(tr, tr->nframes - 1) +
-		      tr->cfg->period_ns * tr->cfg->latency_frames;
+	int64_t end = run_end(tr);
 	int cpu = sched_getcpu();
 	int64_t w0, w1;
 
@@ -158,16 +176,20 @@ static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
 	w0 = lj_now_ns();
 	if (!work(st, i, end)) {
 		st->abandoned += measured;
+		fr->gone_stage = (int8_t)st->index;
 		if (measured && lj_hooks_wants_missed(tr->hooks))
 			frame_late(tr, st, LJ_LATE_FRAME_DROPPED, i, lj_now_ns());
 		return;
 	}
 	w1 = lj_now_ns();
+	if (w1 > due(tr, i) && fr->late_stage < 0)
+		fr->late_stage = (int8_t)st->index;
 	if (!st->out) {
-		tr->present[i] = w1;
-		if (measured && lj_hooks_wants_missed(tr->hooks) &&
-		    w1 - frm_trial_vsync(tr, i) > tr->cfg->period_ns * tr->cfg->latency_frames)
-			frame_late(tr, st, LJ_LATE_FRAME_JANKY, i, w1);
+		fr->present = w1 - tr->t0;
+		/* Late: the strict model drops it, the display model shows it late. */
+		if (measured && lj_hooks_wants_missed(tr->hooks) && w1 > due(tr, i))
+			frame_late(tr, st, tr->cfg->model == FRM_MODEL_STRICT ? LJ_LATE_FRAME_DROPPED :
+				   LJ_LATE_FRAME_JANKY, i, w1);
 	} else if (!ring_push(st->out, i, w1))
 		st->ring_full++;
 	if (!measured)
@@ -183,14 +205,15 @@ static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
 static void run_source(struct frm_stage *st)
 {
 	struct frm_trial *tr = st->trial;
-	int64_t deadline = tr->cfg->period_ns * tr->cfg->latency_frames;
 	uint64_t i;
 
 	for (i = 0; i < tr->nframes && !stopped(tr); i++) {
 		int64_t vsync = frm_trial_vsync(tr, i), now = lj_now_ns(), wake;
 
-		if (now >= vsync + deadline) {
+		if (now >= due(tr, i)) {
 			st->skipped += i >= tr->warmup;
+			tr->frames[i].gone_stage = 0;
+			tr->frames[i].skipped = true;
 			if (i >= tr->warmup && lj_hooks_wants_missed(tr->hooks))
 				frame_late(tr, st, LJ_LATE_FRAME_DROPPED, (uint32_t)i, now);
 			continue;
@@ -210,6 +233,7 @@ static void run_source(struct frm_stage *st)
 		} else {
 			wake = now;
 			st->busy_starts += i >= tr->warmup;
+			tr->frames[i].waited_ns += now - vsync;	/* still busy with earlier frames */
 		}
 		do_frame(st, (uint32_t)i, wake);
 	}
@@ -218,11 +242,20 @@ static void run_source(struct frm_stage *st)
 		ring_push_end(st->out);
 }
 
+/* A frame newer than the one just taken is already queued (not the end token). */
+static bool newer_queued(struct frm_ring *r)
+{
+	uint32_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	if (atomic_load_explicit(&r->head, memory_order_acquire) == t)
+		return false;
+	return r->frame[t % FRM_RING] != FRM_END;
+}
+
 /* Stage s > 0: take frames as they are handed over; abandon the stale. */
 static void run_stage(struct frm_stage *st)
 {
 	struct frm_trial *tr = st->trial;
-	int64_t deadline = tr->cfg->period_ns * tr->cfg->latency_frames;
 
 	for (;;) {
 		uint32_t i;
@@ -233,14 +266,19 @@ static void run_stage(struct frm_stage *st)
 		wake = lj_now_ns();
 		if (i == FRM_END)
 			break;
+		if (!slept)
+			tr->frames[i].waited_ns += wake - sent;	/* queued behind earlier frames */
 		if (i >= tr->warmup) {
 			if (slept)
 				lj_hist_add(st->lateness, wake - sent);
 			else
 				st->busy_starts++;
 		}
-		if (wake >= frm_trial_vsync(tr, i) + deadline) {
+		if (wake >= due(tr, i) && (tr->cfg->model == FRM_MODEL_STRICT || newer_queued(st->in))) {
 			st->abandoned += i >= tr->warmup;
+			tr->frames[i].gone_stage = (int8_t)st->index;
+			if (i >= tr->warmup && lj_hooks_wants_missed(tr->hooks))
+				frame_late(tr, st, LJ_LATE_FRAME_DROPPED, i, wake);
 			continue;
 		}
 		do_frame(st, i, wake);
@@ -333,13 +371,16 @@ static int trial_alloc(struct frm_trial *tr)
 {
 	const struct frm_config *cfg = tr->cfg;
 
-	tr->present = malloc(tr->nframes * sizeof(*tr->present));
-	tr->frame_time = lj_hist_new();
-	if (!tr->present || !tr->frame_time)
+	tr->frames = malloc(tr->nframes * sizeof(*tr->frames));
+	tr->shown = malloc(tr->nframes * sizeof(*tr->shown));
+	tr->production = lj_hist_new();
+	tr->frame_times = lj_hist_new();
+	tr->latency = lj_hist_new();
+	if (!tr->frames || !tr->shown || !tr->production || !tr->frame_times || !tr->latency)
 		return -ENOMEM;
 	/* Writing every slot also prefaults the array before the run. */
 	for (uint64_t i = 0; i < tr->nframes; i++)
-		tr->present[i] = FRM_NOT_PRESENTED;
+		frm_frame_clear(&tr->frames[i]);
 	for (int s = 0; s < cfg->nstages; s++) {
 		struct frm_stage *st = &tr->stage[s];
 
@@ -447,6 +488,25 @@ static int run_threads(struct frm_trial *tr)
 	return err;
 }
 
+/* The display's view of the frames run, and the production times. */
+static void trial_account(struct frm_trial *tr)
+{
+	const struct frm_config *cfg = tr->cfg;
+	struct frm_account *a = &tr->acct;
+
+	frm_account_init(a, &cfg->clock, cfg->latency_frames, cfg->model);
+	a->frame_times = tr->frame_times;
+	a->latency = tr->latency;
+	a->shown = tr->shown;
+	a->shown_cap = tr->nframes;
+	frm_account_frames(a, tr->frames, tr->warmup, tr->nrun, NULL, NULL);
+	tr->discrepancy_ns = frm_discrepancy_ns(tr->shown, a->nshown);
+	for (uint64_t i = tr->warmup; i < tr->nrun; i++)
+		if (tr->frames[i].present != FRM_NOT_PRESENTED)
+			lj_hist_add(tr->production, tr->frames[i].present -
+				    frm_vsync_ns(&cfg->clock, (int64_t)i));
+}
+
 int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint64_t *units)
 {
 	struct lj_hooks *hooks = tr->hooks;
@@ -458,27 +518,22 @@ int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint
 	memcpy(tr->units, units, sizeof(tr->units[0]) * cfg->nstages);
 	tr->warmup = (uint64_t)cfg->warmup;
 	tr->nframes = tr->warmup + frm_config_frames(cfg);
-	frm_account_init(&tr->acct, cfg->period_ns, cfg->latency_frames);
 	ret = trial_alloc(tr);
 	if (ret)
 		return ret;
 	if (cfg->fake_ns_per_unit > 0) {
-		frm_simulate(cfg->nstages, cfg->period_ns, cfg->latency_frames, tr->nframes,
-			     fake_work, tr, tr->present);
+		/* tr->shown is free until the accounting: the simulator's scratch. */
+		frm_simulate(cfg->nstages, &cfg->clock, cfg->latency_frames, cfg->model, tr->nframes,
+			     fake_work, tr, tr->frames, tr->shown);
 		tr->nrun = tr->nframes;
-		tr->wall_ns = (int64_t)(tr->nframes - tr->warmup) * cfg->period_ns;
+		tr->wall_ns = frm_vsync_ns(&cfg->clock, (int64_t)tr->nframes) -
+			      frm_vsync_ns(&cfg->clock, (int64_t)tr->warmup);
 	} else {
 		ret = run_threads(tr);
 		if (ret)
 			return ret;
 	}
-	for (uint64_t i = tr->warmup; i < tr->nrun; i++) {
-		int64_t vsync = frm_trial_vsync(tr, i);
-
-		frm_account_add(&tr->acct, vsync, tr->present[i]);
-		if (tr->present[i] != FRM_NOT_PRESENTED)
-			lj_hist_add(tr->frame_time, tr->present[i] - vsync);
-	}
+	trial_account(tr);
 	for (int s = 0; s < cfg->nstages; s++)
 		tr->overhead_ns += tr->stage[s].overhead_ns;
 	return 0;
@@ -496,8 +551,13 @@ void frm_trial_free(struct frm_trial *tr)
 		free(tr->stage[s].cpu_count);
 		free(tr->stage[s].out);
 	}
-	if (tr->frame_time)
-		lj_hist_free(tr->frame_time);
-	free(tr->present);
+	if (tr->production)
+		lj_hist_free(tr->production);
+	if (tr->frame_times)
+		lj_hist_free(tr->frame_times);
+	if (tr->latency)
+		lj_hist_free(tr->latency);
+	free(tr->frames);
+	free(tr->shown);
 	tr->cfg = NULL;
 }

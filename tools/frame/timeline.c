@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* timeline.c - lj-frame's --timeline CSV: fps, drops and CPU frequency per interval. */
+/* timeline.c - lj-frame's --timeline CSV: sweep phase, fps, drops and CPU frequency per interval. */
 #include "frame.h"
 
 #include <errno.h>
@@ -9,6 +9,43 @@
 #include "lj_cpufreq.h"
 #include "lj_outfile.h"
 #include "lj_time.h"
+
+/* Counts of one timeline interval, by the vsync of each frame. */
+struct bin {
+	uint64_t frames, displayed, dropped, janky;
+};
+
+struct binner {
+	const struct frm_trial *tr;
+	struct bin *bins;
+	uint64_t nbins;
+	int64_t interval_ns;
+};
+
+static uint64_t bin_of(const struct frm_trial *tr, uint64_t i, int64_t interval_ns)
+{
+	return (uint64_t)((frm_vsync_ns(&tr->cfg->clock, (int64_t)i) -
+			   frm_vsync_ns(&tr->cfg->clock, (int64_t)tr->warmup)) / interval_ns);
+}
+
+static void bin_fate(void *arg, uint64_t index, enum frm_fate fate, int stage, int64_t shown_ns)
+{
+	struct binner *b = arg;
+	uint64_t k = bin_of(b->tr, index, b->interval_ns);
+	struct bin *x;
+
+	(void)stage;
+	(void)shown_ns;
+	if (k >= b->nbins)
+		return;
+	x = &b->bins[k];
+	x->frames++;
+	if (frm_fate_displayed(fate))
+		x->displayed++;
+	else
+		x->dropped++;
+	x->janky += fate == FRM_FATE_MISSED || fate == FRM_FATE_STUFFED;
+}
 
 /* Each CPU's frequency at @t: the last change sampled at or before it, 0 if none yet. */
 static void freq_at(const struct lj_cpufreq_sample *smp, size_t nsmp, size_t *pos,
@@ -21,56 +58,70 @@ static void freq_at(const struct lj_cpufreq_sample *smp, size_t nsmp, size_t *po
 	}
 }
 
-int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t interval_ns,
-		       const struct lj_cpufreq_sample *smp, size_t nsmp)
+/*
+ * The sweep phases lj-env --sweep announced (docs/lj-env.md): the file
+ * named by LJ_SWEEP_PHASES holds "CLOCK_MONOTONIC_NS LABEL" lines, one
+ * per change, in time order. Return the number read (0 without a sweep).
+ */
+static size_t phases_load(struct frm_phase *ph, size_t max)
 {
-	const struct frm_config *cfg = tr->cfg;
-	/* From the first measured vsync to the interval holding the last. */
-	uint64_t n = tr->nrun > tr->warmup ? tr->nrun - tr->warmup : 0;
-	uint64_t nint = n ? (uint64_t)((n - 1) * cfg->period_ns / interval_ns) + 1 : 0;
-	int64_t base = frm_trial_vsync(tr, tr->warmup);
-	unsigned long *khz = calloc(CPU_SETSIZE, sizeof(*khz));
-	cpu_set_t cpus;
-	uint64_t i = tr->warmup;
-	size_t pos = 0;
-	struct lj_outfile out;
+	const char *path = getenv("LJ_SWEEP_PHASES");
+	char line[256];
+	size_t n = 0;
 	FILE *f;
-	int ret;
 
-	if (!khz)
-		return -ENOMEM;
-	ret = lj_outfile_open(&out, path, NULL, 0);
-	if (ret) {
-		free(khz);
-		return ret;
-	}
-	f = lj_outfile_stdio(&out);
-	if (!f) {
-		lj_outfile_abort(&out);
-		free(khz);
-		return -ENOMEM;
-	}
-	CPU_ZERO(&cpus);
-	for (size_t k = 0; k < nsmp; k++)
-		if (smp[k].cpu >= 0 && smp[k].cpu < CPU_SETSIZE)
-			CPU_SET(smp[k].cpu, &cpus);
-	fprintf(f, "t_s,frames,dropped,fps");
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &cpus))
-			fprintf(f, ",cpu%d_khz", c);
-	fputc('\n', f);
-	for (uint64_t k = 0; k < nint; k++) {
-		int64_t end = base + (int64_t)(k + 1) * interval_ns;
-		struct frm_account a;
+	if (!path || !*path || !(f = fopen(path, "r")))
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		long long t;
+		int off = 0;
 
-		frm_account_init(&a, cfg->period_ns, cfg->latency_frames);
-		for (; i < tr->nrun && frm_trial_vsync(tr, i) < end; i++)
-			frm_account_add(&a, frm_trial_vsync(tr, i), tr->present[i]);
-		fprintf(f, "%.3f,%llu,%llu,%.2f", (double)k * interval_ns / 1e9,
-			(unsigned long long)a.frames, (unsigned long long)a.dropped, frm_fps(&a));
+		if (sscanf(line, "%lld %n", &t, &off) < 1 || !off)
+			continue;
+		line[strcspn(line, "\r\n")] = '\0';
+		ph[n].t_ns = t;
+		/* The label goes into a CSV cell: no commas or quotes in it. */
+		for (char *c = line + off; *c; c++)
+			if (*c == ',' || *c == '"')
+				*c = ';';
+		snprintf(ph[n].label, sizeof(ph[n].label), "%s", line + off);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* The phase in force at @t, or "" before the first. */
+static const char *phase_at(const struct frm_phase *ph, size_t n, int64_t t)
+{
+	const char *label = "";
+
+	for (size_t k = 0; k < n && ph[k].t_ns <= t; k++)
+		label = ph[k].label;
+	return label;
+}
+
+static void write_rows(FILE *f, const struct frm_trial *tr, const struct binner *b,
+		       const struct lj_cpufreq_sample *smp, size_t nsmp, const cpu_set_t *cpus,
+		       const struct frm_phase *ph, size_t nph)
+{
+	int64_t base = frm_trial_vsync(tr, tr->warmup);
+	double rate = frm_clock_rate(&tr->cfg->clock);
+	unsigned long *khz = calloc(CPU_SETSIZE, sizeof(*khz));
+	size_t pos = 0;
+
+	for (uint64_t k = 0; khz && k < b->nbins; k++) {
+		const struct bin *x = &b->bins[k];
+		int64_t start = base + (int64_t)k * b->interval_ns, end = start + b->interval_ns;
+
+		fprintf(f, "%.3f,%s,%llu,%llu,%llu,%llu,%.2f", (double)k * (double)b->interval_ns / 1e9,
+			phase_at(ph, nph, start), (unsigned long long)x->frames,
+			(unsigned long long)x->displayed, (unsigned long long)x->dropped,
+			(unsigned long long)x->janky,
+			x->frames ? (double)x->displayed * rate / (double)x->frames : 0.0);
 		freq_at(smp, nsmp, &pos, end, khz);
 		for (int c = 0; c < CPU_SETSIZE; c++) {
-			if (!CPU_ISSET(c, &cpus))
+			if (!CPU_ISSET(c, cpus))
 				continue;
 			if (khz[c])
 				fprintf(f, ",%lu", khz[c]);
@@ -80,6 +131,53 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 		fputc('\n', f);
 	}
 	free(khz);
+}
+
+int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t interval_ns,
+		       const struct lj_cpufreq_sample *smp, size_t nsmp)
+{
+	struct binner b = { .tr = tr, .interval_ns = interval_ns };
+	struct frm_phase *ph = calloc(FRM_MAX_PHASES, sizeof(*ph));
+	size_t nph = ph ? phases_load(ph, FRM_MAX_PHASES) : 0;
+	struct lj_outfile out;
+	struct frm_account a;
+	cpu_set_t cpus;
+	FILE *f;
+	int ret;
+
+	/* From the first measured vsync to the interval holding the last. */
+	b.nbins = tr->nrun > tr->warmup ? bin_of(tr, tr->nrun - 1, interval_ns) + 1 : 0;
+	b.bins = calloc(b.nbins ? b.nbins : 1, sizeof(*b.bins));
+	if (!b.bins || !ph) {
+		free(b.bins);
+		free(ph);
+		return -ENOMEM;
+	}
+	frm_account_init(&a, &tr->cfg->clock, tr->cfg->latency_frames, tr->cfg->model);
+	frm_account_frames(&a, tr->frames, tr->warmup, tr->nrun, bin_fate, &b);
+	ret = lj_outfile_open(&out, path, NULL, 0);
+	f = ret ? NULL : lj_outfile_stdio(&out);
+	if (!ret && !f) {
+		lj_outfile_abort(&out);
+		ret = -ENOMEM;
+	}
+	if (ret) {
+		free(b.bins);
+		free(ph);
+		return ret;
+	}
+	CPU_ZERO(&cpus);
+	for (size_t k = 0; k < nsmp; k++)
+		if (smp[k].cpu >= 0 && smp[k].cpu < CPU_SETSIZE)
+			CPU_SET(smp[k].cpu, &cpus);
+	fprintf(f, "t_s,phase,frames,displayed,dropped,janky,fps");
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &cpus))
+			fprintf(f, ",cpu%d_khz", c);
+	fputc('\n', f);
+	write_rows(f, tr, &b, smp, nsmp, &cpus, ph, nph);
+	free(b.bins);
+	free(ph);
 	/* Every write error (a full disk) surfaces here; "-" is flushed, not closed. */
 	return lj_outfile_commit(&out);
 }

@@ -7,11 +7,13 @@
 
 #include "lj_err.h"
 #include "lj_tool.h"
+#include "lj_validity_hook.h"
 
 struct hb_tool {
 	struct hb_config cfg;
 	struct hb_run run;
 	bool run_init;
+	struct lj_vhook *validity;	/* the validity verdict (lj_validity_hook) */
 };
 
 static int parse(void *p, int argc, char **argv)
@@ -56,6 +58,12 @@ static void abandon(struct hb_run *run)
 	hb_run_go(run);
 	hb_run_wait(run);
 	hb_run_collect(run);
+}
+
+/* The validity verdict runs beside every lj-hackbench run (no per-worker read-back yet). */
+static int hooks(void *p, struct lj_tool *t)
+{
+	return lj_vhook_add(&t->hooks, &((struct hb_tool *)p)->validity);
 }
 
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
@@ -105,6 +113,7 @@ static int wait_run(void *p, struct lj_tool *t)
 
 static int report_text(void *p, struct lj_tool *t, int ret)
 {
+	lj_vhook_fallbacks(((struct hb_tool *)p)->validity, t->setup_rec);
 	hb_report_final(&((struct hb_tool *)p)->run);
 	return 0;
 }
@@ -126,8 +135,9 @@ static void free_tool(void *p)
 
 static const struct lj_tool_ops hb_ops = {
 	.name = "lj-hackbench", .size = sizeof(struct hb_tool),
-	.parse = parse, .describe = describe, .prepare = prepare, .start = start, .go = go,
-	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
+	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
+	.go = go, .wait = wait_run, .report_text = report_text, .report_json = report_json,
+	.free = free_tool,
 };
 
 int main(int argc, char **argv)

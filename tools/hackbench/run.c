@@ -142,18 +142,12 @@ static int spawn(struct hb_run *run, struct hb_worker *w)
 		w->started = true;
 		return 0;
 	}
-#ifdef __SANITIZE_ADDRESS__
-	stack = 512 * 1024;
-#else
-	stack = 64 * 1024;	/* hackbench uses PTHREAD_STACK_MIN; buffers here are on the heap */
-#endif
+	/* hackbench uses PTHREAD_STACK_MIN; buffers here are on the heap (ASan's frames need more) */
+	stack = LJ_SANITIZED ? 512 * 1024 : 64 * 1024;
 	if (stack < (size_t)PTHREAD_STACK_MIN)
 		stack = PTHREAD_STACK_MIN;
-	/* Stop signals go to main, whose sleep they interrupt; workers poll the flag. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGALRM);
+	/* Stop signals go to main, whose wait (lj_stop_wait) they end; workers poll the flag. */
+	lj_stop_signals(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, stack);

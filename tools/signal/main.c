@@ -7,6 +7,7 @@
 
 #include "lj_err.h"
 #include "lj_tool.h"
+#include "lj_validity_hook.h"
 
 struct sig_tool {
 	struct sig_config cfg;
@@ -41,6 +42,12 @@ static int prepare(void *p, struct lj_tool *t)
 	return ret;
 }
 
+/* The validity verdict runs beside every lj-signal run. */
+static int hooks(void *p, struct lj_tool *t)
+{
+	return lj_vhook_add(&t->hooks, &((struct sig_tool *)p)->ring.validity);
+}
+
 /* The ring's threads exist, set up, waiting for the token. */
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 {
@@ -56,6 +63,13 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 		return -ENOMEM;
 	}
 	ret = sig_ring_start(r);
+	if (!ret && r->first_pin_err) {
+		char detail[96];
+
+		snprintf(detail, sizeof(detail), "thread %d to CPU %d: %s", r->pin_fail_thread,
+			 r->pin_fail_cpu, lj_strerror(r->first_pin_err));
+		ret = lj_tool_fallback(t, "affinity", r->first_pin_err, detail);
+	}
 	if (!ret && r->sched_fallback)
 		ret = lj_tool_fallback(t, "policy", r->first_sched_err, NULL);
 	if (ret) {
@@ -74,17 +88,27 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 
 static int go(void *p, struct lj_tool *t)
 {
-	return sig_ring_go(&((struct sig_tool *)p)->ring);
+	struct sig_ring *r = &((struct sig_tool *)p)->ring;
+
+	sig_validity_expect(r);
+	return sig_ring_go(r);
 }
 
 static int wait_ring(void *p, struct lj_tool *t)
 {
-	return sig_ring_wait(&((struct sig_tool *)p)->ring);
+	struct sig_ring *r = &((struct sig_tool *)p)->ring;
+	int ret = sig_ring_wait(r);
+
+	sig_validity_counts(r);
+	return ret;
 }
 
 static int report_text(void *p, struct lj_tool *t, int ret)
 {
-	sig_report_final(&((struct sig_tool *)p)->ring);
+	struct sig_ring *r = &((struct sig_tool *)p)->ring;
+
+	lj_vhook_fallbacks(r->validity, t->setup_rec);
+	sig_report_final(r);
 	return 0;
 }
 
@@ -105,7 +129,7 @@ static void free_tool(void *p)
 
 static const struct lj_tool_ops sig_ops = {
 	.name = "lj-signal", .size = sizeof(struct sig_tool),
-	.parse = parse, .describe = describe, .prepare = prepare, .start = start, .go = go,
+	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start, .go = go,
 	.wait = wait_ring, .report_text = report_text, .report_json = report_json, .free = free_tool,
 };
 

@@ -99,16 +99,10 @@ static int sig_finish(struct sig_config *cfg)
 		cfg->threads = -1;	/* one per allowed CPU, counted when the ring is placed */
 		cfg->affinity = SIG_AFF_EACH;
 	}
-	if (cfg->breaktrace_text) {
-		int64_t v;
-
-		if (lj_opt_duration("--breaktrace", cfg->breaktrace_text,
-				    cfg->nsecs ? 1 : LJ_NSEC_PER_USEC, &v))
-			return LJ_EXIT_USAGE;
-		if (v <= 0)
-			return lj_opt_invalid("--breaktrace", cfg->breaktrace_text, "must be > 0");
-		cfg->breaktrace_ns = v;
-	}
+	if (cfg->breaktrace_text &&
+	    lj_opt_rt_duration("breaktrace", cfg->breaktrace_text, cfg->nsecs ? 1 : LJ_NSEC_PER_USEC,
+			       &cfg->breaktrace_ns))
+		return LJ_EXIT_USAGE;
 	return lj_opt_policy_priority(cfg->policy_given, &cfg->policy, cfg->priority);
 }
 

@@ -167,6 +167,30 @@ static const char *ring_placement(const struct sig_ring *r)
 	return p;
 }
 
+/* The run's parameters, after any fallback. */
+static void params_json(const struct sig_ring *r, json_object *params)
+{
+	const struct sig_config *cfg = r->cfg;
+	char list[256];
+
+	json_object_object_add(params, "threads", json_object_new_int(r->n));
+	json_object_object_add(params, "loops", json_object_new_int64((int64_t)cfg->loops));
+	json_object_object_add(params, "duration_ns", json_object_new_int64(cfg->duration_ns));
+	json_object_object_add(params, "policy",
+			       json_object_new_string(lj_sched_policy_name(r->sched_fallback ?
+							LJ_POLICY_OTHER : cfg->policy)));
+	json_object_object_add(params, "priority",
+			       json_object_new_int(r->sched_fallback ? 0 : cfg->priority));
+	json_object_object_add(params, "signal", json_object_new_string("SIGUSR1"));
+	json_object_object_add(params, "pace_ns", json_object_new_int64(cfg->pace_every ? cfg->pace_ns : 0));
+	json_object_object_add(params, "pace_every", json_object_new_int64((int64_t)cfg->pace_every));
+	json_object_object_add(params, "placement", json_object_new_string(ring_placement(r)));
+	json_object_object_add(params, "cpus",
+			       json_object_new_string(lj_cpulist_format(&r->measured, list, sizeof(list))));
+	json_object_object_add(params, "mlockall", json_object_new_boolean(r->mlocked));
+	json_object_object_add(params, "breaktrace_ns", json_object_new_int64(cfg->breaktrace_ns));
+}
+
 /* signaltest's own keys: num_threads and thread{"<i>"} with the T: lines' numbers. */
 static void rt_keys(const struct sig_ring *r, json_object *root)
 {
@@ -193,37 +217,19 @@ static void rt_keys(const struct sig_ring *r, json_object *root)
 
 int sig_report_json(const struct sig_ring *r, struct lj_result *res)
 {
-	const struct sig_config *cfg = r->cfg;
 	json_object *params = lj_result_params(res);
 	json_object *results = lj_result_results(res);
 	json_object *side = lj_result_side(res);
 	json_object *threads = json_object_new_array();
 	struct lj_hist *all = lj_hist_new();
 	const struct lj_hist *rt = r->th[0].rt;
-	char list[256];
 
 	if (!all || !threads) {
 		lj_hist_free(all);
 		json_object_put(threads);
 		return -ENOMEM;
 	}
-	json_object_object_add(params, "threads", json_object_new_int(r->n));
-	json_object_object_add(params, "loops", json_object_new_int64((int64_t)cfg->loops));
-	json_object_object_add(params, "duration_ns", json_object_new_int64(cfg->duration_ns));
-	json_object_object_add(params, "policy",
-			       json_object_new_string(lj_sched_policy_name(r->sched_fallback ?
-							LJ_POLICY_OTHER : cfg->policy)));
-	json_object_object_add(params, "priority",
-			       json_object_new_int(r->sched_fallback ? 0 : cfg->priority));
-	json_object_object_add(params, "signal", json_object_new_string("SIGUSR1"));
-	json_object_object_add(params, "pace_ns", json_object_new_int64(cfg->pace_every ? cfg->pace_ns : 0));
-	json_object_object_add(params, "pace_every", json_object_new_int64((int64_t)cfg->pace_every));
-	json_object_object_add(params, "placement", json_object_new_string(ring_placement(r)));
-	json_object_object_add(params, "cpus",
-			       json_object_new_string(lj_cpulist_format(&r->measured, list, sizeof(list))));
-	json_object_object_add(params, "mlockall", json_object_new_boolean(r->mlocked));
-	json_object_object_add(params, "breaktrace_ns", json_object_new_int64(cfg->breaktrace_ns));
-
+	params_json(r, params);
 	for (int i = 0; i < r->n; i++) {
 		const struct sig_thread *t = &r->th[i];
 		int from = (i + r->n - 1) % r->n;

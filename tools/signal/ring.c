@@ -14,6 +14,7 @@
 #include "lj_parse.h"
 #include "lj_stop.h"
 #include "lj_time.h"
+#include "lj_validity_hook.h"
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -91,6 +92,21 @@ static void pace(struct sig_thread *t, uint64_t rounds)
 	t->paces++;
 }
 
+/* A ring thread's own setup: its id, CPU and policy; then it counts itself ready. */
+static void ring_thread_setup(struct sig_thread *t)
+{
+	const struct sig_config *cfg = t->ring->cfg;
+	struct lj_sched_param sp = { .policy = cfg->policy, .priority = cfg->priority };
+
+	t->tid = gettid();
+	if (t->cpu >= 0)
+		t->pin_err = lj_cpus_pin_one(0, t->cpu);
+	if (cfg->policy != LJ_POLICY_OTHER)
+		t->sched_err = lj_sched_apply(0, &sp);
+	lj_sched_prefault_stack(64 * 1024);
+	__atomic_add_fetch(&t->ring->ready, 1, __ATOMIC_ACQ_REL);
+}
+
 /*
  * The measuring loop. Between sigwait's return and the next pthread_kill
  * there is nothing but clock reads, the histogram add and (thread 0) the
@@ -103,7 +119,6 @@ static void *ring_thread(void *arg)
 	struct sig_ring *r = t->ring;
 	const struct sig_config *cfg = r->cfg;
 	struct sig_thread *next = &r->th[(t->index + 1) % r->n];
-	struct lj_sched_param sp = { .policy = cfg->policy, .priority = cfg->priority };
 	struct rusage ru;
 	uint64_t counted = 0;
 	int64_t last_send = 0;
@@ -116,13 +131,7 @@ static void *ring_thread(void *arg)
 	 */
 	int uncounted = t->index == 0 ? 2 : 1;
 
-	t->tid = gettid();
-	if (t->cpu >= 0)
-		t->pin_err = lj_cpus_pin_one(0, t->cpu);
-	if (cfg->policy != LJ_POLICY_OTHER)
-		t->sched_err = lj_sched_apply(0, &sp);
-	lj_sched_prefault_stack(64 * 1024);
-	__atomic_add_fetch(&r->ready, 1, __ATOMIC_ACQ_REL);
+	ring_thread_setup(t);
 
 	for (;;) {
 		int64_t now, sent, hop;
@@ -302,11 +311,8 @@ int sig_ring_start(struct sig_ring *r)
 	 * sigwait) and the stop signals, so those reach main, which is not
 	 * on a measured CPU and turns them into the ring's stop flag.
 	 */
-	sigemptyset(&block);
+	lj_stop_signals(&block);
 	sigaddset(&block, SIG_SIGNAL);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGALRM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, LJ_SCHED_THREAD_STACK);
@@ -331,11 +337,15 @@ int sig_ring_start(struct sig_ring *r)
 		nanosleep(&ts, NULL);
 	}
 	for (int i = 0; i < r->n; i++) {
+		/* The caller decides: run unpinned / SCHED_OTHER, or stop (--strict). */
 		if (r->th[i].pin_err) {
-			lj_warn_errno(r->th[i].pin_err, "cannot pin thread %d to CPU %d", i, r->th[i].cpu);
+			if (!r->first_pin_err) {
+				r->first_pin_err = r->th[i].pin_err;
+				r->pin_fail_thread = i;
+				r->pin_fail_cpu = r->th[i].cpu;
+			}
 			r->th[i].cpu = -1;
 		}
-		/* The caller decides: fall back to SCHED_OTHER, or stop (--strict). */
 		if (r->th[i].sched_err && !r->sched_fallback) {
 			r->sched_fallback = true;
 			r->first_sched_err = r->th[i].sched_err;
@@ -381,6 +391,7 @@ int sig_ring_wait(struct sig_ring *r)
 	while (!all_done(r)) {
 		int64_t now = lj_now_ns();
 
+		lj_vhook_poll(r->validity);	/* the threads' policy, read back while they exist */
 		if (lj_stop_requested() || (deadline && now >= deadline))
 			stop_ring(r);
 		if (LOAD(&r->stopping)) {

@@ -111,8 +111,11 @@ struct sig_ring {
 	bool mlocked;
 	bool sched_fallback;
 	int first_sched_err;		/* -errno of the first thread refused its policy */
+	int first_pin_err;		/* -errno of the first thread refused its CPU (it runs unpinned) */
+	int pin_fail_thread, pin_fail_cpu;
 	int64_t start_ns, end_ns;
 	cpu_set_t measured;
+	struct lj_vhook *validity;	/* validity.c; NULL when the hook could not be added */
 };
 
 /* options.c */
@@ -138,6 +141,10 @@ static inline const char *sig_placement(const struct sig_ring *r, int to)
 		return "unpinned";
 	return r->th[to].cpu == r->th[from].cpu ? "same-cpu" : "cross-cpu";
 }
+
+/* validity.c: the validity verdict (lj_validity_hook), one of the run's hooks */
+void sig_validity_expect(struct sig_ring *r);
+void sig_validity_counts(struct sig_ring *r);
 
 /* report.c */
 void sig_report_live(const struct sig_ring *r);
