@@ -35,6 +35,7 @@ enum {
 	K_STRICT,
 	K_JOURNAL,
 	K_RESTORE_STALE,
+	K_POWER,
 };
 
 static const struct lj_opt setup_opts[] = {
@@ -53,6 +54,7 @@ static const struct lj_opt setup_opts[] = {
 	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "a missing capability is fatal (exit 77)" },
 	{ "journal", K_JOURNAL, LJ_OPT_ARG, "PATH", "setup journal (default /run/ljkit/journal.PID)" },
 	{ "restore-stale", K_RESTORE_STALE, LJ_OPT_NOARG, NULL, "first undo setups left by dead ljkit processes" },
+	{ "power", K_POWER, LJ_OPT_NOARG, NULL, "frequency, idle, energy and thermal figures of the run (docs/power.md)" },
 	{ 0 }
 };
 
@@ -137,6 +139,9 @@ static int handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_RESTORE_STALE:
 		o->restore_stale = true;
+		return 0;
+	case K_POWER:
+		o->power = true;
 		return 0;
 	}
 	return LJ_EXIT_USAGE;

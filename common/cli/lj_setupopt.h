@@ -32,6 +32,8 @@ struct lj_setup;
  *   --strict            a capability that is missing is fatal (exit 77)
  *   --journal PATH      setup journal (default /run/ljkit/journal.PID)
  *   --restore-stale     replay journals of dead ljkit processes first
+ *   --power             sample frequency, idle, energy and thermals beside the
+ *                       run (not a setup change: read by lj_tool and lj-env)
  */
 struct lj_setupopt {
 	const char *cgroup;		/* NULL: not given */
@@ -45,6 +47,7 @@ struct lj_setupopt {
 	int cgroup_depth;		/* nesting depth of the created group, default 1 */
 	bool strict;
 	bool restore_stale;
+	bool power;			/* --power: the power hook beside the run */
 	const char *journal;
 
 	/* Resolved by lj_setupopt_apply: the CPUs the workload runs on. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_tool - the lifecycle every measuring tool runs through: per-tool operations, one driver. */
 #include "lj_tool.h"
+#include "lj_power_hook.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -241,6 +242,9 @@ static int run_phases(struct lj_tool *t, void *tool, int argc, char **argv)
 		ret = lock_memory(t);
 	if (!ret && ops->hooks)
 		ret = lj_exit_code(ops->hooks(tool, t));
+	/* after the tool's hooks: the power hook hands a throttle reason to their validity hook */
+	if (!ret && t->desc.setup && t->desc.setup->power)
+		ret = lj_exit_code(lj_power_hook_add(&t->hooks, t->topo_loaded ? &t->topo : NULL));
 	if (!ret)
 		ret = measure(t, tool, &started);
 	return write_result(t, tool, started, ret);

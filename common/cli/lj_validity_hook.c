@@ -163,6 +163,12 @@ void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, ui
 	h->counted = true;
 }
 
+void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *what, const char *text)
+{
+	if (h)
+		lj_validity_add(&h->v, l, what, "%s", text);
+}
+
 const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h)
 {
 	return &h->v;

@@ -34,6 +34,8 @@ void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
 /* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
 void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,
 		     uint64_t expected);
+/* A reason found by another hook (the power sampler's "throttle"); @text is copied. */
+void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *what, const char *text);
 /*
  * Create the hook and add it to @hooks (the driver's list, which starts,
  * stops, reports and frees it); *@out keeps it for the calls above.

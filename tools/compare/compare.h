@@ -210,4 +210,13 @@ double cmp_min_p(size_t na, size_t nb);
 void cmp_output(struct cmp_data *d, const struct cmp_config *cfg, const struct cmp_rule *rules,
 		int nrules);
 
+/* power.c: --perf-power PERF,ENERGY[,LIMIT]: a performance metric against an energy metric per set. */
+struct cmp_perf_power {
+	char perf[64], energy[64];
+	double limit;			/* NAN: none */
+};
+int cmp_perf_power_parse(const char *spec, struct cmp_perf_power *pp);
+/* The table on @out, and "label,perf,energy,best" lines in @csv_path (may be NULL) for lj-plot. Return: an exit code. */
+int cmp_perf_power(FILE *out, const struct cmp_data *d, const struct cmp_perf_power *pp, const char *csv_path);
+
 #endif

@@ -12,7 +12,7 @@
 
 enum {
 	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
-	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN, K_CHECK_RULES, K_HEADLINE,
+	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN, K_CHECK_RULES, K_HEADLINE, K_PERF_POWER, K_PP_CSV,
 };
 
 static const struct lj_opt cmp_opts[] = {
@@ -26,6 +26,8 @@ static const struct lj_opt cmp_opts[] = {
 	  .values = "holm bh none" },
 	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
 	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts" },
+	{ "perf-power", K_PERF_POWER, LJ_OPT_ARG, "PERF,ENERGY[,LIMIT]", "perf/power view: PERF against ENERGY per set; the lowest energy whose PERF holds LIMIT (docs/power.md)" },
+	{ "perf-power-csv", K_PP_CSV, LJ_OPT_ARG, "FILE", "with --perf-power: also write its points as CSV for 'lj-plot perfpower'" },
 	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
 	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
@@ -39,6 +41,7 @@ static const struct lj_opt cmp_opts[] = {
 struct cmp_args {
 	struct cmp_config cfg;
 	bool validate, headline;
+	const char *perf_power, *pp_csv;	/* --perf-power, --perf-power-csv */
 	bool check_rules;
 };
 
@@ -95,6 +98,12 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_PLAN:
 		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
+	case K_PERF_POWER:
+		a->perf_power = arg;
+		return 0;
+	case K_PP_CSV:
+		a->pp_csv = arg;
+		return 0;
 	case K_HEADLINE:
 		a->headline = true;
 		return 0;
@@ -194,6 +203,7 @@ int main(int argc, char **argv)
 	};
 	struct cmp_rule rules[CMP_MAX_RULES];
 	struct cmp_data d = { 0 };
+	struct cmp_perf_power pp;
 	const char *missing;
 	char name[128];
 	int first, ret;
@@ -211,6 +221,8 @@ int main(int argc, char **argv)
 	if (a.headline)
 		return argc - first == 1 ? check_stdout(cmp_headline(stdout, argv[first])) :
 		       lj_usage_error("--headline takes one run directory");
+	if (a.perf_power && cmp_perf_power_parse(a.perf_power, &pp))
+		return lj_usage_error("--perf-power: expected PERF,ENERGY[,LIMIT], got '%s'", a.perf_power);
 	if (a.cfg.by && argc - first != 1)
 		return lj_usage_error("--by AXIS takes exactly one run directory");
 	for (int i = 0; i < a.cfg.nrules; i++) {
@@ -234,6 +246,10 @@ int main(int argc, char **argv)
 	}
 	cmp_sort_rows(&d);
 	cmp_analyse(&d, &a.cfg);
+	if (a.perf_power) {
+		ret = check_stdout(cmp_perf_power(stdout, &d, &pp, a.pp_csv));
+		goto out;
+	}
 	if (a.cfg.plan_pct) {
 		cmp_plan(stdout, &d, &a.cfg);
 		goto out;

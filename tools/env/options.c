@@ -121,6 +121,8 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 		return lj_usage_error("no command given: lj-env [SETUP OPTIONS] -- COMMAND [ARGS] (see --help)");
 	if ((cfg->show || cfg->restore) && cfg->watch.npatterns)
 		return lj_usage_error("--watch needs a command to run");
+	if ((cfg->show || cfg->restore) && cfg->setup.power)
+		return lj_usage_error("--power needs a command to run");
 	if (cfg->restore && cfg->json)
 		return lj_usage_error("--restore writes no JSON");
 	if (cfg->sweep.nsteps) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* run.c - apply the setup, run COMMAND in it (forwarding signals, sweeping the cpuset), restore. */
 #include "env.h"
+#include "lj_power_hook.h"
 #include "lj_cgroup.h"
 #include "lj_err.h"
 #include "lj_parse.h"
@@ -27,6 +28,7 @@ struct env_run {
 	int64_t t0;
 	int step;
 	pid_t child;
+	struct lj_power_hook *power;	/* --power, else NULL */
 	char phases[256];		/* LJ_SWEEP_PHASES, "" when none */
 };
 
@@ -184,12 +186,31 @@ static int write_result(struct env_run *r, int code)
 		json_object_object_add(lj_result_side(res), "sweep", json_object_get(r->sweep_log));
 	}
 	env_watch_report(cfg, res);
+	if (r->power)
+		lj_power_hook_ops.contribute(r->power, res);
 	lj_result_finish(res, code);
 	ret = lj_result_write(res, cfg->json);
 	if (ret)
 		lj_error_errno(ret, "cannot write %s", cfg->json);
 	lj_result_free(res);
 	return ret ? LJ_EXIT_RUNTIME : 0;
+}
+
+/* --power: the window is COMMAND's run, as --watch's; a sampler that cannot start is said and skipped. */
+static void power_start(struct env_run *r, const struct lj_topo *topo)
+{
+	int err;
+
+	if (!r->cfg->setup.power)
+		return;
+	r->power = lj_power_hook_new(NULL, topo);
+	err = r->power ? lj_power_hook_ops.start(r->power, NULL) : -ENOMEM;
+	if (err) {
+		lj_warn("--power: cannot sample: %s", lj_strerror(err));
+		if (r->power)
+			lj_power_hook_ops.free(r->power);
+		r->power = NULL;
+	}
 }
 
 int env_run(struct env_config *cfg)
@@ -234,6 +255,7 @@ int env_run(struct env_config *cfg)
 		ret = LJ_EXIT_RUNTIME;
 		goto out_restore;
 	}
+	power_start(&r, have_topo ? &topo : NULL);
 	sigemptyset(&wait_set);
 	sigaddset(&wait_set, SIGINT);
 	sigaddset(&wait_set, SIGTERM);
@@ -254,6 +276,8 @@ int env_run(struct env_config *cfg)
 	ret = code;
 	env_phase_close(r.phases);
 	env_watch_snapshot(cfg, true);
+	if (r.power)
+		lj_power_hook_ops.stop(r.power);
 	lj_setupopt_restore(&cfg->setup, r.stack);
 	r.stack = NULL;
 	/* Signals that arrive from here on act normally. */
@@ -263,12 +287,16 @@ int env_run(struct env_config *cfg)
 		ret = LJ_EXIT_RUNTIME;
 	else if (!cfg->json)
 		env_watch_report(cfg, NULL);
+	if (r.power)
+		lj_power_hook_ops.report(r.power, stderr);
 	goto out_json;
 
 out_restore:
 	env_phase_close(r.phases);
 	lj_setupopt_restore(&cfg->setup, r.stack);
 out_json:
+	if (r.power)
+		lj_power_hook_ops.free(r.power);
 	json_object_put(r.record);
 	json_object_put(r.sweep_log);
 out_topo:

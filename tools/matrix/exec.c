@@ -210,9 +210,9 @@ static void last_log_line(const char *log, char *buf, size_t len)
 		fseeko(f, -65536, SEEK_END);
 	else
 		rewind(f);
-	/* lj-env's --watch lines follow the workload's last words: not the reason */
+	/* lj-env's --watch lines and --power's "power: " lines follow the workload's last words: not the reason */
 	while (fgets(line, sizeof(line), f))
-		if (line[0] != '\n' && strncmp(line, "lj-env: watch ", 14))
+		if (line[0] != '\n' && strncmp(line, "lj-env: watch ", 14) && strncmp(line, "power: ", 7))
 			snprintf(buf, len, "%s", line);
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_powersample - the first and last power snapshots of a run and a sleeping sampler thread between them. */
+#include "lj_powersample.h"
+#include "lj_powerread.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct lj_pw_sampler {
+	char root[256];
+	uint64_t interval_ns;
+	struct lj_pw_snap *first, *prev, *cur;
+	struct lj_pw_accum acc;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	cpu_set_t avoid;
+	bool threaded, stopping, stopped;
+};
+
+static bool worth_sampling(const struct lj_pw_snap *s)
+{
+	return s->npol || s->nsrc || s->nzone;
+}
+
+/* One step: read into cur, fold prev -> cur, keep cur as prev. */
+static void step(struct lj_pw_sampler *s)
+{
+	struct lj_pw_snap *t;
+
+	if (lj_pw_read(s->root, s->cur))
+		return;
+	lj_pw_accum_add(&s->acc, s->prev, s->cur);
+	t = s->prev;
+	s->prev = s->cur;
+	s->cur = t;
+}
+
+/* Off the measured CPUs when others are allowed: its reads must not be the noise it runs beside. */
+static void keep_off(const cpu_set_t *avoid)
+{
+	cpu_set_t set;
+
+	if (!CPU_COUNT(avoid) || sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, avoid))
+			CPU_CLR(c, &set);
+	if (CPU_COUNT(&set))
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *sampler_main(void *arg)
+{
+	struct lj_pw_sampler *s = arg;
+	struct timespec due;
+
+	keep_off(&s->avoid);
+	clock_gettime(CLOCK_MONOTONIC, &due);
+	pthread_mutex_lock(&s->lock);
+	while (!s->stopping) {
+		due.tv_nsec += (long)(s->interval_ns % 1000000000u);
+		due.tv_sec += (time_t)(s->interval_ns / 1000000000u) + due.tv_nsec / 1000000000;
+		due.tv_nsec %= 1000000000;
+		if (pthread_cond_timedwait(&s->cond, &s->lock, &due) == ETIMEDOUT && !s->stopping) {
+			pthread_mutex_unlock(&s->lock);
+			step(s);
+			pthread_mutex_lock(&s->lock);
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static int start_thread(struct lj_pw_sampler *s)
+{
+	pthread_condattr_t ca;
+	int ret;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&s->lock, NULL);
+	ret = pthread_create(&s->thread, NULL, sampler_main, s);
+	if (ret) {
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->lock);
+		return -ret;
+	}
+	s->threaded = true;
+	/* visible in ps and /proc/PID/task/TID/comm; tests wait for it to know the first snapshot is read */
+	pthread_setname_np(s->thread, "lj-power");
+	return 0;
+}
+
+int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns,
+			const cpu_set_t *avoid)
+{
+	struct lj_pw_sampler *s = calloc(1, sizeof(*s));
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->root, sizeof(s->root), "%s", root);
+	s->interval_ns = interval_ns ? interval_ns : 100000000u;
+	if (avoid)
+		s->avoid = *avoid;
+	s->first = lj_pw_snap_new();
+	s->prev = lj_pw_snap_new();
+	s->cur = lj_pw_snap_new();
+	if (!s->first || !s->prev || !s->cur || lj_pw_read(root, s->first) || lj_pw_read(root, s->prev))
+		goto fail;
+	s->prev->t_ns = s->first->t_ns;	/* the same instant, read twice: prev is the sampler's copy */
+	lj_pw_accum_begin(&s->acc, s->first);
+	if (worth_sampling(s->first)) {
+		ret = start_thread(s);
+		if (ret)
+			goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	s->stopped = true;	/* nothing to read at the end */
+	lj_pw_sampler_free(s);
+	return ret;
+}
+
+void lj_pw_sampler_stop(struct lj_pw_sampler *s)
+{
+	if (!s || s->stopped)
+		return;
+	if (s->threaded) {
+		pthread_mutex_lock(&s->lock);
+		s->stopping = true;
+		pthread_cond_signal(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->thread, NULL);
+		s->threaded = false;
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->lock);
+	}
+	step(s);
+	s->stopped = true;
+}
+
+int lj_pw_sampler_derive(const struct lj_pw_sampler *s, struct lj_pw_figures *out)
+{
+	if (!s->stopped)
+		return -EINVAL;
+	return lj_power_derive(s->first, s->prev, &s->acc, out);
+}
+
+const struct lj_pw_snap *lj_pw_sampler_first(const struct lj_pw_sampler *s)
+{
+	return s->first;
+}
+
+void lj_pw_sampler_free(struct lj_pw_sampler *s)
+{
+	if (!s)
+		return;
+	lj_pw_sampler_stop(s);
+	lj_pw_snap_free(s->first);
+	lj_pw_snap_free(s->prev);
+	lj_pw_snap_free(s->cur);
+	free(s);
+}
