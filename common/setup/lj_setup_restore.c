@@ -419,12 +419,66 @@ static bool is_stale(const char *jpath)
 	return stale;
 }
 
+/* A stale journal to replay, and when it was last written. */
+struct stale_journal {
+	char path[PATH_MAX];
+	struct timespec mtime;
+};
+
+/* Newest last write first. */
+static int newest_first(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct stale_journal *)a)->mtime;
+	const struct timespec *y = &((const struct stale_journal *)b)->mtime;
+
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? 1 : -1;
+	return x->tv_nsec < y->tv_nsec ? 1 : x->tv_nsec > y->tv_nsec ? -1 : 0;
+}
+
+/* The stale journals in @dp, newest first; their count or -ENOMEM. */
+static int collect_stale(const char *dir, DIR *dp, struct stale_journal **out)
+{
+	struct stale_journal *v = NULL, *nv;
+	struct dirent *d;
+	int n = 0;
+
+	while ((d = readdir(dp))) {
+		struct stat st;
+
+		if (!lj_setup_is_journal_name(d->d_name))
+			continue;
+		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
+		if (!nv) {
+			free(v);
+			return -ENOMEM;
+		}
+		v = nv;
+		snprintf(v[n].path, sizeof(v[n].path), "%s/%s", dir, d->d_name);
+		if (!is_stale(v[n].path))
+			continue;
+		v[n].mtime = lstat(v[n].path, &st) ? (struct timespec){ 0, 0 } : st.st_mtim;
+		n++;
+	}
+	if (n)
+		qsort(v, (size_t)n, sizeof(*v), newest_first);
+	*out = v;
+	return n;
+}
+
+/*
+ * Replay the stale journals newest first, by last write: when two killed
+ * runs changed one setting, the second could change it only after the
+ * first died (one owner per setting while its owner lives), so the second's
+ * journal was written last and its old value is the first's new one; the
+ * first's journal, replayed after, writes the value from before both.
+ */
 int lj_setup_restore_stale(const char *dir, const char *journal,
 			   void (*say)(const char *line, void *arg), void *arg)
 {
 	char why[PATH_MAX + 256] = "";
-	struct dirent *d;
-	int count = 0, ret = 0, lock;
+	struct stale_journal *v = NULL;
+	int count = 0, ret = 0, lock, n;
 	DIR *dp;
 
 	if (journal) {
@@ -443,21 +497,18 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
 		closedir(dp);
 		return lock;
 	}
-	while ((d = readdir(dp))) {
-		char jpath[PATH_MAX];
-		int r;
+	n = collect_stale(dir, dp, &v);
+	if (n < 0)
+		ret = n;
+	for (int i = 0; i < n; i++) {
+		int r = replay(v[i].path, true, say, arg);
 
-		if (!lj_setup_is_journal_name(d->d_name))
-			continue;
-		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
-		if (!is_stale(jpath))
-			continue;
-		r = replay(jpath, true, say, arg);
 		if (r && !ret)
 			ret = r;
 		else if (!r)
 			count++;
 	}
+	free(v);
 	lj_setup_unlock_dir(lock);
 	closedir(dp);
 	return ret ? ret : count;

@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[256], jdir[300], gov[300], victim[300];
@@ -223,6 +224,43 @@ static void test_torn_journals(void)
 	unlink(jpath);
 }
 
+/* A journal of a dead process whose one entry restores @gov to @old, last written @age s ago. */
+static void plant_aged(const char *jpath, const char *old, int age)
+{
+	char text[1024];
+	struct timespec t[2];
+
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d start=1 prog=lj-env\nfile\t%s\t%s\n",
+		 (int)dead_pid(), gov, old);
+	plant_text(jpath, text, 0600);
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= age;
+	t[1] = t[0];
+	utimensat(AT_FDCWD, jpath, t, AT_SYMLINK_NOFOLLOW);
+}
+
+/*
+ * Two killed runs changed one setting: the first from schedutil to
+ * powersave, the second (started after the first died) from powersave to
+ * performance. Replay must undo the second first. Both name orders, so
+ * no directory order can pass by luck.
+ */
+static void test_replay_order(void)
+{
+	char a[400], b[400];
+
+	snprintf(a, sizeof(a), "%s/journal.a", jdir);
+	snprintf(b, sizeof(b), "%s/journal.b", jdir);
+	for (int round = 0; round < 2; round++) {
+		fake_sysfs_put(gov, "performance\n");
+		plant_aged(round ? b : a, "schedutil", 100);	/* the first run, older */
+		plant_aged(round ? a : b, "powersave", 10);	/* the second run, newer */
+		is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 2, "two stale journals replayed");
+		is_str(fake_sysfs_get(gov), "schedutil\n",
+		       round ? "newest journal first (older named journal.b)" : "newest journal first (older named journal.a)");
+	}
+}
+
 static void test_journal_dir(void)
 {
 	char shared[400];
@@ -375,10 +413,11 @@ int main(void)
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
 
-	plan(62);
+	plan(66);
 	test_replay_allow_list();
 	test_untrusted_journals();
 	test_torn_journals();
+	test_replay_order();
 	test_journal_dir();
 	test_named_journal();
 	test_lock_timeout();
