@@ -22,7 +22,12 @@ int lj_prefault_wanted(const char *path, const char *exe)
 	return 0;
 }
 
-/* Touch [lo, hi): read-only pages are read, writable ones rewritten atomically. */
+/*
+ * Touch [lo, hi): read-only pages are read, writable ones rewritten
+ * atomically. Not instrumented: a page's first byte may sit in the
+ * address sanitizer's redzone between two globals.
+ */
+__attribute__((no_sanitize_address))
 static long touch_range(uintptr_t lo, uintptr_t hi, int writable, size_t page)
 {
 	long n = 0;
