@@ -127,7 +127,7 @@ row lj-compare "bad number" 2 "" --alpha x results/base results/base
 row lj-compare "out-of-range" 2 "" --alpha 2 results/base results/base
 row lj-compare "bad gate rule" 2 "" --fail-on 'cyclic.max>' results/base results/base
 row lj-compare "missing file" 2 "" missing.json
-row lj-compare "garbage file" 2 "a garbage file gives a warning and then the error: two lines" garbage.json
+row lj-compare "garbage file" 2 "" garbage.json
 ROW_STDOUT=/dev/full row lj-compare "unwritable output (stdout full)" 1 "" results/base
 NA "lj-compare: bad CPU list (takes no CPUs)"
 

@@ -108,8 +108,10 @@ grep -q '^frames: [0-9]* displayed: [0-9]* dropped: [0-9]* (' "$TMP/out"; ok $? 
 grep -q '^stage 1: ' "$TMP/out"; ok $? "per-stage text line"
 
 # Urgent vs non-urgent placement: stages in a group of their own, the
-# background in the root groups on another CPU (root; needs 2 CPUs).
+# background in the root groups on another CPU (root; needs 2 CPUs). A
+# real cgroup is a system change: take the shared lock (held to the end).
 if is_root && [ "$(nproc)" -ge 2 ]; then
+	system_lock
 	run_rc lj-frame -D 0.3 --work-time 200us --cgroup "ljframe-t$$" --cpus 1 \
 		--background 1 --bg-cgroup off --bg-cpus 0 --json "$TMP/grp.json" -q
 	is "$rc" 0 "stages in a group, background in the root groups"

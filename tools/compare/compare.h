@@ -105,6 +105,10 @@ struct cmp_data {
 	size_t hashcap;
 	json_object *docs;		/* array keeping manifests alive (systems are borrowed) */
 	size_t nskipped_files;
+	/* while loading a file named on the command line: why it was refused
+	 * (kept here, not warned, so that all refused says it once) */
+	char *refused;
+	size_t refusedlen;
 	size_t nfailed_runs;		/* runs left out: exit_code not 0 */
 	size_t nbad_values;		/* NaN / Infinity values left out */
 	/* every summary metric name any loaded result has, --metrics or not */

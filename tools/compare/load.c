@@ -362,7 +362,10 @@ static json_object *read_result(struct cmp_data *d, const char *path)
 	int ret = lj_result_read(path, &doc, &why);
 
 	if (ret) {
-		lj_warn("%s: skipped: %s", path, why ? why : lj_strerror(ret));
+		if (d->refused)
+			snprintf(d->refused, d->refusedlen, "%s", why ? why : lj_strerror(ret));
+		else
+			lj_warn("%s: skipped: %s", path, why ? why : lj_strerror(ret));
 		d->nskipped_files++;
 		return NULL;
 	}
@@ -564,46 +567,82 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 	return ret == -ENOMEM ? ret : 0;
 }
 
-int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int npaths)
+/* One command-line path; a regular file that is refused leaves why in @refused. */
+static int load_path(struct cmp_data *d, const struct cmp_config *cfg, const char *path,
+		     char *refused, size_t len)
 {
-	for (int i = 0; i < npaths; i++) {
-		char man[4096];
-		json_object *m;
-		struct stat st;
-		int ret, set;
+	char man[4096];
+	json_object *m;
+	struct stat st;
+	int ret, set;
 
-		if (stat(paths[i], &st)) {
-			lj_error_errno(-errno, "cannot read %s", paths[i]);
-			return LJ_EXIT_USAGE;
-		}
-		snprintf(man, sizeof(man), "%s/manifest.json", paths[i]);
-		if (S_ISDIR(st.st_mode) && !lstat(man, &st)) {
-			const char *why = NULL;
+	if (stat(path, &st)) {
+		lj_error_errno(-errno, "cannot read %s", path);
+		return LJ_EXIT_USAGE;
+	}
+	snprintf(man, sizeof(man), "%s/manifest.json", path);
+	if (S_ISDIR(st.st_mode) && !lstat(man, &st)) {
+		const char *why = NULL;
 
-			ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, &why);
-			if (ret) {
-				lj_error("%s: %s", man, why ? why : lj_strerror(ret));
-				return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
-			}
-			ret = load_run(d, cfg, paths[i], m);
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (cfg->by) {
-			lj_error("--by needs a run directory with a manifest.json: %s", paths[i]);
-			return LJ_EXIT_USAGE;
-		}
-		set = set_for_label(d, base_name(paths[i]), paths[i], NULL);
-		if (set < 0)
-			return set == -E2BIG ? too_many_sets(cfg, paths[i]) : LJ_EXIT_RUNTIME;
-		ret = load_files(d, cfg, paths[i], set);
+		ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, &why);
 		if (ret) {
-			lj_error_errno(ret, "cannot read %s", paths[i]);
-			return LJ_EXIT_RUNTIME;
+			lj_error("%s: %s", man, why ? why : lj_strerror(ret));
+			return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 		}
+		return load_run(d, cfg, path, m);
+	}
+	if (cfg->by) {
+		lj_error("--by needs a run directory with a manifest.json: %s", path);
+		return LJ_EXIT_USAGE;
+	}
+	set = set_for_label(d, base_name(path), path, NULL);
+	if (set < 0)
+		return set == -E2BIG ? too_many_sets(cfg, path) : LJ_EXIT_RUNTIME;
+	if (!S_ISDIR(st.st_mode)) {
+		d->refused = refused;
+		d->refusedlen = len;
+	}
+	ret = load_files(d, cfg, path, set);
+	d->refused = NULL;
+	if (ret) {
+		lj_error_errno(ret, "cannot read %s", path);
+		return LJ_EXIT_RUNTIME;
 	}
 	return 0;
+}
+
+/*
+ * Every path in turn. A file given by name that is refused is a warning
+ * when something else is usable; when every path given is such a file,
+ * there is nothing to compare: one error line, a usage error.
+ */
+int cmp_load(struct cmp_data *d, const struct cmp_config *cfg, char **paths, int npaths)
+{
+	char (*refused)[512] = calloc(npaths ? npaths : 1, sizeof(*refused));
+	int ret = 0, nrefused = 0;
+
+	if (!refused) {
+		lj_error_errno(-ENOMEM, "loading the results");
+		return LJ_EXIT_RUNTIME;
+	}
+	for (int i = 0; i < npaths && !ret; i++) {
+		ret = load_path(d, cfg, paths[i], refused[i], sizeof(refused[i]));
+		nrefused += refused[i][0] != 0;
+	}
+	if (!ret && npaths && nrefused == npaths) {
+		if (npaths == 1)
+			lj_error("%s: %s: no results to compare", paths[0], refused[0]);
+		else
+			lj_error("%s: %s (and %d more given files refused): no results to compare",
+				 paths[0], refused[0], npaths - 1);
+		ret = LJ_EXIT_USAGE;
+	} else if (!ret) {
+		for (int i = 0; i < npaths; i++)
+			if (refused[i][0])
+				lj_warn("%s: skipped: %s", paths[i], refused[i]);
+	}
+	free(refused);
+	return ret;
 }
 
 static int row_cmp(const void *a, const void *b)
