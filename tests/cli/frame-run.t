@@ -100,6 +100,10 @@ run_rc lj-frame -D 0.5 --stages 1 --work-time 25ms --display-model strict --json
 is "$rc" 0 "overloaded run exits 0"
 rate=$(jq -r '.summary.drop_rate.value' "$TMP/heavy.json")
 awk -v r="$rate" 'BEGIN { exit !(r >= 0.9) }'; ok $? "work longer than a period drops nearly all frames (drop rate $rate)"
+# Work that never pauses is cut short by the run's end: that frame counts
+# as abandoned, so it is in neither the stage's frames nor its placement.
+is "$(jq -r '[.results[] | select(.stage != null) | (.frames_per_cpu | add) == .frames] | all' "$TMP/heavy.json")" \
+	true "placement leaves out the frame cut short at the end"
 
 # Background threads and the text summary.
 run_rc lj-frame -D 0.3 --work-time 200us --background 2 --bg-load 30

@@ -168,10 +168,10 @@ static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
 	bool measured = i >= tr->warmup;
 	int64_t end = run_end(tr);
 	int cpu = sched_getcpu();
+	bool placed = cpu >= 0 && cpu < CPU_SETSIZE;
 	int64_t w0, w1;
 
-	if (measured && cpu >= 0 && cpu < CPU_SETSIZE) {
-		st->cpu_count[cpu]++;
+	if (measured && placed) {
 		if (st->last_cpu >= 0 && cpu != st->last_cpu)
 			st->cpu_changes++;
 		st->last_cpu = cpu;
@@ -198,6 +198,12 @@ static void do_frame(struct frm_stage *st, uint32_t i, int64_t wake)
 	if (!measured)
 		return;
 	st->work_ns += w1 - w0;
+	/*
+	 * Placement counts the same frames as `frames` (work completed): a
+	 * frame cut short above is counted as abandoned, not placed.
+	 */
+	if (placed)
+		st->cpu_count[cpu]++;
 	st->frames++;
 	w0 = (w0 - wake) + (lj_now_ns() - w1);
 	st->overhead_ns += w0;
