@@ -15,6 +15,7 @@
 #include "lj_result.h"
 #include "lj_time.h"
 #include "lj_trace.h"
+#include "lj_validity_hook.h"
 
 /* Causes summed over the run: kept for the result, and counted before folding. */
 #define MAXAGG 16
@@ -44,6 +45,7 @@ struct lj_explain {
 	struct lj_explain_opts opts;
 	struct lj_trace *trace;
 	struct lj_explain_stream *stream;	/* NULL: the trace is read after the run only */
+	struct lj_hooks *hs;		/* the list it joined: its validity hook hears of lost events */
 	uint64_t start_ns;
 	int nthreads;
 	struct thread_cands *th;
@@ -85,6 +87,7 @@ int lj_explain_new(struct lj_explain **out, const struct lj_explain_opts *o)
 
 int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x)
 {
+	x->hs = hs;
 	/* Without a threshold every sample comes in: the run's p99.9 is only known at the end. */
 	return lj_hooks_add(hs, &lj_explain_ops, x, x->opts.threshold_ns);
 }
@@ -437,6 +440,42 @@ static void aggregate(struct lj_explain *x)
 	free(work);
 }
 
+/* Lost events can hide a cause or invent "unaccounted" time: the verdict says so. */
+static void mark_lost(struct lj_explain *x)
+{
+	struct lj_trace_stats st;
+	char text[128];
+
+	lj_trace_get_stats(x->trace, &st);
+	if (!st.lost)
+		return;
+	snprintf(text, sizeof(text), "%llu trace events lost: an explanation may miss a cause",
+		 (unsigned long long)st.lost);
+	lj_vhook_reason_in(x->hs, LJ_SUSPECT, "trace", text);
+}
+
+/*
+ * Per cause kind, the mean time per explained late sample, as summary
+ * metrics (explain_<kind>_ns): lj-matrix stores them and lj-compare
+ * compares them like any other, which says which cause moved between two
+ * run sets. Every kind is written (0 where absent) so each run has them all.
+ */
+static void summarise_causes(const struct lj_explain *x, struct lj_result *res)
+{
+	uint64_t total[LJ_CAUSE_NKINDS] = { 0 };
+	char name[48];
+
+	if (!x->ndone)
+		return;
+	for (int i = 0; i < x->ndone; i++)
+		for (int c = 0; c < x->done[i].x.ncauses; c++)
+			total[x->done[i].x.causes[c].kind] += x->done[i].x.causes[c].ns;
+	for (int k = 0; k < LJ_CAUSE_NKINDS; k++) {
+		snprintf(name, sizeof(name), "explain_%s_ns", lj_cause_kind_name(k));
+		lj_result_summary(res, name, (double)total[k] / x->ndone, "ns", LJ_BETTER_LOWER);
+	}
+}
+
 static void stop(void *priv)
 {
 	struct lj_explain *x = priv;
@@ -461,6 +500,7 @@ static void stop(void *priv)
 	explain_all(x, all, n);
 	free(all);
 	aggregate(x);
+	mark_lost(x);
 }
 
 static int contribute(void *priv, struct lj_result *res)
@@ -497,6 +537,7 @@ static int contribute(void *priv, struct lj_result *res)
 	json_object_object_add(o, "explanations", arr);
 	json_object_object_add(o, "causes", causes);
 	json_object_object_add(lj_result_side(res), "explain", o);
+	summarise_causes(x, res);
 	return 0;
 }
 

@@ -116,9 +116,7 @@ static void throttle_text(struct lj_power_hook *h)
 /* The validity hook of the same list, if the tool registered one. */
 static void mark_suspect(struct lj_power_hook *h)
 {
-	for (int i = 0; h->hs && i < h->hs->n; i++)
-		if (h->hs->h[i].ops == &lj_vhook_ops && h->hs->h[i].started)
-			lj_vhook_reason(h->hs->h[i].priv, LJ_SUSPECT, "throttle", h->throttle);
+	lj_vhook_reason_in(h->hs, LJ_SUSPECT, "throttle", h->throttle);
 }
 
 static void ph_stop(void *priv)

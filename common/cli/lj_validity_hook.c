@@ -169,6 +169,14 @@ void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *w
 		lj_validity_add(&h->v, l, what, "%s", text);
 }
 
+void lj_vhook_reason_in(struct lj_hooks *hs, enum lj_validity_level l, const char *what,
+			const char *text)
+{
+	for (int i = 0; hs && i < hs->n; i++)
+		if (hs->h[i].ops == &lj_vhook_ops && hs->h[i].started)
+			lj_vhook_reason(hs->h[i].priv, l, what, text);
+}
+
 const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h)
 {
 	return &h->v;

@@ -36,6 +36,9 @@ void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, ui
 		     uint64_t expected);
 /* A reason found by another hook (the power sampler's "throttle"); @text is copied. */
 void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *what, const char *text);
+/* The same, given to the started validity hook of @hs, if the tool registered one. */
+void lj_vhook_reason_in(struct lj_hooks *hs, enum lj_validity_level l, const char *what,
+			const char *text);
 /*
  * Create the hook and add it to @hooks (the driver's list, which starts,
  * stops, reports and frees it); *@out keeps it for the calls above.

@@ -54,7 +54,7 @@ fi
 # policy can be read after it (the trace says RT, not FIFO or RR).
 start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
 if [ -z "$helper_pid" ]; then
-	skip 7 "the spinner did not start: $(cat "$TMP/helper.out")"
+	skip 8 "the spinner did not start: $(cat "$TMP/helper.out")"
 else
 	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 100 -l 3000 --explain --json "$TMP/spin.json"
 	kill "$helper_job" 2>/dev/null
@@ -73,6 +73,10 @@ else
 		"every explanation's shares add up to its latency"
 	ok $(grep -c "^## missed period .* interferer (pid $helper_pid, FIFO 99) ran [23]\.[0-9]* ms" "$TMP/err" | \
 		awk '{ print !($1 >= 3) }') "the text names the spinner after the run's lines"
+	# The cause kinds as summary metrics: the mean per explanation of each
+	# kind's time, all seven present, adding up to the mean latency.
+	json_check "$TMP/spin.json" "abs(sum(d['summary']['explain_%s_ns' % k]['value'] for k in ('task','irq','softirq','idle','self','unaccounted','other')) - sum(e['latency_ns'] for e in x['explanations']) / len(x['explanations'])) < 1" \
+		"summary explain_<kind>_ns: the mean per explained sample, adding up to the mean latency"
 	diag "$(grep -m2 '^## ' "$TMP/out")"
 	[ "$_tap_fail" -eq 0 ] || diag "$(grep '^## ' "$TMP/out")"
 fi
