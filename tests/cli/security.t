@@ -60,7 +60,7 @@ ok $? "...reported as a journal failure, not a cgroup one"
 
 printf 'not\ta journal\n' >"$TMP/notes" && chmod 600 "$TMP/notes"
 run_rc lj-env --restore --journal "$TMP/notes"
-is "$rc" 1 "--restore --journal on a file that is not a journal: exit 1"
+is "$rc" 2 "--restore --journal on a file that is not a journal: bad input, exit 2"
 ok "$([ -f "$TMP/notes" ] && echo 0 || echo 1)" "...and the file is NOT deleted"
 grep -q "not an ljkit journal" "$TMP/out" "$TMP/err"; ok $? "...saying it is not a journal"
 

@@ -224,8 +224,13 @@ static int check_axis_value(struct parser *p, const char *axis, const char *v)
 		if (!valid_name(v))
 			return fail(p, "%s: invalid name '%s'", axis, v);
 	} else if (!strcmp(axis, "cpus")) {
+		cpu_set_t set;
+
 		if (strpbrk(v, " \t'\"\\$"))
 			return fail(p, "cpus: invalid selector '%s'", v);
+		/* A list's syntax ("3-1") is known here; whether its CPUs exist is the machine's. */
+		if (isdigit((unsigned char)*v) && lj_parse_cpulist(v, &set, CPU_SETSIZE, &why))
+			return fail(p, "cpus: invalid CPU list '%s': %s", v, why ? why : "not a CPU list");
 	} else {
 		if (strpbrk(v, "'\"\\$`"))
 			return fail(p, "%s: value '%s' contains a quote, backslash, $ or `", axis, v);

@@ -178,6 +178,8 @@ static void test_bad_files(void)
 	bad("[matrix]\ncgroup = off, off\n[workload w]\ncommand = x\n", "listed twice", "repeated value");
 	bad("[matrix]\ncgroup = off\ncgroup = on\n[workload w]\ncommand = x\n",
 	    "t.scn:3: axis 'cgroup' is set twice (first on line 2)", "axis set twice");
+	bad("[matrix]\ncpus = 0, 3-1\n[workload w]\ncommand = x\n",
+	    "t.scn:2: cpus: invalid CPU list '3-1'", "reversed CPU list");
 	bad("[matrix]\npreempt = fast\n[workload w]\ncommand = x\n", "t.scn:2: preempt: unknown mode",
 	    "unknown preempt mode");
 	bad("[matrix]\ndma_latency = none, -3\n[workload w]\ncommand = x\n", "t.scn:2: dma_latency",
