@@ -45,6 +45,38 @@ struct cmp_args {
 	bool check_rules;
 };
 
+/* --format: the output format by name. */
+static int parse_format(const char *arg, struct cmp_config *cfg)
+{
+	if (!strcmp(arg, "text"))
+		cfg->format = CMP_TEXT;
+	else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
+		cfg->format = CMP_MARKDOWN;
+	else if (!strcmp(arg, "csv"))
+		cfg->format = CMP_CSV;
+	else if (!strcmp(arg, "json"))
+		cfg->format = CMP_JSON;
+	else if (!strcmp(arg, "lava"))
+		cfg->format = CMP_LAVA;
+	else
+		return lj_opt_invalid("--format", arg, "text, markdown, csv, json or lava");
+	return 0;
+}
+
+/* --adjust: the multiple-comparison correction by name. */
+static int parse_adjust(const char *arg, struct cmp_config *cfg)
+{
+	if (!strcmp(arg, "holm"))
+		cfg->adjust = LJ_ADJUST_HOLM;
+	else if (!strcmp(arg, "bh"))
+		cfg->adjust = LJ_ADJUST_BH;
+	else if (!strcmp(arg, "none"))
+		cfg->adjust = LJ_ADJUST_NONE;
+	else
+		return lj_opt_invalid("--adjust", arg, "holm, bh or none");
+	return 0;
+}
+
 static int cmp_handle(void *ctx, int key, const char *arg)
 {
 	struct cmp_args *a = ctx;
@@ -56,19 +88,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		cfg->by = arg;
 		return 0;
 	case K_FORMAT:
-		if (!strcmp(arg, "text"))
-			cfg->format = CMP_TEXT;
-		else if (!strcmp(arg, "markdown") || !strcmp(arg, "md"))
-			cfg->format = CMP_MARKDOWN;
-		else if (!strcmp(arg, "csv"))
-			cfg->format = CMP_CSV;
-		else if (!strcmp(arg, "json"))
-			cfg->format = CMP_JSON;
-		else if (!strcmp(arg, "lava"))
-			cfg->format = CMP_LAVA;
-		else
-			return lj_opt_invalid("--format", arg, "text, markdown, csv, json or lava");
-		return 0;
+		return parse_format(arg, cfg);
 	case K_ALPHA:
 		/* Not lj_opt_double: the accepted range is spelt out after the reason. */
 		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, &why))
@@ -87,15 +107,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return 0;
 	}
 	case K_ADJUST:
-		if (!strcmp(arg, "holm"))
-			cfg->adjust = LJ_ADJUST_HOLM;
-		else if (!strcmp(arg, "bh"))
-			cfg->adjust = LJ_ADJUST_BH;
-		else if (!strcmp(arg, "none"))
-			cfg->adjust = LJ_ADJUST_NONE;
-		else
-			return lj_opt_invalid("--adjust", arg, "holm, bh or none");
-		return 0;
+		return parse_adjust(arg, cfg);
 	case K_PLAN:
 		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
 	case K_PERF_POWER:

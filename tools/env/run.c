@@ -213,13 +213,72 @@ static void power_start(struct env_run *r, const struct lj_topo *topo)
 	}
 }
 
+/* Open the sweep's files and log, and go to its first step. */
+static int sweep_start(struct env_run *r)
+{
+	int ret = sweep_open(r);
+
+	if (ret)
+		return ret;
+	ret = env_phase_open(r->phases, sizeof(r->phases));
+	if (ret)
+		lj_warn_errno(ret, "sweep: no phase log for COMMAND's timeline");
+	sweep_to(r, 0);
+	return 0;
+}
+
+/* Block the signals supervise() waits for, then start COMMAND. */
+static int start_child(struct env_run *r, sigset_t *wait_set, sigset_t *old)
+{
+	sigemptyset(wait_set);
+	sigaddset(wait_set, SIGINT);
+	sigaddset(wait_set, SIGTERM);
+	sigaddset(wait_set, SIGHUP);
+	sigaddset(wait_set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, wait_set, old);
+	fflush(NULL);
+	r->child = fork();
+	if (r->child < 0) {
+		lj_error_errno(-errno, "cannot fork");
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return LJ_EXIT_RUNTIME;
+	}
+	if (!r->child)
+		exec_child(r->cfg, old);
+	return 0;
+}
+
+/* Wait for COMMAND, undo the setup, then write and report what was measured. */
+static int finish_child(struct env_run *r, const sigset_t *wait_set, const sigset_t *old)
+{
+	struct env_config *cfg = r->cfg;
+	int code = supervise(r, wait_set), ret = code;
+
+	env_phase_close(r->phases);
+	env_watch_snapshot(cfg, true);
+	if (r->power)
+		lj_power_hook_ops.stop(r->power);
+	lj_setupopt_restore(&cfg->setup, r->stack);
+	r->stack = NULL;
+	/* Signals that arrive from here on act normally. */
+	sigprocmask(SIG_SETMASK, old, NULL);
+	/* A lost result is an error of ours, even when COMMAND succeeded. */
+	if (cfg->json && write_result(r, code) && !ret)
+		ret = LJ_EXIT_RUNTIME;
+	else if (!cfg->json)
+		env_watch_report(cfg, NULL);
+	if (r->power)
+		lj_power_hook_ops.report(r->power, stderr);
+	return ret;
+}
+
 int env_run(struct env_config *cfg)
 {
 	struct env_run r = { .cfg = cfg, .child = -1 };
 	sigset_t wait_set, old;
 	struct lj_topo topo;
 	bool have_topo;
-	int ret, code;
+	int ret;
 
 	/* A result that cannot be written is known now, not after COMMAND ran. */
 	if (cfg->json && lj_tool_check_outputs(&cfg->json, 1))
@@ -240,14 +299,9 @@ int env_run(struct env_config *cfg)
 
 	r.t0 = lj_now_ns();
 	if (cfg->sweep.nsteps) {
-		ret = sweep_open(&r);
+		ret = sweep_start(&r);
 		if (ret)
 			goto out_restore;
-		ret = env_phase_open(r.phases, sizeof(r.phases));
-		if (ret)
-			lj_warn_errno(ret, "sweep: no phase log for COMMAND's timeline");
-		ret = 0;
-		sweep_to(&r, 0);
 	}
 
 	/* --watch: the window is COMMAND's run, the setup's apply and restore stay out of it */
@@ -256,39 +310,10 @@ int env_run(struct env_config *cfg)
 		goto out_restore;
 	}
 	power_start(&r, have_topo ? &topo : NULL);
-	sigemptyset(&wait_set);
-	sigaddset(&wait_set, SIGINT);
-	sigaddset(&wait_set, SIGTERM);
-	sigaddset(&wait_set, SIGHUP);
-	sigaddset(&wait_set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &wait_set, &old);
-	fflush(NULL);
-	r.child = fork();
-	if (r.child < 0) {
-		ret = LJ_EXIT_RUNTIME;
-		lj_error_errno(-errno, "cannot fork");
-		sigprocmask(SIG_SETMASK, &old, NULL);
+	ret = start_child(&r, &wait_set, &old);
+	if (ret)
 		goto out_restore;
-	}
-	if (!r.child)
-		exec_child(cfg, &old);
-	code = supervise(&r, &wait_set);
-	ret = code;
-	env_phase_close(r.phases);
-	env_watch_snapshot(cfg, true);
-	if (r.power)
-		lj_power_hook_ops.stop(r.power);
-	lj_setupopt_restore(&cfg->setup, r.stack);
-	r.stack = NULL;
-	/* Signals that arrive from here on act normally. */
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	/* A lost result is an error of ours, even when COMMAND succeeded. */
-	if (cfg->json && write_result(&r, code) && !ret)
-		ret = LJ_EXIT_RUNTIME;
-	else if (!cfg->json)
-		env_watch_report(cfg, NULL);
-	if (r.power)
-		lj_power_hook_ops.report(r.power, stderr);
+	ret = finish_child(&r, &wait_set, &old);
 	goto out_json;
 
 out_restore:

@@ -165,6 +165,46 @@ static int parse_work(int key, const char *arg, struct frm_config *cfg)
 	return 0;
 }
 
+/* The background threads' options. */
+static int handle_background(struct frm_config *cfg, int key, const char *arg)
+{
+	switch (key) {
+	case K_BACKGROUND:
+		return lj_opt_int("--background", arg, 0, FRM_MAX_BACKGROUND, &cfg->background);
+	case K_BG_POLICY:
+		return parse_policy("--bg-policy", arg, &cfg->bg_policy_name);
+	case K_BG_PRIO:
+		return lj_opt_int("--bg-prio", arg, 1, 99, &cfg->bg_prio);
+	case K_BG_CPUS:
+		cfg->bg_cpus = arg;
+		return 0;
+	case K_BG_CGROUP:
+		cfg->bg_cgroup = arg;
+		return 0;
+	case K_BG_LOAD:
+		return lj_opt_int("--bg-load", arg, 1, 100, &cfg->bg_load);
+	}
+	return lj_usage_error("unhandled option (internal error)");
+}
+
+/* The ramp's options (--max-drop-rate is also a fixed run's gate). */
+static int handle_ramp(struct frm_config *cfg, int key, const char *arg)
+{
+	switch (key) {
+	case K_RAMP:
+		cfg->ramp = true;
+		return 0;
+	case K_MAX_DROP:
+		cfg->max_drop_set = true;
+		return parse_rate(arg, &cfg->max_drop_rate);
+	case K_RAMP_REPEAT:
+		return lj_opt_int("--ramp-repeat", arg, 1, 32, &cfg->ramp_repeat);
+	case K_RAMP_PRECISION:
+		return lj_opt_double("--ramp-precision", arg, 0.001, 0.5, &cfg->ramp_precision);
+	}
+	return lj_usage_error("unhandled option (internal error)");
+}
+
 static int handle(void *ctx, int key, const char *arg)
 {
 	struct frm_config *cfg = ctx;
@@ -197,29 +237,17 @@ static int handle(void *ctx, int key, const char *arg)
 	case 'p':
 		return lj_opt_int("--prio", arg, 1, 99, &cfg->prio);
 	case K_BACKGROUND:
-		return lj_opt_int("--background", arg, 0, FRM_MAX_BACKGROUND, &cfg->background);
 	case K_BG_POLICY:
-		return parse_policy("--bg-policy", arg, &cfg->bg_policy_name);
 	case K_BG_PRIO:
-		return lj_opt_int("--bg-prio", arg, 1, 99, &cfg->bg_prio);
 	case K_BG_CPUS:
-		cfg->bg_cpus = arg;
-		return 0;
 	case K_BG_CGROUP:
-		cfg->bg_cgroup = arg;
-		return 0;
 	case K_BG_LOAD:
-		return lj_opt_int("--bg-load", arg, 1, 100, &cfg->bg_load);
+		return handle_background(cfg, key, arg);
 	case K_RAMP:
-		cfg->ramp = true;
-		return 0;
 	case K_MAX_DROP:
-		cfg->max_drop_set = true;
-		return parse_rate(arg, &cfg->max_drop_rate);
 	case K_RAMP_REPEAT:
-		return lj_opt_int("--ramp-repeat", arg, 1, 32, &cfg->ramp_repeat);
 	case K_RAMP_PRECISION:
-		return lj_opt_double("--ramp-precision", arg, 0.001, 0.5, &cfg->ramp_precision);
+		return handle_ramp(cfg, key, arg);
 	case K_TIMELINE:
 		cfg->timeline = arg;
 		return 0;
