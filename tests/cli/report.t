@@ -15,7 +15,9 @@ FIXC="$LJ_SRC/tests/fixtures/compare"
 cp -r "$FIXC/base" "$TMP/base"
 r1="$TMP/base/cyclic/cgroup=off/run-1.json"
 jq '.validity = {verdict: "suspect", reasons: [{level: "suspect", what: "load", text: "CPU 0 42% busy with other work"}]}
-	| .explain = {spikes: [{latency_ns: 1929000, cause: "irq 11 handler on CPU 0"}]}' "$r1" >"$r1.new" && mv "$r1.new" "$r1"
+	| .side.explain = {lost_events: 0, explanations: [{kind: "spike", cpu: 0, latency_ns: 1929000, state: "waiting for CPU",
+		causes: [{kind: "irq", name: "virtio1-req.0", ns: 1900000}, {kind: "unaccounted", name: "no events", ns: 29000}]}]}' \
+	"$r1" >"$r1.new" && mv "$r1.new" "$r1"
 
 run_rc "$REPORT" -o "$TMP/report.html" --fail-on 'cyclic.mean>+5%' "$TMP/base" "$FIXC/shifted" "$FIXC/bimodal"
 is "$rc:$(cat "$TMP/out")" "0:$TMP/report.html" "lj-report writes the page and prints its path"
@@ -30,13 +32,13 @@ grep -q "sig worse\">$shift_want</span>" "$P"
 ok $? "the mean's significant shift ($shift_want, from lj-compare's JSON) is marked worse"
 grep -q "cyclic.mean&gt;+5%</td><td>1</td><td>1</td><td>0</td><td><span class=\"badge fail\">fail</span>" "$P"
 ok $? "the gate table: the rule failed on one row"
-is "$(grep -c '<table' "$P")" 6 "tables: sets, gate, comparison, identity diff, full identity, validity"
+is "$(grep -c '<table' "$P")" 7 "tables: sets, gate, comparison, identity diff, full identity, validity, explained spikes"
 grep -q '<td class=l>kernel.release</td><td class=l>6.1.0</td><td class=l>6.18.0</td>' "$P"
 ok $? "the identity fields that differ, per set"
 grep -q 'load: CPU 0 42% busy with other work' "$P"
 ok $? "a suspect run's verdict and reason"
-grep -q 'irq 11 handler on CPU 0' "$P"
-ok $? "the explanation of a run that has one"
+grep -q '<td class=l>spike</td><td>0</td><td>1929</td><td class=l>waiting for CPU</td><td class=l>virtio1-req.0 1900 us; no events 29.00 us</td>' "$P"
+ok $? "the explanation of a run that has one (side.explain), its causes in us"
 if command -v gnuplot >/dev/null; then
 	is "$(grep -c '<svg' "$P")" 3 "figures inline as SVG: the histogram, box plots of max and mean"
 else
@@ -67,7 +69,7 @@ is "$(head -c 8 "$TMP/report.png" | od -An -tx1 | tr -d ' \n')" 89504e470d0a1a0a
 is "$(grep -c 'CONSOLE' "$TMP/report.png.log")" 0 "no console message while loading"
 grep 'CONSOLE' "$TMP/report.png.log" | head -3 | sed 's/^/# /'
 is "$(grep -o '<table' "$TMP/report.png.dom" | wc -l):$(grep -o '<svg' "$TMP/report.png.dom" | wc -l | awk '{ print ($1 > 0) }')" \
-	"6:1" "the rendered DOM has the tables and the figures"
+	"7:1" "the rendered DOM has the tables and the figures"
 # The check can fail: a page that logs an error is caught.
 printf '<!DOCTYPE html><html><body><script>console.error("report-test-marker")</script></body></html>\n' >"$TMP/bad.html"
 render "$TMP/bad.html" "$TMP/bad.png"
