@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_outfile - output files written through their opened directory: no planted link followed, devices in place. */
 #include "lj_outfile.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,20 +14,6 @@
 #include <unistd.h>
 
 #define MAX_LINKS 8	/* expected links followed in a row before -ELOOP */
-
-static void because(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void because(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 static void reset(struct lj_outfile *o)
 {
@@ -75,7 +62,7 @@ static int open_component(int at, const char *c, char *why, size_t len)
 		return -errno;
 	if (S_ISLNK(st.st_mode)) {
 		if (!link_expected(&dst, &st)) {
-			because(why, len, "directory %s is a symbolic link of uid %u in a directory others can write: not followed",
+			lj_why(why, len, "directory %s is a symbolic link of uid %u in a directory others can write: not followed",
 				c, (unsigned)st.st_uid);
 			return -ELOOP;
 		}
@@ -222,7 +209,7 @@ static int follow(struct lj_outfile *o, const char *path, int depth, bool check,
 	if (pfd < 0) {
 		ret = -errno;
 		if (ret == -ENOENT)
-			because(why, len, "a symbolic link to nothing");
+			lj_why(why, len, "a symbolic link to nothing");
 		return ret;
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
@@ -262,7 +249,7 @@ static int open_path(struct lj_outfile *o, const char *path, int depth, bool che
 	}
 	if (S_ISLNK(st.st_mode)) {
 		if (!link_expected(&dst, &st)) {
-			because(why, len, "a symbolic link of uid %u in a directory others can write: not followed",
+			lj_why(why, len, "a symbolic link of uid %u in a directory others can write: not followed",
 				(unsigned)st.st_uid);
 			return -ELOOP;
 		}

@@ -144,7 +144,7 @@ static int wait_for_lock(int fd, const char *path, char *why, size_t len)
 			return -errno;
 		if (waited >= limit) {
 			lock_holder(fd, holder, sizeof(holder));
-			lj_setup_because(why, len, "the setup lock %s is held by pid %s for over %g s: is it stuck?",
+			lj_why(why, len, "the setup lock %s is held by pid %s for over %g s: is it stuck?",
 					 path, holder, limit);
 			return -ETIMEDOUT;
 		}
@@ -172,13 +172,13 @@ int lj_setup_lock_dir(char *why, size_t len)
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ret = -errno;
-		lj_setup_because(why, len, "cannot open the setup lock %s: %s", path, strerror(-ret));
+		lj_why(why, len, "cannot open the setup lock %s: %s", path, strerror(-ret));
 		return ret;
 	}
 	/* A lock left 0644 by an older ljkit: others could hold it; make it ours alone. */
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !lj_setup_trusted_uid(st.st_uid) ||
 	    ((st.st_mode & 077) && fchmod(fd, 0600))) {
-		lj_setup_because(why, len, "the setup lock %s is not a private file of root's: refused", path);
+		lj_why(why, len, "the setup lock %s is not a private file of root's: refused", path);
 		close(fd);
 		return -EPERM;
 	}

@@ -283,9 +283,9 @@ int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct sta
 	ret = journal_parse_stream(f, j, &lineno);
 	fclose(f);
 	if (ret == -ENODATA)
-		lj_setup_because(why, len, "%s holds no change (its first line torn by a crash)", path);
+		lj_why(why, len, "%s holds no change (its first line torn by a crash)", path);
 	else if (ret == -EBADMSG)
-		lj_setup_because(why, len, "%s is not an ljkit journal (line %d): refused, left as it is",
+		lj_why(why, len, "%s is not an ljkit journal (line %d): refused, left as it is",
 				 path, lineno ? lineno : 1);
 	return ret;
 }
@@ -345,7 +345,7 @@ int lj_setup_journal_open(struct lj_setup *s)
 	s->fd = open(s->journal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 	if (s->fd < 0) {
 		ret = -errno;
-		lj_setup_because(s->conflict, sizeof(s->conflict), "cannot create setup journal %s: %s%s",
+		lj_why(s->conflict, sizeof(s->conflict), "cannot create setup journal %s: %s%s",
 				 s->journal, strerror(-ret),
 				 ret == -EEXIST ? (s->want[0] ? " (--journal must name a new file)"
 						   : " (a stale journal: run lj-env --restore)") : "");
@@ -358,7 +358,7 @@ int lj_setup_journal_open(struct lj_setup *s)
 		 (int)getpid(), lj_setup_pid_starttime(getpid()), program_invocation_short_name);
 	if (write(s->fd, line, strlen(line)) < 0 || fsync(s->fd) < 0) {
 		ret = -errno;
-		lj_setup_because(s->conflict, sizeof(s->conflict), "cannot write setup journal %s: %s",
+		lj_why(s->conflict, sizeof(s->conflict), "cannot write setup journal %s: %s",
 				 s->journal, strerror(-ret));
 		close(s->fd);
 		s->fd = -1;
@@ -385,7 +385,7 @@ int lj_setup_journal_append(struct lj_setup *s, const char *line)
 	else if (fsync(s->fd))
 		ret = -errno;
 	if (ret)
-		lj_setup_because(s->conflict, sizeof(s->conflict), "cannot write setup journal %s: %s",
+		lj_why(s->conflict, sizeof(s->conflict), "cannot write setup journal %s: %s",
 				 s->journal, strerror(-ret));
 	return ret;
 }

@@ -4,6 +4,7 @@
 #define LJ_SETUP_PRIV_H
 
 #include "lj_setup.h"
+#include "lj_why.h"
 
 #include <limits.h>
 #include <stdatomic.h>
@@ -88,8 +89,6 @@ int lj_setup_lock_dir(char *why, size_t len);
 void lj_setup_unlock_dir(int fd);
 
 /* lj_setup_trust.c: what the stack trusts (docs/security.md). */
-void lj_setup_because(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 bool lj_setup_trusted_uid(uid_t uid);
 /*
  * The journal directory: root's (or the running user's), not writable by

@@ -20,17 +20,6 @@
 
 #define CPU_SYSFS "/sys/devices/system/cpu/"
 
-void lj_setup_because(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
 /* Root, and for a run without privilege the user itself (it can change only its own files). */
 bool lj_setup_trusted_uid(uid_t uid)
 {
@@ -52,7 +41,7 @@ static int check_links(const char *dir, char *why, size_t len)
 		memcpy(prefix, dir, i);
 		prefix[i] = '\0';
 		if (!lstat(prefix, &st) && S_ISLNK(st.st_mode) && !lj_setup_trusted_uid(st.st_uid)) {
-			lj_setup_because(why, len, "journal directory %s: %s is a symbolic link of uid %u: refused",
+			lj_why(why, len, "journal directory %s: %s is a symbolic link of uid %u: refused",
 					 dir, prefix, (unsigned)st.st_uid);
 			return -EPERM;
 		}
@@ -77,7 +66,7 @@ static int check_ancestors(const char *dir, char *why, size_t len)
 			return -errno;
 		if (!lj_setup_trusted_uid(st.st_uid) ||
 		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
-			lj_setup_because(why, len, "journal directory %s: %s above it can be changed by others (uid %u, mode %04o): refused",
+			lj_why(why, len, "journal directory %s: %s above it can be changed by others (uid %u, mode %04o): refused",
 					 dir, real, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 			return -EPERM;
 		}
@@ -98,26 +87,26 @@ int lj_setup_dir_ready(const char *dir, bool create, char *why, size_t len)
 	if (create && mkdir(dir, 0700) && errno != EEXIST) {
 		ret = -errno;
 
-		lj_setup_because(why, len, "cannot create journal directory %s: %s", dir, strerror(-ret));
+		lj_why(why, len, "cannot create journal directory %s: %s", dir, strerror(-ret));
 		return ret;
 	}
 	if (lstat(dir, &st)) {
 		ret = -errno;
 
-		lj_setup_because(why, len, "journal directory %s: %s", dir, strerror(-ret));
+		lj_why(why, len, "journal directory %s: %s", dir, strerror(-ret));
 		return ret;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		lj_setup_because(why, len, "journal directory %s is not a directory (a symbolic link is not followed): refused", dir);
+		lj_why(why, len, "journal directory %s is not a directory (a symbolic link is not followed): refused", dir);
 		return -ENOTDIR;
 	}
 	if (!lj_setup_trusted_uid(st.st_uid)) {
-		lj_setup_because(why, len, "journal directory %s belongs to uid %u, not root: refused",
+		lj_why(why, len, "journal directory %s belongs to uid %u, not root: refused",
 				 dir, (unsigned)st.st_uid);
 		return -EPERM;
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		lj_setup_because(why, len, "journal directory %s can be written by group or others (mode %04o): refused; make it 0700",
+		lj_why(why, len, "journal directory %s can be written by group or others (mode %04o): refused; make it 0700",
 				 dir, (unsigned)(st.st_mode & 07777));
 		return -EPERM;
 	}
@@ -131,7 +120,7 @@ int lj_setup_open_trusted(const char *path, struct stat *st, char *why, size_t l
 
 	if (fd < 0) {
 		ret = -errno;
-		lj_setup_because(why, len, "%s: %s", path,
+		lj_why(why, len, "%s: %s", path,
 				 ret == -ELOOP ? "a symbolic link: refused" : strerror(-ret));
 		return ret;
 	}
@@ -143,7 +132,7 @@ int lj_setup_open_trusted(const char *path, struct stat *st, char *why, size_t l
 		 st->st_nlink != 1)
 		ret = -EPERM;
 	if (ret) {
-		lj_setup_because(why, len, "%s is not a journal ljkit wrote (%s, uid %u, mode %04o, %u links): refused",
+		lj_why(why, len, "%s is not a journal ljkit wrote (%s, uid %u, mode %04o, %u links): refused",
 				 path, S_ISREG(st->st_mode) ? "regular file" : "not a regular file",
 				 (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777),
 				 (unsigned)st->st_nlink);
@@ -287,7 +276,7 @@ static int file_allowed(const char *path, char *real, size_t rlen, char *why, si
 	char buf[PATH_MAX];
 
 	if (!sched_rt_sysctl(path) && !cpu_sysfs_file(path) && !cg) {
-		lj_setup_because(why, len, "%s is not a file ljkit changes (cgroup controls, cpufreq governors, cpuidle switches, sched_rt sysctls)", path);
+		lj_why(why, len, "%s is not a file ljkit changes (cgroup controls, cpufreq governors, cpuidle switches, sched_rt sysctls)", path);
 		return -EPERM;
 	}
 	if (!realpath(path, buf)) {
@@ -299,7 +288,7 @@ static int file_allowed(const char *path, char *real, size_t rlen, char *why, si
 	if (strcmp(buf, path) && !(cg ? under_cgroup_mount(buf, rmnt, sizeof(rmnt)) && !strcmp(mnt, rmnt) &&
 				       !strcmp(strrchr(buf, '/'), slash)
 				    : cpu_sysfs_file(buf))) {
-		lj_setup_because(why, len, "%s leads to %s, not a file ljkit changes", path, buf);
+		lj_why(why, len, "%s leads to %s, not a file ljkit changes", path, buf);
 		return -EPERM;
 	}
 	snprintf(real, rlen, "%s", buf);
@@ -317,7 +306,7 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 	case LJ_SETUP_PREEMPT:
 		if (!strcmp(e->path, "preempt") && e->old && !lj_preempt_parse(e->old, &m))
 			return 0;
-		lj_setup_because(why, len, "preempt entry '%s' '%s' is not a preemption mode",
+		lj_why(why, len, "preempt entry '%s' '%s' is not a preemption mode",
 				 e->path, e->old ? e->old : "");
 		return -EPERM;
 	case LJ_SETUP_CGROUP:
@@ -327,11 +316,11 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 			if (!realpath(e->path, buf) ? errno == ENOENT : !strcmp(buf, e->path))
 				return 0;
 		}
-		lj_setup_because(why, len, "%s is not a group below a cgroup mount", e->path);
+		lj_why(why, len, "%s is not a group below a cgroup mount", e->path);
 		return -EPERM;
 	case LJ_SETUP_FILE:
 		if (!clean_path(e->path) || !e->old || !plain_value(e->old)) {
-			lj_setup_because(why, len, "entry for %s is not a path and value ljkit writes", e->path);
+			lj_why(why, len, "entry for %s is not a path and value ljkit writes", e->path);
 			return -EPERM;
 		}
 		return file_allowed(e->path, real, rlen, why, len);

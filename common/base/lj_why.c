@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_why - error detail into the caller's buffer: the one way library code says why. */
+#include "lj_why.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void lj_why(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
