@@ -516,6 +516,7 @@ static int contribute(void *priv, struct lj_result *res)
 	arr = json_object_new_array();
 	causes = json_object_new_array();
 	json_object_object_add(o, "instance", json_object_new_string(lj_trace_dir(x->trace)));
+	json_object_object_add(o, "t0_ns", json_object_new_int64((int64_t)x->start_ns));
 	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
 			       json_object_new_int64((int64_t)x->opts.threshold_ns) : NULL);
 	json_object_object_add(o, "events", json_object_new_int64((int64_t)st.events));

@@ -64,9 +64,14 @@ static int spin(int prio, int64_t spin_ns, int64_t period_ns, long count)
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		end = now_ns() + spin_ns;
+		int64_t start = now_ns();
+
+		end = start + spin_ns;
 		while (now_ns() < end)
 			;
+		/* When each spin ran (CLOCK_MONOTONIC): the test's known answer. */
+		printf("spin %lld %lld\n", (long long)start, (long long)end);
+		fflush(stdout);
 		next += period_ns;
 	}
 	return 0;
