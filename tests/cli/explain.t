@@ -74,12 +74,22 @@ else
 	# (CLOCK_MONOTONIC), so the time it ran inside the spike's interval
 	# [due, due + latency) is the overlap with those spins (a sample due
 	# after a spin began, when the whole suite delays the measuring thread,
-	# sees only the rest of it). Each attribution must be within 10 % of a
-	# spin of that overlap.
+	# sees only the rest of it). The log says when the spinner meant to run:
+	# on a loaded VM the host or RT throttling can take the CPU inside a
+	# spin (seen: 1.6 ms of a 3 ms spin with the whole suite running), so
+	# at least 3 attributions must be within 10 % of the overlap, and none
+	# may exceed it by more than 10 %.
 	spins=$(awk '/^spin /{ printf "%s(%s,%s)", (n++ ? "," : ""), $2, $3 }' "$TMP/helper.out")
 	overlap="sum(max(0, min(b, x['t0_ns'] + e['at_ns'] + e['latency_ns']) - max(a, x['t0_ns'] + e['at_ns'])) for a, b in [$spins])"
-	json_check "$TMP/spin.json" "len($big) >= 3 and all(abs(e['causes'][0]['ns'] - $overlap) <= $SPIN_US * 100 for e in $big)" \
-		"the spinner's time in each spike is within 10 % of its spin's overlap with the spike (from the spinner's log)"
+	within="[e for e in $big if abs(e['causes'][0]['ns'] - $overlap) <= $SPIN_US * 100]"
+	json_check "$TMP/spin.json" "len($within) >= 3 and all(e['causes'][0]['ns'] <= $overlap + $SPIN_US * 100 for e in $big)" \
+		"the spinner's time is within 10 % of its spins' overlap with the spike (from the spinner's log)"
+	[ "$_tap_fail" -eq 0 ] || python3 -c "
+import json, sys
+x = json.load(open(sys.argv[1]))['side']['explain']
+e = $big
+for e in e:
+    print('# spike at %d ns: spinner %d us, overlap %d us' % (e['at_ns'], e['causes'][0]['ns'] / 1000, ($overlap) / 1000))" "$TMP/spin.json" 2>&1 | head -20 >&2
 	python3 -c "import json,sys; x=json.load(open(sys.argv[1]))['side']['explain']; print('# spinner us per spike:', [round(c['ns']/1000) for e in x['explanations'] for c in e['causes'] if c.get('pid') == $helper_pid])" "$TMP/spin.json"
 	json_check "$TMP/spin.json" "all(sum(c['ns'] for c in e['causes']) == e['latency_ns'] for e in x['explanations'])" \
 		"every explanation's shares add up to its latency"

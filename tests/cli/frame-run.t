@@ -47,7 +47,7 @@ if [ "$(nproc)" -ge 2 ] && command -v lstopo >/dev/null && command -v hwloc-anno
 	HWLOC_XMLFILE="$TMP/bl.xml" HWLOC_THISSYSTEM=1 run_rc lj-frame -D 0.3 --work 100 --json "$TMP/bl.json" -q
 	is "$(jq -c '[.params.calibration[] | [.kind, .cpus]]' "$TMP/bl.json")" '[[0,"0"],[1,"1"]]' \
 		"calibration: one entry per core kind"
-	HWLOC_XMLFILE="$TMP/bl.xml" HWLOC_THISSYSTEM=1 run_rc lj-frame -D 0.3 --work 100 --cpus big --json "$TMP/bl2.json" -q
+	HWLOC_XMLFILE="$TMP/bl.xml" HWLOC_THISSYSTEM=1 run_rc lj-frame -D 1 --work 100 --cpus big --json "$TMP/bl2.json" -q
 	is "$(jq -c '[.params.calibration[].kind], ([.results[] | select(.stage != null) | .frames_per_kind | keys[]] | unique)' "$TMP/bl2.json" | tr '\n' ' ')" \
 		'[1] ["1"] ' "--cpus big: calibrated on and ran on the big kind only"
 else
