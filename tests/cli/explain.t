@@ -52,6 +52,7 @@ fi
 # far below RT throttling); lj-cyclic at FIFO 50 every 100 us on the same
 # CPU misses a period at each spin. The spinner outlives the run, so its
 # policy can be read after it (the trace says RT, not FIFO or RR).
+sync	# no writeback of the parallel pass's files inside the known answer
 start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
 if [ -z "$helper_pid" ]; then
 	skip 8 "the spinner did not start: $(cat "$TMP/helper.out")"
