@@ -56,6 +56,10 @@ enum lj_opt_type {
 #define LJ_OPT_THEN_CALL	0x4u	/* typed: after storing, also call the handler (cross-checks) */
 #define LJ_OPT_STRICT		0x8u	/* not rt-tests': no atoi() leniency under rt_argv (ljkit's own) */
 
+/* The named values of two kinds of option, for .values (completion, man pages). */
+#define LJ_OPT_CPU_SELECTOR_VALUES "all online big little"
+#define LJ_OPT_POLICY_VALUES "other batch idle fifo rr"
+
 struct lj_opt {
 	const char *name;		/* long name, or NULL for short-only */
 	int key;

@@ -41,7 +41,7 @@ enum {
 static const struct lj_opt setup_opts[] = {
 	{ "cgroup", K_CGROUP, LJ_OPT_ARG, "NAME|off", "run in group NAME (cpuset and cpu hierarchies) or the root groups" },
 	{ "cpus", K_CPUS, LJ_OPT_ARG, "SELECTOR", "CPUs: all, online, big, little, big:N, 0-3,6 (group cpuset, else affinity)",
-	  .values = "all online big little" },
+	  .values = LJ_OPT_CPU_SELECTOR_VALUES },
 	{ "governor", K_GOVERNOR, LJ_OPT_ARG, "NAME", "cpufreq governor on the policies covering --cpus" },
 	{ "preempt", K_PREEMPT, LJ_OPT_ARG, "MODE", "dynamic preemption mode: none, voluntary, full, lazy",
 	  .values = "none voluntary full lazy" },

@@ -256,23 +256,23 @@ static void test_exit_and_signal(void)
  */
 int main(void)
 {
-	char cpu[300], cmd[1024];
+	static struct fake_sysfs_tmp tmp;
+	char cmd[1024];
 	const char *why;
+	const char *cpu = tmp.cpu;
 
-	snprintf(dir, sizeof(dir), "%s/ljsetup.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	why = fake_sysfs_enter();
 	if (why)
 		skip_all(why);
-	if (!mkdtemp(dir))
+	if (fake_sysfs_tmp_make(&tmp, "ljsetup"))
 		skip_all("cannot create a temporary directory");
-	snprintf(jdir, sizeof(jdir), "%s/j", dir);
-	snprintf(cpu, sizeof(cpu), "%s/cpu", dir);
+	snprintf(dir, sizeof(dir), "%s", tmp.dir);
+	snprintf(jdir, sizeof(jdir), "%s", getenv("LJ_JOURNAL_DIR"));
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/cpu0/cpufreq' '%s/cpu1/cpufreq'", cpu, cpu);
 	if (system(cmd) || mount(cpu, FAKE_CPU_DIR, NULL, MS_BIND, NULL))
 		skip_all("cannot mount a fake CPU tree");
 	snprintf(target, sizeof(target), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
 	snprintf(other, sizeof(other), FAKE_CPU_DIR "/cpu1/cpufreq/scaling_governor");
-	setenv("LJ_JOURNAL_DIR", jdir, 1);
 
 	plan(46);
 	test_write_and_undo();
@@ -283,9 +283,6 @@ int main(void)
 	test_conflict();
 	test_exit_and_signal();
 
-	umount2(FAKE_CPU_DIR, MNT_DETACH);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
-		printf("# could not remove %s\n", dir);
+	fake_sysfs_tmp_remove(&tmp);
 	return done();
 }
