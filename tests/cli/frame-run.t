@@ -119,13 +119,17 @@ if is_root && [ "$(nproc)" -ge 2 ]; then
 	run_rc lj-frame -D 0.3 --work-time 200us --cgroup "ljframe-t$$" --cpus 1 \
 		--background 1 --bg-cgroup off --bg-cpus 0 --json "$TMP/grp.json" -q
 	is "$rc" 0 "stages in a group, background in the root groups"
-	is "$(jq -r '[(.setup.fallbacks | length == 0), ([.results[] | select(.stage != null) | .frames_per_cpu | keys[]] | unique == ["1"])] | all' "$TMP/grp.json")" \
-		true "...no fallback, every stage frame on the group's CPU"
+	fb=$(jq -c '.setup.fallbacks' "$TMP/grp.json")
+	is "$fb" "[]" "...no fallback"
+	[ "$fb" = "[]" ] || diag "stderr: $(cat "$TMP/err")"
+	placed=$(jq -c '[.results[] | select(.stage != null) | .frames_per_cpu]' "$TMP/grp.json")
+	is "$(jq -r '[.[] | keys[]] | unique == ["1"]' <<<"$placed")" true \
+		"...every stage frame on the group's CPU (frames per CPU, by stage: $placed)"
 	[ ! -d "/sys/fs/cgroup/cpuset/ljframe-t$$" ]; ok $? "...and the group is gone afterwards"
 	run_rc lj-frame -D 0.3 --background 1 --bg-cgroup "ljframe-none$$" -q
 	is "$rc" 2 "--bg-cgroup naming a missing group is a usage error"
 else
-	skip 4 "cgroup placement needs root and 2 CPUs"
+	skip 5 "cgroup placement needs root and 2 CPUs"
 fi
 
 # A real timeline.
