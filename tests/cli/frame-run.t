@@ -110,6 +110,8 @@ run_rc lj-frame -D 0.3 --work-time 200us --background 2 --bg-load 30
 is "$rc" 0 "run with background threads exits 0"
 grep -q '^frames: [0-9]* displayed: [0-9]* dropped: [0-9]* (' "$TMP/out"; ok $? "text summary line"
 grep -q '^stage 1: ' "$TMP/out"; ok $? "per-stage text line"
+grep -q '^stage 0: units [0-9]* frames [0-9]* skipped [0-9]* abandoned [0-9]* wake us: ' "$TMP/out"
+ok $? "stage 0's line counts both its skipped and its abandoned frames"
 
 # Urgent vs non-urgent placement: stages in a group of their own, the
 # background in the root groups on another CPU (root; needs 2 CPUs). A
