@@ -293,9 +293,12 @@ int lj_json_read(const char *path, size_t max, json_object **out, const char **w
 	*out = NULL;
 	if (why)
 		*why = NULL;
-	ret = lj_readall(path, max, &text, &len, why);
-	if (ret)
+	ret = lj_readall(path, max, &text, &len, reason, sizeof(reason));
+	if (ret) {
+		if (why)
+			*why = reason;
 		return ret;
+	}
 	tok = json_tokener_new();
 	if (!tok) {
 		free(text);

@@ -604,15 +604,14 @@ out:
 
 int lj_scenario_load(const char *path, struct lj_scenario **out, char *err, size_t errlen)
 {
-	const char *why = NULL;
-	char *text;
+	char *text, why[256];
 	size_t len;
 	int ret;
 
 	*out = NULL;
-	ret = lj_readall(path, MAX_FILE_BYTES, &text, &len, &why);
+	ret = lj_readall(path, MAX_FILE_BYTES, &text, &len, why, sizeof(why));
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, why ? why : strerror(-ret));
+		snprintf(err, errlen, "%s: %s", path, why[0] ? why : strerror(-ret));
 		return ret;
 	}
 	if (strlen(text) != len) {
