@@ -358,14 +358,14 @@ static void keep(struct cmp_data *d, json_object *o)
 static json_object *read_result(struct cmp_data *d, const char *path)
 {
 	json_object *doc = NULL;
-	const char *why = NULL;
-	int ret = lj_result_read(path, &doc, &why);
+	char why[256];
+	int ret = lj_result_read(path, &doc, why, sizeof(why));
 
 	if (ret) {
 		if (d->refused)
-			snprintf(d->refused, d->refusedlen, "%s", why ? why : lj_strerror(ret));
+			snprintf(d->refused, d->refusedlen, "%s", why[0] ? why : lj_strerror(ret));
 		else
-			lj_warn("%s: skipped: %s", path, why ? why : lj_strerror(ret));
+			lj_warn("%s: skipped: %s", path, why[0] ? why : lj_strerror(ret));
 		d->nskipped_files++;
 		return NULL;
 	}
@@ -582,11 +582,11 @@ static int load_path(struct cmp_data *d, const struct cmp_config *cfg, const cha
 	}
 	snprintf(man, sizeof(man), "%s/manifest.json", path);
 	if (S_ISDIR(st.st_mode) && !lstat(man, &st)) {
-		const char *why = NULL;
+		char why[256];
 
-		ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, &why);
+		ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, why, sizeof(why));
 		if (ret) {
-			lj_error("%s: %s", man, why ? why : lj_strerror(ret));
+			lj_error("%s: %s", man, why[0] ? why : lj_strerror(ret));
 			return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 		}
 		return load_run(d, cfg, path, m);

@@ -149,16 +149,16 @@ static int validate(char **files, int n)
 	int bad = 0;
 
 	for (int i = 0; i < n; i++) {
-		const char *why = NULL, *rt_tool = NULL;
+		const char *rt_tool = NULL;
 		json_object *doc = cmp_rt_doc(files[i], &rt_tool);	/* rt-tests' own --json */
-		int ret = doc ? 0 : lj_result_read(files[i], &doc, &why);
-		char vwhy[160];
+		char why[256] = "", vwhy[160];
+		int ret = doc ? 0 : lj_result_read(files[i], &doc, why, sizeof(why));
 
 		if (!ret && cmp_check_values(doc, vwhy, sizeof(vwhy))) {
 			printf("%s: invalid: %s\n", files[i], vwhy);
 			bad++;
 		} else if (ret) {
-			printf("%s: invalid: %s\n", files[i], why ? why : lj_strerror(ret));
+			printf("%s: invalid: %s\n", files[i], why[0] ? why : lj_strerror(ret));
 			bad++;
 		} else if (rt_tool) {
 			printf("%s: ok (rt-tests --json, read as %s's: %s)\n", files[i], rt_tool,
