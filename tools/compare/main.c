@@ -81,7 +81,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 {
 	struct cmp_args *a = ctx;
 	struct cmp_config *cfg = &a->cfg;
-	const char *why = NULL;
+	char why[256] = "";
 
 	switch (key) {
 	case K_BY:
@@ -91,7 +91,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return parse_format(arg, cfg);
 	case K_ALPHA:
 		/* Not lj_opt_double: the accepted range is spelt out after the reason. */
-		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, &why))
+		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, why, sizeof(why)))
 			return lj_usage_error("invalid --alpha '%s': %s (0 < alpha <= 0.5)", arg, why);
 		return 0;
 	case K_CV:
@@ -99,7 +99,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 	case K_FAIL_ON: {
 		struct cmp_rule r;
 
-		if (cmp_rule_parse(arg, &r, &why))
+		if (cmp_rule_parse(arg, &r, why, sizeof(why)))
 			return lj_opt_invalid("--fail-on", arg, why);
 		if (cfg->nrules == CMP_MAX_RULES)
 			return lj_usage_error("too many --fail-on rules (at most %d)", CMP_MAX_RULES);
@@ -237,11 +237,8 @@ int main(int argc, char **argv)
 		return lj_usage_error("--perf-power: expected PERF,ENERGY[,LIMIT], got '%s'", a.perf_power);
 	if (a.cfg.by && argc - first != 1)
 		return lj_usage_error("--by AXIS takes exactly one run directory");
-	for (int i = 0; i < a.cfg.nrules; i++) {
-		const char *why;
-
-		cmp_rule_parse(a.cfg.rules[i], &rules[i], &why);
-	}
+	for (int i = 0; i < a.cfg.nrules; i++)	/* each checked by its option handler */
+		cmp_rule_parse(a.cfg.rules[i], &rules[i], NULL, 0);
 	ret = cmp_load(&d, &a.cfg, argv + first, argc - first);
 	if (ret)
 		goto out;
