@@ -63,15 +63,15 @@ struct lj_explain {
 
 int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 {
-	const char *why;
+	char why[256] = "";
 	int64_t ns;
 
 	o->explain = true;
 	if (!arg)
 		return 0;
-	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, &why) || ns <= 0)
+	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, why, sizeof(why)) || ns <= 0)
 		return lj_usage_error("--explain: invalid threshold '%s'%s%s (e.g. 200us, 1ms)", arg,
-				      ns <= 0 && !why ? "" : ": ", ns <= 0 && !why ? "" : why);
+				      why[0] ? ": " : "", why);
 	o->threshold_ns = (uint64_t)ns;
 	return 0;
 }

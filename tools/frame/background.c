@@ -129,11 +129,11 @@ int frm_background_start(const struct frm_config *cfg, const struct lj_topo *t,
 	bg->load = cfg->bg_load;
 	if (cfg->bg_cpus) {
 		struct lj_cpu_selection sel;
-		const char *why = NULL;
+		char why[256] = "";
 
-		ret = lj_cpus_select(t, cfg->bg_cpus, &sel, &why);
+		ret = lj_cpus_select(t, cfg->bg_cpus, &sel, why, sizeof(why));
 		if (ret) {
-			lj_error("invalid --bg-cpus '%s': %s", cfg->bg_cpus, why ? why : lj_strerror(ret));
+			lj_error("invalid --bg-cpus '%s': %s", cfg->bg_cpus, why[0] ? why : lj_strerror(ret));
 			free(bg);
 			return LJ_EXIT_USAGE;
 		}

@@ -438,7 +438,7 @@ static bool waiter_leave(const struct frm_config *cfg)
 		return false;
 	/* Not the affinity: the kernel keeps a thread's own affinity request across groups. */
 	if (lj_file_read("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
-	    lj_parse_cpulist(buf, &online, 0, NULL))
+	    lj_parse_cpulist(buf, &online, 0, NULL, 0))
 		return false;
 	CPU_ZERO(&outside);
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
