@@ -108,32 +108,35 @@ void lj_vhook_poll_in(struct lj_hooks *hs)
 	lj_vhook_poll(vhook_in(hs));
 }
 
-/* The entry of @tid, a new one at the end if it has none. NULL: out of memory. */
-static struct vh_thread *thread_slot(struct lj_vhook *h, pid_t tid)
+/*
+ * Record @rt: a thread told again (lj-frame's background, each trial) keeps
+ * what was read and reported; @find only then (the run description's ids
+ * are distinct, and a hackbench run has thousands). Return: 0 or -ENOMEM.
+ */
+static int add_thread(struct lj_vhook *h, const struct lj_run_thread *rt, bool find)
 {
-	for (int i = 0; i < h->nth; i++)
-		if (h->th[i].tid == tid)
-			return &h->th[i];
+	struct vh_thread *t;
+
+	for (int i = 0; find && i < h->nth; i++)
+		if (h->th[i].tid == rt->tid) {
+			t = &h->th[i];
+			t->policy = rt->policy;
+			t->prio = rt->prio;
+			t->measured = rt->measured;
+			t->live = true;
+			return 0;
+		}
 	if (h->nth == h->cap) {
 		int cap = h->cap ? 2 * h->cap : 16;
-		struct vh_thread *n = realloc(h->th, (size_t)cap * sizeof(*n));
 
-		if (!n)
-			return NULL;
-		h->th = n;
+		t = realloc(h->th, (size_t)cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		h->th = t;
 		h->cap = cap;
 	}
-	return &h->th[h->nth++];
-}
-
-static int add_thread(struct lj_vhook *h, const struct lj_run_thread *rt)
-{
-	struct vh_thread *t = thread_slot(h, rt->tid);
-
-	if (!t)
-		return -ENOMEM;
-	*t = (struct vh_thread){ .tid = rt->tid, .policy = rt->policy, .prio = rt->prio,
-				 .ran_policy = -1, .measured = rt->measured, .live = true };
+	h->th[h->nth++] = (struct vh_thread){ .tid = rt->tid, .policy = rt->policy, .prio = rt->prio,
+					      .ran_policy = -1, .measured = rt->measured, .live = true };
 	return 0;
 }
 
@@ -144,7 +147,7 @@ static int vh_start(void *priv, const struct lj_run_desc *run)
 	for (int i = 0; i < run->ntids; i++) {
 		struct lj_run_thread rt = { run->tids[i], i, run->policy, run->prio, true };
 
-		if (add_thread(h, &rt))
+		if (add_thread(h, &rt, false))
 			return -ENOMEM;
 	}
 	h->measured = run->measured;
@@ -162,7 +165,7 @@ static void vh_threads(void *priv, const struct lj_run_thread *th, int n)
 	for (int i = 0; i < h->nth; i++)
 		h->th[i].live = false;
 	for (int i = 0; i < n; i++)
-		if (add_thread(h, &th[i])) {
+		if (add_thread(h, &th[i], true)) {
 			lj_validity_add(&h->v, LJ_SUSPECT, "sched", "out of memory: thread %d not read back",
 					th[i].tid);
 			break;

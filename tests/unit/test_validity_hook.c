@@ -92,6 +92,8 @@ static void test_told_mid_run(struct helper *a, struct helper *b)
 	   !strcmp(verdict_of(&hs)->r[1].text, want), "a load thread's difference is suspect: 'load thread N ran batch 0, ...'");
 	lj_vhook_poll_in(&hs);
 	is_int(verdict_of(&hs)->n, 2, "each difference is reported once");
+	lj_hooks_threads(&hs, th, 3);
+	is_int(verdict_of(&hs)->n, 2, "...also when the same threads are told again (the next trial's background)");
 	lj_hooks_stop(&hs);
 	lj_hooks_free(&hs);
 	set_policy(a->tid, LJ_POLICY_OTHER);
@@ -186,7 +188,7 @@ int main(void)
 	setenv("LJ_RESULT_NO_SYSINFO", "1", 1);
 	if (helper_start(&a) || helper_start(&b))
 		skip_all("cannot start the helper threads");
-	plan(15);
+	plan(16);
 	test_told_mid_run(&a, &b);
 	test_asked_more(&a);
 	test_replaced(&a, &b);
