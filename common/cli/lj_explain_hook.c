@@ -201,8 +201,12 @@ static void late(void *priv, const struct lj_late *ev)
 static int start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_explain *x = priv;
-	/* Threads the tool could not name (lj-frame's stages): one slot per index. */
-	int n = run->ntids > 0 ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
+	/*
+	 * Threads the tool names later (lj-frame's stages, lj_hooks_threads),
+	 * or too many to keep apart (hackbench's workers): a slot per index.
+	 */
+	bool named = run->ntids > 0 && run->ntids <= LJ_EXPLAIN_ANON_SLOTS;
+	int n = named ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
 
 	x->th = calloc((size_t)n, sizeof(*x->th));
 	if (!x->th)
@@ -212,7 +216,7 @@ static int start(void *priv, const struct lj_run_desc *run)
 	if (!x->kept)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++)
-		x->th[i].tid = run->ntids > 0 ? run->tids[i] : 0;
+		x->th[i].tid = named ? run->tids[i] : 0;
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
 	if (err) {
 		/* The driver's one warning names the fallback; the detail with -v. */
@@ -226,6 +230,16 @@ static int start(void *priv, const struct lj_run_desc *run)
 		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
 			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
 	return 0;
+}
+
+/* Threads named after the start (lj-frame's stages, each trial): each takes its index's slot. */
+static void threads(void *priv, const struct lj_run_thread *th, int n)
+{
+	struct lj_explain *x = priv;
+
+	for (int i = 0; i < n; i++)
+		if (th[i].measured && th[i].index >= 0 && th[i].index < x->nthreads)
+			x->th[th[i].index].tid = th[i].tid;
 }
 
 void lj_explain_break(struct lj_explain *x, const char *marker)
@@ -630,4 +644,5 @@ const struct lj_hook_ops lj_explain_ops = {
 	.contribute = contribute,
 	.report = report,
 	.free = free_,
+	.threads = threads,
 };
