@@ -60,9 +60,10 @@ struct hb_chan {
 
 /*
  * What each worker leaves for main, in memory shared across fork: live
- * message counts (relaxed atomics, read every second in load mode) and,
- * when a receiver ends, its latency histogram as dense bucket counts
- * plus the exact figures the buckets cannot give back.
+ * message counts (relaxed atomics, read every second in load mode). A
+ * receiver's latency histogram lives right after its slot (when messages
+ * carry stamps), in the same shared mapping: the receiver adds to it,
+ * main merges it after the reap, nothing is copied.
  */
 struct hb_slot {
 	uint64_t msgs;			/* messages sent or received so far */
@@ -70,11 +71,7 @@ struct hb_slot {
 	uint64_t partial;		/* receiver: bytes left over at EOF */
 	int err;			/* -errno that ended the worker, 0 */
 	int sched_err;			/* -errno of applying --policy, 0 */
-	int exported;			/* receiver: histogram below is complete */
-	uint64_t count;
-	int64_t min_ns, max_ns;
-	double sum_ns, sumsq_ns;
-	uint64_t buckets[];		/* lj_hist_nbuckets() of them, receivers only */
+	int hist_done;			/* receiver: its histogram is complete */
 };
 
 struct hb_worker {
@@ -91,8 +88,9 @@ struct hb_run {
 	unsigned int nworkers, nrecv;
 	struct hb_worker *w;		/* receivers of group g, then its senders, per group */
 	struct hb_chan *chan;		/* one per receiver */
-	void *shm;			/* nworkers slots */
+	void *shm;			/* nworkers slots, each with room for a histogram with stamps */
 	size_t slot_size, shm_size;
+	size_t hist_off;		/* a slot's histogram, 0: none (no stamps) */
 	int ready[2], wake[2];
 	pid_t pgid;			/* process mode: the workers' process group */
 	pid_t parent;
@@ -111,7 +109,6 @@ struct hb_run {
 	/* results, filled by hb_run_collect */
 	struct lj_hist *lat;
 	uint64_t msgs, bad, partial;
-	double lat_sum, lat_sumsq;
 	int worker_err;
 	unsigned int failed_workers;
 };
@@ -142,6 +139,12 @@ static inline struct hb_chan *hb_group_chans(const struct hb_run *run, unsigned 
 static inline struct hb_slot *hb_slot(const struct hb_run *run, unsigned int worker)
 {
 	return (struct hb_slot *)((char *)run->shm + (size_t)worker * run->slot_size);
+}
+
+/* The latency histogram of worker @worker, in its slot (only with stamps: lj_hist_init first). */
+static inline struct lj_hist *hb_slot_hist(const struct hb_run *run, unsigned int worker)
+{
+	return (struct lj_hist *)((char *)hb_slot(run, worker) + run->hist_off);
 }
 
 /* workers.c: the sender or receiver loop of @w; returns 0 or -errno. */

@@ -75,27 +75,6 @@ out:
 	return err;
 }
 
-static void export_bucket(int64_t lower_ns, uint64_t count, void *arg)
-{
-	struct hb_slot *slot = arg;
-
-	slot->buckets[lj_hist_bucket_of(lower_ns)] += count;
-}
-
-/* Leave the receiver's histogram in its shared slot for main. */
-static void export_hist(struct hb_slot *slot, const struct lj_hist *h)
-{
-	double n = (double)lj_hist_count(h), sd = lj_hist_stddev(h), mean = lj_hist_mean(h);
-
-	lj_hist_foreach(h, export_bucket, slot);
-	slot->count = lj_hist_count(h);
-	slot->min_ns = lj_hist_min(h);
-	slot->max_ns = lj_hist_max(h);
-	slot->sum_ns = lj_hist_sum(h);
-	slot->sumsq_ns = n * (sd * sd + mean * mean);	/* population stddev */
-	__atomic_store_n(&slot->exported, 1, __ATOMIC_RELEASE);
-}
-
 /* A message above the hooks' threshold (thread mode: forked workers hold a copy with no hook). */
 static void message_late(const struct hb_worker *w, int64_t sent, int64_t now)
 {
@@ -112,17 +91,16 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 	const struct hb_config *cfg = run->cfg;
 	struct hb_chan *ch = &hb_group_chans(run, w->group)[w->index];
 	uint64_t expected = cfg->load ? 0 : (uint64_t)cfg->fds * cfg->loops;
-	struct lj_hist *h = lj_hist_new();
+	/* In the shared slot: main merges it after the reap, nothing to copy back. */
+	struct lj_hist *h = run->stamps ? lj_hist_init(hb_slot_hist(run, (unsigned int)(w - run->w))) : NULL;
 	char *buf = malloc(cfg->datasize);
 	uint64_t got = 0, bad = 0;
 	int err = 0;
 
 	apply_policy(run, slot);
 	ready(run);
-	if (!buf || !h) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!buf)
+		return -ENOMEM;
 	for (;;) {
 		ssize_t n = hb_chan_recv(run, ch, buf);
 		/* Without stamps no clock read: --no-latency is hackbench's exact per-message work. */
@@ -153,9 +131,7 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 		if (expected && got == expected)
 			break;
 	}
-	export_hist(slot, h);
-out:
-	lj_hist_free(h);
+	__atomic_store_n(&slot->hist_done, 1, __ATOMIC_RELEASE);
 	free(buf);
 	return err;
 }
