@@ -3,10 +3,12 @@
 #ifndef LJ_HB_H
 #define LJ_HB_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "lj_explain_hook.h"
 #include "lj_hook.h"
@@ -117,6 +119,50 @@ struct hb_run {
 void hb_config_init(struct hb_config *cfg);
 int hb_parse(struct hb_config *cfg, int argc, char **argv);
 const char *hb_transport_name(enum hb_transport t);
+
+/*
+ * One message over a pipe or socket: the message loops' own path, inline
+ * and with the length in a register, so a message costs what it costs
+ * hackbench (a write or read and a compare). Send: 0, -EINTR (nothing
+ * sent) or -errno; half a message still goes out after EINTR, or the
+ * stream would lose its framing.
+ */
+static inline int hb_stream_send(int fd, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR && done)
+				continue;
+			return -errno;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Receive: @len, 0 at EOF, a short count for a message cut by EOF, or -errno. */
+static inline ssize_t hb_stream_recv(int fd, char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!n)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
 
 /* transport.c */
 int hb_chan_open(struct hb_run *run, unsigned int idx, struct hb_chan *ch);
