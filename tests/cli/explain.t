@@ -145,12 +145,13 @@ fi
 # 2. An interrupt-heavy helper: a loopback UDP flood on the CPU, at FIFO 10
 # so it holds the CPU between lj-cyclic's wake-ups (FIFO 50), shows NET_RX
 # softirqs: a wake-up in the middle of one waits for its end. It starts
-# 300 ms late, when lj-cyclic is measuring, and floods for 300 ms.
-start_helper flood "$CPU" 300 10 300
+# 300 ms late, when lj-cyclic is measuring, and floods for 1 s of
+# lj-cyclic's 1.5 s: a slow start of either still leaves them overlapping.
+start_helper flood "$CPU" 300 10 1000
 if [ -z "$helper_pid" ]; then
 	skip 2 "the flood did not start: $(cat "$TMP/helper.out")"
 else
-	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 700 --explain=2us --json "$TMP/flood.json"
+	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 1500 --explain=2us --json "$TMP/flood.json"
 	wait "$helper_job"
 	is "$rc" 0 "lj-cyclic --explain=2us beside a loopback flood exits 0"
 	json_check "$TMP/flood.json" "any(c['kind'] == 'softirq' and c['name'] == 'NET_RX' and c['ns'] > 0 for c in x['causes'])" \
