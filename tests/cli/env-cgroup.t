@@ -35,16 +35,18 @@ grep -q "cpuset:/\$" "$TMP/out"; ok $? "--cgroup off runs in the root cpuset gro
 grep -q "Cpus_allowed_list:[[:space:]]*0\$" "$TMP/out"; ok $? "...with --cpus as the affinity"
 
 # two processes, one group
-lj-env --cgroup $G -- sleep 1.5 &
+lj-env --cgroup $G -- sleep 60 &
 holder=$!
-sleep 0.4
+wait_child $holder
 run_rc lj-env --cgroup $G -- true
 is "$rc" 1 "a group held by a live lj-env is refused"
 grep -q "in use by lj-env (pid $holder" "$TMP/err"; ok $? "...naming the holder"
 is "$(wc -l <"$TMP/err")" 1 "...in one line"
 run_rc lj-env --rt-throttle on -- true
 is "$rc" 0 "other settings are still free"
+kill -INT $holder
 wait $holder
+is "$?" 130 "the holder ends on SIGINT (its command dies of it)"
 
 # sweep
 run_rc lj-env --cgroup $G --sweep cpus=0,1 --dwell 150ms --json "$TMP/s.json" -- sleep 1
