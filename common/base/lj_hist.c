@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lj_hist.h"
+#include "lj_hot.h"
 
 #define SUB_COUNT (1ULL << LJ_HIST_SUB_BITS)
 
@@ -116,7 +117,7 @@ static inline void account(struct lj_hist *h, uint64_t v, uint64_t n)
 }
 
 /* Out of line so that lj_hist_add's common path stays short. */
-static void __attribute__((noinline)) add_overflow(struct lj_hist *h, uint64_t v, uint64_t n)
+static void LJ_HOT __attribute__((noinline)) add_overflow(struct lj_hist *h, uint64_t v, uint64_t n)
 {
 	wide_t sq = wide_mul_sat(wide_mul_sat((wide_t)v, (wide_t)v), (wide_t)n);
 
@@ -126,7 +127,7 @@ static void __attribute__((noinline)) add_overflow(struct lj_hist *h, uint64_t v
 	account(h, v, n);
 }
 
-void lj_hist_add(struct lj_hist *h, int64_t ns)
+void LJ_HOT lj_hist_add(struct lj_hist *h, int64_t ns)
 {
 	uint64_t v;
 

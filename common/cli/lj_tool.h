@@ -54,6 +54,7 @@ struct lj_tool_desc {
 	const char *outputs[LJ_TOOL_MAX_OUTPUTS];	/* other files the run writes (NULL: none) */
 	struct lj_setupopt *setup;	/* the tool's setup options (--strict among them) */
 	bool mlock;			/* lock memory before the threads start */
+	bool prefault_hot;		/* the measuring threads run only LJ_HOT code (lj_prefault_hot) */
 };
 
 struct lj_tool_ops {

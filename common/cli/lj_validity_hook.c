@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_validity_hook - reads back what a run ran with and what the machine did, and judges it. */
 #include "lj_validity_hook.h"
+#include "lj_hot.h"
 #include "lj_parse.h"
 #include "lj_result.h"
 #include "lj_runprobe.h"
@@ -90,7 +91,7 @@ static int vh_start(void *priv, const struct lj_run_desc *run)
 	return 0;
 }
 
-static void vh_late(void *priv, const struct lj_late *ev)
+static void LJ_HOT vh_late(void *priv, const struct lj_late *ev)
 {
 	struct lj_vhook *h = priv;
 

@@ -42,6 +42,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->outputs[0] = c->cfg.histogram ? c->cfg.histfile : NULL;
 	d->setup = &c->cfg.setup;
 	d->mlock = c->cfg.mlock;
+	d->prefault_hot = true;		/* loop.c's measuring code is LJ_HOT */
 }
 
 static int prepare(void *p, struct lj_tool *t)
