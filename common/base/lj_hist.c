@@ -54,8 +54,11 @@ struct lj_hist {
 
 static inline size_t bucket_index(uint64_t v)
 {
-	unsigned int msb = 63 - __builtin_clzll(v | 1);
-	unsigned int shift = msb > LJ_HIST_SUB_BITS ? msb - LJ_HIST_SUB_BITS : 0;
+	/*
+	 * shift = max(msb - SUB_BITS, 0) without a compare: v | 255 has its
+	 * highest bit at max(msb, 7), so 56 - clz(v | 255) is that minus 7.
+	 */
+	unsigned int shift = (63 - LJ_HIST_SUB_BITS) - __builtin_clzll(v | ((SUB_COUNT << 1) - 1));
 
 	return ((size_t)shift << LJ_HIST_SUB_BITS) + (size_t)(v >> shift);
 }
@@ -127,17 +130,25 @@ static void LJ_HOT __attribute__((noinline)) add_overflow(struct lj_hist *h, uin
 	account(h, v, n);
 }
 
+/* A negative sample (counted, then added as 0) or one above the range. */
+static void LJ_HOT __attribute__((noinline)) add_outside(struct lj_hist *h, int64_t ns)
+{
+	if (ns >= 0) {
+		add_overflow(h, (uint64_t)ns, 1);
+		return;
+	}
+	h->negatives++;
+	h->bucket[0]++;
+	account(h, 0, 1);
+}
+
 void LJ_HOT lj_hist_add(struct lj_hist *h, int64_t ns)
 {
-	uint64_t v;
+	uint64_t v = (uint64_t)ns;
 
-	if (__builtin_expect(ns < 0, 0)) {
-		h->negatives++;
-		ns = 0;
-	}
-	v = (uint64_t)ns;
+	/* One compare for both rare cases: a negative is above the range as unsigned. */
 	if (__builtin_expect(v > (uint64_t)LJ_HIST_MAX_NS, 0)) {
-		add_overflow(h, v, 1);
+		add_outside(h, ns);
 		return;
 	}
 	h->bucket[bucket_index(v)]++;
