@@ -140,7 +140,8 @@ static int begin(struct lj_tool *t, int argc, char **argv)
 		lj_error_errno(err, "cannot install signal handlers");
 		return LJ_EXIT_RUNTIME;
 	}
-	err = lj_topo_load(&t->topo, why, sizeof(why));
+	err = t->desc.topo_apart ? lj_topo_load_apart(&t->topo, why, sizeof(why))
+				 : lj_topo_load(&t->topo, why, sizeof(why));
 	if (err) {
 		lj_error_errno(err, "%s", why);
 		return LJ_EXIT_RUNTIME;

@@ -55,6 +55,7 @@ struct lj_tool_desc {
 	struct lj_setupopt *setup;	/* the tool's setup options (--strict among them) */
 	bool mlock;			/* lock memory before the threads start */
 	bool prefault_hot;		/* the measuring threads run only LJ_HOT code (lj_prefault_hot) */
+	bool topo_apart;		/* discover the topology in a child (lj_topo_load_apart) */
 };
 
 struct lj_tool_ops {
