@@ -98,6 +98,21 @@ struct lj_hist *lj_hist_new(void)
 	return h;
 }
 
+_Static_assert(LJ_HIST_ALIGN % _Alignof(struct lj_hist) == 0, "LJ_HIST_ALIGN too small");
+
+size_t lj_hist_size(void)
+{
+	return sizeof(struct lj_hist);
+}
+
+struct lj_hist *lj_hist_init(void *zeroed)
+{
+	struct lj_hist *h = zeroed;
+
+	h->min = UINT64_MAX;
+	return h;
+}
+
 void lj_hist_free(struct lj_hist *h)
 {
 	free(h);

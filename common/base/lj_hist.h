@@ -28,6 +28,17 @@ struct lj_hist;
 
 struct lj_hist *lj_hist_new(void);		/* NULL on ENOMEM */
 void lj_hist_free(struct lj_hist *h);
+/*
+ * A histogram in memory the caller owns (for instance a mapping shared
+ * with forked workers, which then need no copy to hand it back):
+ * lj_hist_size() bytes aligned to LJ_HIST_ALIGN, all zero (fresh
+ * anonymous pages are). lj_hist_init writes only the first fields, so
+ * the bucket pages are touched when a sample first lands in them. Never
+ * passed to lj_hist_free.
+ */
+#define LJ_HIST_ALIGN 64
+size_t lj_hist_size(void);
+struct lj_hist *lj_hist_init(void *zeroed);
 void lj_hist_reset(struct lj_hist *h);
 void lj_hist_add(struct lj_hist *h, int64_t ns);
 /*

@@ -64,15 +64,15 @@ struct lj_explain {
 
 int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 {
-	const char *why;
+	char why[256] = "";
 	int64_t ns;
 
 	o->explain = true;
 	if (!arg)
 		return 0;
-	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, &why) || ns <= 0)
+	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, why, sizeof(why)) || ns <= 0)
 		return lj_usage_error("--explain: invalid threshold '%s'%s%s (e.g. 200us, 1ms)", arg,
-				      ns <= 0 && !why ? "" : ": ", ns <= 0 && !why ? "" : why);
+				      why[0] ? ": " : "", why);
 	o->threshold_ns = (uint64_t)ns;
 	return 0;
 }
@@ -202,8 +202,12 @@ static void LJ_HOT late(void *priv, const struct lj_late *ev)
 static int start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_explain *x = priv;
-	/* Threads the tool could not name (lj-frame's stages): one slot per index. */
-	int n = run->ntids > 0 ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
+	/*
+	 * Threads the tool names later (lj-frame's stages, lj_hooks_threads),
+	 * or too many to keep apart (hackbench's workers): a slot per index.
+	 */
+	bool named = run->ntids > 0 && run->ntids <= LJ_EXPLAIN_ANON_SLOTS;
+	int n = named ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
 
 	x->th = calloc((size_t)n, sizeof(*x->th));
 	if (!x->th)
@@ -213,7 +217,7 @@ static int start(void *priv, const struct lj_run_desc *run)
 	if (!x->kept)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++)
-		x->th[i].tid = run->ntids > 0 ? run->tids[i] : 0;
+		x->th[i].tid = named ? run->tids[i] : 0;
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
 	if (err) {
 		/* The driver's one warning names the fallback; the detail with -v. */
@@ -227,6 +231,16 @@ static int start(void *priv, const struct lj_run_desc *run)
 		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
 			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
 	return 0;
+}
+
+/* Threads named after the start (lj-frame's stages, each trial): each takes its index's slot. */
+static void threads(void *priv, const struct lj_run_thread *th, int n)
+{
+	struct lj_explain *x = priv;
+
+	for (int i = 0; i < n; i++)
+		if (th[i].measured && th[i].index >= 0 && th[i].index < x->nthreads)
+			x->th[th[i].index].tid = th[i].tid;
 }
 
 void lj_explain_break(struct lj_explain *x, const char *marker)
@@ -631,4 +645,5 @@ const struct lj_hook_ops lj_explain_ops = {
 	.contribute = contribute,
 	.report = report,
 	.free = free_,
+	.threads = threads,
 };

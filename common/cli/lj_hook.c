@@ -78,6 +78,13 @@ void LJ_HOT lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
 	}
 }
 
+void lj_hooks_threads(struct lj_hooks *hs, const struct lj_run_thread *th, int n)
+{
+	for (int i = 0; hs && i < hs->n; i++)
+		if (hs->h[i].started && hs->h[i].ops->threads)
+			hs->h[i].ops->threads(hs->h[i].priv, th, n);
+}
+
 void lj_hooks_stop(struct lj_hooks *hs)
 {
 	for (int i = 0; i < hs->n; i++)

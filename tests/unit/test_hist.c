@@ -2,6 +2,8 @@
 /* test_hist - log-linear histogram: buckets, exact fields, quantile error bound, merge. */
 #include <errno.h>
 #include <math.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "lj_hist.h"
 #include "tap.h"
@@ -265,6 +267,44 @@ static void walk_cb(int64_t lower, uint64_t count, void *arg)
 	w->n++;
 }
 
+/* A histogram in caller-owned zeroed memory: the same answers, and only its first page touched by init. */
+static void test_in_place(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = lj_hist_size();
+	size_t npages = (len + page - 1) / page, resident = 0, i;
+	unsigned char vec[64];
+	void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct lj_hist *h, *ref = lj_hist_new();
+	double qs[] = { 0.0, 0.5, 0.9, 0.99, 0.999, 1.0 };
+	int same = 1;
+
+	ok(mem != MAP_FAILED && npages <= sizeof(vec), "in place: the histogram's bytes mapped");
+	if (mem == MAP_FAILED || npages > sizeof(vec))
+		exit(1);
+	h = lj_hist_init(mem);
+	ok(!mincore(mem, len, vec), "in place: mincore");
+	for (i = 0; i < npages; i++)
+		resident += vec[i] & 1;
+	ok(npages > 1 && resident == 1, "in place: init touches one page of several");
+	is_int(lj_hist_count(h), 0, "in place: empty count 0");
+	is_int(lj_hist_min(h), 0, "in place: empty min 0");
+	rng_state = 7;
+	for (i = 0; i < 20000; i++) {
+		int64_t v = draw(i % 2 ? LOGNORMAL : PARETO);
+
+		lj_hist_add(h, v);
+		lj_hist_add(ref, v);
+	}
+	ok(lj_hist_count(h) == lj_hist_count(ref) && lj_hist_min(h) == lj_hist_min(ref) &&
+	   lj_hist_max(h) == lj_hist_max(ref) && lj_hist_sum(h) == lj_hist_sum(ref) &&
+	   lj_hist_stddev(h) == lj_hist_stddev(ref), "in place: count, min, max, sum, stddev as on the heap");
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+		same &= lj_hist_quantile(h, qs[i]) == lj_hist_quantile(ref, qs[i]);
+	ok(same, "in place: quantiles as on the heap");
+	lj_hist_free(ref);
+	munmap(mem, len);
+}
+
 static void test_merge(void)
 {
 	struct lj_hist *a = lj_hist_new(), *b = lj_hist_new(), *all = lj_hist_new();
@@ -409,6 +449,7 @@ int main(void)
 	for (d = 0; d < NDIST; d++)
 		test_distribution((enum dist)d);
 	test_merge();
+	test_in_place();
 	test_overflow();
 	test_exact_region();
 	test_long_run();

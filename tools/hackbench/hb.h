@@ -3,10 +3,12 @@
 #ifndef LJ_HB_H
 #define LJ_HB_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "lj_explain_hook.h"
 #include "lj_hook.h"
@@ -60,9 +62,10 @@ struct hb_chan {
 
 /*
  * What each worker leaves for main, in memory shared across fork: live
- * message counts (relaxed atomics, read every second in load mode) and,
- * when a receiver ends, its latency histogram as dense bucket counts
- * plus the exact figures the buckets cannot give back.
+ * message counts (relaxed atomics, read every second in load mode). A
+ * receiver's latency histogram lives right after its slot (when messages
+ * carry stamps), in the same shared mapping: the receiver adds to it,
+ * main merges it after the reap, nothing is copied.
  */
 struct hb_slot {
 	uint64_t msgs;			/* messages sent or received so far */
@@ -70,11 +73,8 @@ struct hb_slot {
 	uint64_t partial;		/* receiver: bytes left over at EOF */
 	int err;			/* -errno that ended the worker, 0 */
 	int sched_err;			/* -errno of applying --policy, 0 */
-	int exported;			/* receiver: histogram below is complete */
-	uint64_t count;
-	int64_t min_ns, max_ns;
-	double sum_ns, sumsq_ns;
-	uint64_t buckets[];		/* lj_hist_nbuckets() of them, receivers only */
+	pid_t tid;			/* the worker's thread (process mode: its pid), set before it is ready */
+	int hist_done;			/* receiver: its histogram is complete */
 };
 
 struct hb_worker {
@@ -91,8 +91,9 @@ struct hb_run {
 	unsigned int nworkers, nrecv;
 	struct hb_worker *w;		/* receivers of group g, then its senders, per group */
 	struct hb_chan *chan;		/* one per receiver */
-	void *shm;			/* nworkers slots */
+	void *shm;			/* nworkers slots, each with room for a histogram with stamps */
 	size_t slot_size, shm_size;
+	size_t hist_off;		/* a slot's histogram, 0: none (no stamps) */
 	int ready[2], wake[2];
 	pid_t pgid;			/* process mode: the workers' process group */
 	pid_t parent;
@@ -111,7 +112,6 @@ struct hb_run {
 	/* results, filled by hb_run_collect */
 	struct lj_hist *lat;
 	uint64_t msgs, bad, partial;
-	double lat_sum, lat_sumsq;
 	int worker_err;
 	unsigned int failed_workers;
 };
@@ -120,6 +120,50 @@ struct hb_run {
 void hb_config_init(struct hb_config *cfg);
 int hb_parse(struct hb_config *cfg, int argc, char **argv);
 const char *hb_transport_name(enum hb_transport t);
+
+/*
+ * One message over a pipe or socket: the message loops' own path, inline
+ * and with the length in a register, so a message costs what it costs
+ * hackbench (a write or read and a compare). Send: 0, -EINTR (nothing
+ * sent) or -errno; half a message still goes out after EINTR, or the
+ * stream would lose its framing.
+ */
+static inline int hb_stream_send(int fd, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR && done)
+				continue;
+			return -errno;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Receive: @len, 0 at EOF, a short count for a message cut by EOF, or -errno. */
+static inline ssize_t hb_stream_recv(int fd, char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!n)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
 
 /* transport.c */
 int hb_chan_open(struct hb_run *run, unsigned int idx, struct hb_chan *ch);
@@ -132,6 +176,12 @@ void hb_chan_close_write(const struct hb_run *run, struct hb_chan *ch);
 /* limits.c */
 int hb_check_limits(const struct hb_config *cfg);
 
+/* The workers set a policy only when one is asked (--policy or --priority). */
+static inline bool hb_policy_asked(const struct hb_config *cfg)
+{
+	return cfg->policy_given || cfg->priority;
+}
+
 /* The channels of group @group: one per receiver, senders use them all. */
 static inline struct hb_chan *hb_group_chans(const struct hb_run *run, unsigned int group)
 {
@@ -142,6 +192,12 @@ static inline struct hb_chan *hb_group_chans(const struct hb_run *run, unsigned 
 static inline struct hb_slot *hb_slot(const struct hb_run *run, unsigned int worker)
 {
 	return (struct hb_slot *)((char *)run->shm + (size_t)worker * run->slot_size);
+}
+
+/* The latency histogram of worker @worker, in its slot (only with stamps: lj_hist_init first). */
+static inline struct lj_hist *hb_slot_hist(const struct hb_run *run, unsigned int worker)
+{
+	return (struct lj_hist *)((char *)hb_slot(run, worker) + run->hist_off);
 }
 
 /* workers.c: the sender or receiver loop of @w; returns 0 or -errno. */

@@ -3,7 +3,6 @@
 #include "hb.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -100,25 +99,13 @@ static void json_params(const struct hb_run *run, json_object *params)
 /* The send-to-receive delays, or why there are none. */
 static void json_latency(const struct hb_run *run, json_object *o)
 {
-	json_object *lat;
-	uint64_t n;
-
 	if (!run->stamps) {
 		put(o, "latency", NULL);
 		put(o, "latency_unavailable", json_object_new_string(run->no_stamp_why));
 		return;
 	}
-	lat = lj_result_hist_json(run->lat, true);
-	n = lj_hist_count(run->lat);
-	/* The merge rebuilt buckets from midpoints: put back the exact mean and stddev. */
-	if (lat && n) {
-		double mean = run->lat_sum / n;
-		double var = run->lat_sumsq / n - mean * mean;
-
-		put(lat, "mean_ns", json_object_new_double(mean));
-		put(lat, "stddev_ns", json_object_new_double(var > 0 ? sqrt(var) : 0));
-	}
-	put(o, "latency", lat);
+	/* The receivers' histograms merged whole: mean and stddev are exact. */
+	put(o, "latency", lj_result_hist_json(run->lat, true));
 }
 
 /* Workers' CPU time and context switches (reaped children, or this process's threads), failures. */

@@ -16,6 +16,7 @@
 #include "lj_hist.h"
 #include "lj_stop.h"
 #include "lj_time.h"
+#include "lj_validity_hook.h"
 
 #define RLOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 
@@ -30,10 +31,28 @@ static unsigned int per_group(const struct hb_run *run)
 /* Hooks for a run outside the driver (unit tests): none, nothing wanted. */
 static struct lj_hooks no_hooks;
 
+/* Whether messages carry their send time; @run->no_stamp_why says why not. */
+static void choose_stamps(struct hb_run *run)
+{
+	const struct hb_config *cfg = run->cfg;
+
+	run->stamps = true;
+	if (cfg->no_latency) {
+		run->stamps = false;
+		run->no_stamp_why = "--no-latency";
+	} else if (cfg->datasize < HB_STAMP_BYTES) {
+		run->stamps = false;
+		run->no_stamp_why = "messages shorter than 8 bytes cannot carry their send time";
+	} else if (cfg->transport != HB_MQ && cfg->datasize > HB_PIPE_ATOMIC) {
+		run->stamps = false;
+		run->no_stamp_why = "stream writes above 4096 bytes from several senders may interleave";
+	}
+}
+
+#define ROUND_UP(n, a) (((n) + (a) - 1) & ~(size_t)((a) - 1))
+
 int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 {
-	size_t nb = lj_hist_nbuckets();
-
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
 	run->ready[0] = run->ready[1] = run->wake[0] = run->wake[1] = -1;
@@ -55,8 +74,17 @@ int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 		w->index = i % per_group(run);
 		w->sender = w->index >= cfg->fds;
 	}
-	/* Shared so forked workers can hand back counts and histograms. */
-	run->slot_size = (sizeof(struct hb_slot) + nb * sizeof(uint64_t) + 63) & ~(size_t)63;
+	choose_stamps(run);
+	/*
+	 * Shared so forked workers hand back counts and histograms in place;
+	 * slots in cache lines of their own (a sender's count changes per
+	 * message). Pages are zero until touched: no copy, no clearing.
+	 */
+	run->slot_size = ROUND_UP(sizeof(struct hb_slot), LJ_HIST_ALIGN);
+	if (run->stamps) {
+		run->hist_off = run->slot_size;
+		run->slot_size += ROUND_UP(lj_hist_size(), LJ_HIST_ALIGN);
+	}
 	run->shm_size = run->slot_size * run->nworkers;
 	run->shm = mmap(NULL, run->shm_size, PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -66,18 +94,6 @@ int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 	}
 	if (pipe(run->ready) || pipe(run->wake))
 		return -errno;
-
-	run->stamps = true;
-	if (cfg->no_latency) {
-		run->stamps = false;
-		run->no_stamp_why = "--no-latency";
-	} else if (cfg->datasize < HB_STAMP_BYTES) {
-		run->stamps = false;
-		run->no_stamp_why = "messages shorter than 8 bytes cannot carry their send time";
-	} else if (cfg->transport != HB_MQ && cfg->datasize > HB_PIPE_ATOMIC) {
-		run->stamps = false;
-		run->no_stamp_why = "stream writes above 4096 bytes from several senders may interleave";
-	}
 	run->lat = lj_hist_new();
 	return run->lat ? 0 : -ENOMEM;
 }
@@ -373,6 +389,7 @@ static void load_loop(struct hb_run *run)
 				run->per_sec[run->nsec++] = cur - prev;
 			if (!cfg->quiet)
 				hb_report_second(run, run->nsec, cur - prev);
+			lj_vhook_poll_in(run->hooks);	/* the workers' policy, read back while they run */
 			prev = cur;
 			next += LJ_NSEC_PER_SEC;
 		}
@@ -397,11 +414,9 @@ int hb_run_wait(struct hb_run *run)
 	return 0;
 }
 
-/* Merge the receivers' exported histograms and counts. */
+/* Merge the receivers' histograms (in their slots) and counts. */
 int hb_run_collect(struct hb_run *run)
 {
-	size_t nb = lj_hist_nbuckets();
-
 	for (unsigned int i = 0; i < run->nworkers; i++) {
 		struct hb_slot *s = hb_slot(run, i);
 
@@ -412,29 +427,8 @@ int hb_run_collect(struct hb_run *run)
 		run->msgs += s->msgs;
 		run->bad += s->bad;
 		run->partial += s->partial;
-		if (!__atomic_load_n(&s->exported, __ATOMIC_ACQUIRE) || !s->count)
-			continue;
-		/* The exact extremes go in as themselves, the rest as bucket midpoints. */
-		size_t bmin = lj_hist_bucket_of(s->min_ns), bmax = lj_hist_bucket_of(s->max_ns);
-
-		lj_hist_add_n(run->lat, s->min_ns, 1);
-		if (s->count > 1)
-			lj_hist_add_n(run->lat, s->max_ns, 1);
-		for (size_t b = 0; b < nb; b++) {
-			uint64_t c = s->buckets[b];
-			int64_t lo;
-
-			if (b == bmin && c)
-				c--;
-			if (b == bmax && c && s->count > 1)
-				c--;
-			if (!c)
-				continue;
-			lo = lj_hist_bucket_lower(b);
-			lj_hist_add_n(run->lat, lo + (lj_hist_bucket_upper(b) - lo) / 2, c);
-		}
-		run->lat_sum += s->sum_ns;
-		run->lat_sumsq += s->sumsq_ns;
+		if (run->stamps && __atomic_load_n(&s->hist_done, __ATOMIC_ACQUIRE))
+			lj_hist_merge(run->lat, hb_slot_hist(run, i));
 	}
 	return 0;
 }

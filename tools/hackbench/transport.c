@@ -90,22 +90,11 @@ int hb_chan_open(struct hb_run *run, unsigned int idx, struct hb_chan *ch)
 /* Send one message of datasize bytes. Return: 0, -EINTR (nothing sent) or -errno. */
 int hb_chan_send(const struct hb_run *run, const struct hb_chan *ch, const char *buf)
 {
-	size_t len = run->cfg->datasize, done = 0;
+	size_t len = run->cfg->datasize;
 
 	if (run->cfg->transport == HB_MQ)
 		return mq_send((mqd_t)ch->wfd, buf, len, 0) ? -errno : 0;
-	while (done < len) {
-		ssize_t n = write(ch->wfd, buf + done, len - done);
-
-		if (n < 0) {
-			/* Half a message must still go out, or the stream loses its framing. */
-			if (errno == EINTR && done)
-				continue;
-			return -errno;
-		}
-		done += (size_t)n;
-	}
-	return 0;
+	return hb_stream_send(ch->wfd, buf, len);
 }
 
 /*
@@ -115,7 +104,7 @@ int hb_chan_send(const struct hb_run *run, const struct hb_chan *ch, const char 
  */
 ssize_t hb_chan_recv(const struct hb_run *run, const struct hb_chan *ch, char *buf)
 {
-	size_t len = run->cfg->datasize, done = 0;
+	size_t len = run->cfg->datasize;
 
 	if (run->cfg->transport == HB_MQ) {
 		ssize_t n;
@@ -125,19 +114,7 @@ ssize_t hb_chan_recv(const struct hb_run *run, const struct hb_chan *ch, char *b
 		while (n < 0 && errno == EINTR);
 		return n < 0 ? -errno : n;
 	}
-	while (done < len) {
-		ssize_t n = read(ch->rfd, buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (!n)
-			break;
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
+	return hb_stream_recv(ch->rfd, buf, len);
 }
 
 /* Tell the receiver no more messages come: EOF, or an empty message on a queue. */

@@ -27,41 +27,57 @@ static void ready(struct hb_run *run)
 		;
 }
 
-/* Each worker sets its own policy and leaves a refusal in its slot (shared across fork). */
+/*
+ * Each worker sets its own policy and leaves a refusal in its slot (shared
+ * across fork), with its id for the read-back (lj-hackbench's main.c).
+ */
 static void apply_policy(const struct hb_run *run, struct hb_slot *slot)
 {
 	const struct hb_config *cfg = run->cfg;
 	struct lj_sched_param sp = { .policy = cfg->policy, .priority = cfg->priority };
 
-	if (cfg->policy_given || cfg->priority)
+	slot->tid = gettid();
+	if (hb_policy_asked(cfg))
 		slot->sched_err = lj_sched_apply(0, &sp);
+}
+
+/* One message to channel @ch: the stream path inline (the run's settings in registers), queues out of line. */
+static inline int send_one(const struct hb_run *run, const struct hb_chan *ch, bool mq,
+			   const char *buf, size_t len)
+{
+	return mq ? hb_chan_send(run, ch, buf) : hb_stream_send(ch->wfd, buf, len);
 }
 
 static int sender(struct hb_worker *w, struct hb_slot *slot)
 {
 	struct hb_run *run = w->run;
 	const struct hb_config *cfg = run->cfg;
-	struct hb_chan *ch = hb_group_chans(run, w->group);
-	char *buf = malloc(cfg->datasize);
+	const struct hb_chan *ch = hb_group_chans(run, w->group);
+	/* Copies the loop keeps in registers (stores through buf could alias the originals). */
+	const size_t len = cfg->datasize;
+	const unsigned int fds = cfg->fds, loops = cfg->loops;
+	const bool stamps = run->stamps, mq = cfg->transport == HB_MQ, load = cfg->load;
+	char *buf = malloc(len);
 	uint64_t sent = 0;
 	int err = 0;
 
 	apply_policy(run, slot);
 	if (buf)
-		memset(buf, '-', cfg->datasize);
+		memset(buf, '-', len);
+	RSTORE(&slot->msgs, 0);		/* the slot's page faulted in before the clock starts */
 	ready(run);
 	if (!buf)
 		return -ENOMEM;
-	for (unsigned int i = 0; cfg->load || i < cfg->loops; i++) {
+	for (unsigned int i = 0; load || i < loops; i++) {
 		if (lj_stop_requested())
 			break;
-		for (unsigned int j = 0; j < cfg->fds; j++) {
-			if (run->stamps) {
+		for (unsigned int j = 0; j < fds; j++) {
+			if (stamps) {
 				int64_t now = lj_now_ns();
 
 				memcpy(buf, &now, sizeof(now));
 			}
-			err = hb_chan_send(run, &ch[j], buf);
+			err = send_one(run, &ch[j], mq, buf, len);
 			if (err) {
 				if (err == -EINTR && lj_stop_requested())
 					err = 0;
@@ -75,27 +91,6 @@ out:
 	return err;
 }
 
-static void export_bucket(int64_t lower_ns, uint64_t count, void *arg)
-{
-	struct hb_slot *slot = arg;
-
-	slot->buckets[lj_hist_bucket_of(lower_ns)] += count;
-}
-
-/* Leave the receiver's histogram in its shared slot for main. */
-static void export_hist(struct hb_slot *slot, const struct lj_hist *h)
-{
-	double n = (double)lj_hist_count(h), sd = lj_hist_stddev(h), mean = lj_hist_mean(h);
-
-	lj_hist_foreach(h, export_bucket, slot);
-	slot->count = lj_hist_count(h);
-	slot->min_ns = lj_hist_min(h);
-	slot->max_ns = lj_hist_max(h);
-	slot->sum_ns = lj_hist_sum(h);
-	slot->sumsq_ns = n * (sd * sd + mean * mean);	/* population stddev */
-	__atomic_store_n(&slot->exported, 1, __ATOMIC_RELEASE);
-}
-
 /* A message above the hooks' threshold (thread mode: forked workers hold a copy with no hook). */
 static void message_late(const struct hb_worker *w, int64_t sent, int64_t now)
 {
@@ -106,56 +101,62 @@ static void message_late(const struct hb_worker *w, int64_t sent, int64_t now)
 	lj_hooks_late(w->run->hooks, &ev);
 }
 
+/* A received stamp: into the histogram, to the hooks when late; an implausible one is counted. */
+static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, struct lj_hist *h,
+			      const char *buf, int64_t floor_ns)
+{
+	int64_t now = lj_now_ns(), sent;
+
+	memcpy(&sent, buf, sizeof(sent));
+	/* A stamp from before the run or from the future is not ours: count it. */
+	if (sent < floor_ns || sent > now) {
+		slot->bad++;
+		return;
+	}
+	lj_hist_add(h, now - sent);
+	if (lj_hooks_wants(w->run->hooks, (uint64_t)(now - sent)))
+		message_late(w, sent, now);
+}
+
 static int receiver(struct hb_worker *w, struct hb_slot *slot)
 {
 	struct hb_run *run = w->run;
 	const struct hb_config *cfg = run->cfg;
-	struct hb_chan *ch = &hb_group_chans(run, w->group)[w->index];
-	uint64_t expected = cfg->load ? 0 : (uint64_t)cfg->fds * cfg->loops;
-	struct lj_hist *h = lj_hist_new();
-	char *buf = malloc(cfg->datasize);
-	uint64_t got = 0, bad = 0;
+	const struct hb_chan *ch = &hb_group_chans(run, w->group)[w->index];
+	/* Copies the loop keeps in registers (reads into buf could alias the originals). */
+	const size_t len = cfg->datasize;
+	const int fd = ch->rfd;
+	const bool mq = cfg->transport == HB_MQ;
+	const int64_t floor_ns = run->floor_ns;
+	const uint64_t expected = cfg->load ? UINT64_MAX : (uint64_t)cfg->fds * cfg->loops;
+	/* In the shared slot: main merges it after the reap, nothing to copy back. */
+	struct lj_hist *h = run->stamps ? lj_hist_init(hb_slot_hist(run, (unsigned int)(w - run->w))) : NULL;
+	char *buf = malloc(len);
+	uint64_t got = 0;
 	int err = 0;
 
 	apply_policy(run, slot);
+	RSTORE(&slot->msgs, 0);		/* the slot's page faulted in before the clock starts */
 	ready(run);
-	if (!buf || !h) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		ssize_t n = hb_chan_recv(run, ch, buf);
-		/* Without stamps no clock read: --no-latency is hackbench's exact per-message work. */
-		int64_t now = run->stamps ? lj_now_ns() : 0;
+	if (!buf)
+		return -ENOMEM;
+	while (got < expected) {
+		ssize_t n = mq ? hb_chan_recv(run, ch, buf) : hb_stream_recv(fd, buf, len);
 
 		if (n <= 0) {
 			err = (int)n;
 			break;
 		}
-		if ((size_t)n < cfg->datasize) {
+		if ((size_t)n < len) {
 			slot->partial += (uint64_t)n;
 			break;
 		}
-		if (run->stamps) {
-			int64_t sent;
-
-			memcpy(&sent, buf, sizeof(sent));
-			/* A stamp from before the run or from the future is not ours: count it. */
-			if (sent < run->floor_ns || sent > now) {
-				slot->bad = ++bad;
-			} else {
-				lj_hist_add(h, now - sent);
-				if (lj_hooks_wants(run->hooks, (uint64_t)(now - sent)))
-					message_late(w, sent, now);
-			}
-		}
+		/* Without stamps no clock read: --no-latency is hackbench's exact per-message work. */
+		if (h)
+			take_stamp(w, slot, h, buf, floor_ns);
 		RSTORE(&slot->msgs, ++got);
-		if (expected && got == expected)
-			break;
 	}
-	export_hist(slot, h);
-out:
-	lj_hist_free(h);
+	__atomic_store_n(&slot->hist_done, 1, __ATOMIC_RELEASE);
 	free(buf);
 	return err;
 }
