@@ -11,6 +11,7 @@
 #include "lj_explain.h"
 #include "lj_explain_stream.h"
 #include "lj_explain_json.h"
+#include "lj_hot.h"
 #include "lj_parse.h"
 #include "lj_result.h"
 #include "lj_time.h"
@@ -140,7 +141,7 @@ static void heap_down(struct cand *h, int n, int i)
  * Keep @c if it is among the LJ_EXPLAIN_TOPK largest: the heap's root is
  * the moving threshold. Return: whether it was kept.
  */
-static bool keep_top(struct thread_cands *tc, const struct cand *c)
+static bool LJ_HOT keep_top(struct thread_cands *tc, const struct cand *c)
 {
 	if (tc->ntop < LJ_EXPLAIN_TOPK) {
 		int i = tc->ntop++;
@@ -162,7 +163,7 @@ static bool keep_top(struct thread_cands *tc, const struct cand *c)
 	return true;
 }
 
-static struct thread_cands *thread_of(struct lj_explain *x, const struct lj_late *ev)
+static struct thread_cands *LJ_HOT thread_of(struct lj_explain *x, const struct lj_late *ev)
 {
 	if (ev->index >= 0 && ev->index < x->nthreads &&
 	    (x->th[ev->index].tid == ev->tid || x->th[ev->index].tid == 0))
@@ -173,7 +174,7 @@ static struct thread_cands *thread_of(struct lj_explain *x, const struct lj_late
 	return NULL;
 }
 
-static void late(void *priv, const struct lj_late *ev)
+static void LJ_HOT late(void *priv, const struct lj_late *ev)
 {
 	struct lj_explain *x = priv;
 	struct thread_cands *tc = thread_of(x, ev);

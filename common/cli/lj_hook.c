@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lj_hot.h"
+
 static void recompute_threshold(struct lj_hooks *hs)
 {
 	uint64_t t = UINT64_MAX;
@@ -61,7 +63,8 @@ int lj_hooks_start(struct lj_hooks *hs, const struct lj_run_desc *run)
 	return failed;
 }
 
-void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
+/* Run on the measuring threads: LJ_HOT, as every hook's late(). */
+void LJ_HOT lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
 {
 	uint64_t lat = ev->ran_ns > ev->due_ns ? ev->ran_ns - ev->due_ns : 0;
 

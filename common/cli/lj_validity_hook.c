@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_validity_hook - reads back what a run ran with and what the machine did, and judges it. */
 #include "lj_validity_hook.h"
+#include "lj_hot.h"
 #include "lj_parse.h"
 #include "lj_result.h"
 #include "lj_runprobe.h"
@@ -173,7 +174,7 @@ static void vh_threads(void *priv, const struct lj_run_thread *th, int n)
 	lj_vhook_poll(h);
 }
 
-static void vh_late(void *priv, const struct lj_late *ev)
+static void LJ_HOT vh_late(void *priv, const struct lj_late *ev)
 {
 	struct lj_vhook *h = priv;
 

@@ -22,7 +22,15 @@
 
 #include "lj_cpus.h"
 #include "lj_hist.h"
+#include "lj_hot.h"
 #include "lj_time.h"
+
+/*
+ * Every function here is LJ_HOT (lj_hot.h): a measuring thread runs this
+ * file's code, lj_hist_add, the hooks' late() and the C library functions
+ * rehearse() calls, and under -m the driver prefaults just those
+ * (lj_prefault_hot), not the statically linked libraries' code.
+ */
 
 /* glibc 2.36 has no name for the thread id of a SIGEV_THREAD_ID event. */
 #ifndef sigev_notify_thread_id
@@ -40,7 +48,7 @@
  * once for each passed one and measures its lateness too (counted_until
  * stops those from being counted again).
  */
-int64_t cyc_pace_next(struct cyc_pace *p, int64_t deadline, int64_t now)
+LJ_HOT int64_t cyc_pace_next(struct cyc_pace *p, int64_t deadline, int64_t now)
 {
 	int64_t lat = now - deadline;
 	int64_t n, last, from;
@@ -59,7 +67,7 @@ int64_t cyc_pace_next(struct cyc_pace *p, int64_t deadline, int64_t now)
 	return deadline + p->interval_ns;
 }
 
-static inline void live_publish(struct cyc_thread *t, uint64_t cycles, int64_t min,
+LJ_HOT static inline void live_publish(struct cyc_thread *t, uint64_t cycles, int64_t min,
 				int64_t max, int64_t act, int64_t sum, uint64_t missed)
 {
 	struct cyc_live *lv = &t->live;
@@ -76,7 +84,7 @@ static inline void live_publish(struct cyc_thread *t, uint64_t cycles, int64_t m
 	__atomic_store_n(&lv->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-void cyc_live_read(const struct cyc_thread *t, struct cyc_live *out)
+LJ_HOT void cyc_live_read(const struct cyc_thread *t, struct cyc_live *out)
 {
 	const struct cyc_live *lv = &t->live;
 	unsigned int s1, s2;
@@ -96,7 +104,7 @@ void cyc_live_read(const struct cyc_thread *t, struct cyc_live *out)
 }
 
 /* The scheduler's own migration count, from /proc/thread-self/sched; -1 if unreadable. */
-static int64_t read_nr_migrations(void)
+LJ_HOT static int64_t read_nr_migrations(void)
 {
 	char line[256];
 	int64_t v = -1;
@@ -119,7 +127,7 @@ static int64_t read_nr_migrations(void)
 }
 
 /* The thread's own fault counts, just before the measured section. */
-static void faults_before(struct cyc_thread *t, long *majflt)
+LJ_HOT static void faults_before(struct cyc_thread *t, long *majflt)
 {
 	struct rusage ru;
 
@@ -131,7 +139,7 @@ static void faults_before(struct cyc_thread *t, long *majflt)
 }
 
 /* Faults taken in between: the proof that the loop's pages were all resident. */
-static void side_metrics(struct cyc_thread *t, bool measured, long majflt)
+LJ_HOT static void side_metrics(struct cyc_thread *t, bool measured, long majflt)
 {
 	struct rusage ru;
 
@@ -153,7 +161,7 @@ static void side_metrics(struct cyc_thread *t, bool measured, long majflt)
  * instructions per wake-up), and no measuring thread is ever cancelled.
  * Return: 0 or the errno.
  */
-static inline int sleep_until(clockid_t clk, int flags, const struct timespec *ts)
+LJ_HOT static inline int sleep_until(clockid_t clk, int flags, const struct timespec *ts)
 {
 #if defined(SYS_clock_nanosleep) && __SIZEOF_LONG__ == 8
 	return syscall(SYS_clock_nanosleep, clk, flags, ts, NULL) ? errno : 0;
@@ -169,7 +177,7 @@ static inline int sleep_until(clockid_t clk, int flags, const struct timespec *t
  * resident here, not in the measured section, without making the whole C
  * library resident. The program's own image is prefaulted by the driver.
  */
-static void rehearse(const struct cyc_thread *t)
+LJ_HOT static void rehearse(const struct cyc_thread *t)
 {
 	const struct cyc_run *run = t->run;
 	struct timespec now, zero = { 0, 0 };
@@ -184,7 +192,7 @@ static void rehearse(const struct cyc_thread *t)
 	(void)sched_getcpu();
 }
 
-static int thread_setup(struct cyc_thread *t, timer_t *timer)
+LJ_HOT static int thread_setup(struct cyc_thread *t, timer_t *timer)
 {
 	const struct cyc_config *cfg = t->run->cfg;
 
@@ -212,7 +220,7 @@ static int thread_setup(struct cyc_thread *t, timer_t *timer)
 	return 0;
 }
 
-static inline int64_t to_unit(bool nsecs, int64_t ns)
+LJ_HOT static inline int64_t to_unit(bool nsecs, int64_t ns)
 {
 	return nsecs ? ns : ns / LJ_NSEC_PER_USEC;
 }
@@ -223,7 +231,7 @@ static inline int64_t to_unit(bool nsecs, int64_t ns)
  * or a stray signal). *@overrun: expirations the POSIX timer folded into
  * this one.
  */
-static int __attribute__((noinline)) wait_other(const struct cyc_thread *t, int64_t *next,
+LJ_HOT static int __attribute__((noinline)) wait_other(const struct cyc_thread *t, int64_t *next,
 						 const struct timespec *interval_ts,
 						 const sigset_t *timer_set, int *overrun)
 {
@@ -243,7 +251,7 @@ static int __attribute__((noinline)) wait_other(const struct cyc_thread *t, int6
 }
 
 /* -v's values: one per wake-up, or with -o the maximum of each group, in a ring main drains. */
-static inline void keep_value(struct cyc_thread *t, uint64_t cycle, int64_t value)
+LJ_HOT static inline void keep_value(struct cyc_thread *t, uint64_t cycle, int64_t value)
 {
 	uint64_t red = (uint64_t)t->run->cfg->oscope, pos = cycle % red;
 
@@ -256,7 +264,8 @@ static inline void keep_value(struct cyc_thread *t, uint64_t cycle, int64_t valu
 }
 
 /* What -h and -v add at every wake-up: out of line, called only when one was given. */
-static void __attribute__((noinline)) record_extras(struct cyc_thread *t, uint64_t cycle, int64_t lat)
+LJ_HOT static void __attribute__((noinline))
+record_extras(struct cyc_thread *t, uint64_t cycle, int64_t lat)
 {
 	const struct cyc_config *cfg = t->run->cfg;
 	const uint64_t nbuckets = (uint64_t)cfg->histogram;
@@ -278,7 +287,7 @@ static void __attribute__((noinline)) record_extras(struct cyc_thread *t, uint64
 }
 
 /* A CPU read at a wake-up: a change from the last one read is a migration seen. */
-static void __attribute__((noinline)) cpu_seen(struct cyc_thread *t, int cpu)
+LJ_HOT static void __attribute__((noinline)) cpu_seen(struct cyc_thread *t, int cpu)
 {
 	if (cpu == t->last_cpu)
 		return;
@@ -289,14 +298,14 @@ static void __attribute__((noinline)) cpu_seen(struct cyc_thread *t, int cpu)
 	t->last_cpu = cpu;
 }
 
-static void __attribute__((noinline)) cpu_sample(struct cyc_thread *t)
+LJ_HOT static void __attribute__((noinline)) cpu_sample(struct cyc_thread *t)
 {
 	cpu_seen(t, sched_getcpu());
 }
 
 /* A sample over a hook's threshold or periods missed: off the hot path, only when a hook asked. */
-static void __attribute__((noinline, cold)) tell_hooks(struct cyc_thread *t, enum lj_late_kind kind,
-							 int64_t due, int64_t ran)
+LJ_HOT static void __attribute__((noinline, cold))
+tell_hooks(struct cyc_thread *t, enum lj_late_kind kind, int64_t due, int64_t ran)
 {
 	struct lj_late ev = { .kind = kind, .cpu = sched_getcpu(), .tid = t->tid, .index = t->index,
 			      .due_ns = (uint64_t)due, .ran_ns = (uint64_t)ran };
@@ -305,7 +314,7 @@ static void __attribute__((noinline, cold)) tell_hooks(struct cyc_thread *t, enu
 }
 
 /* -b: the first thread over the threshold marks the trace and stops the run. */
-static void breaktrace(struct cyc_thread *t, int64_t lat)
+LJ_HOT static void breaktrace(struct cyc_thread *t, int64_t lat)
 {
 	struct cyc_run *run = t->run;
 	const struct cyc_config *cfg = run->cfg;
@@ -342,7 +351,7 @@ static void breaktrace(struct cyc_thread *t, int64_t lat)
  * in the loop chose this path): the spike kept, the hooks told, -b's mark
  * written and the run stopped.
  */
-static void __attribute__((noinline, cold)) late_sample(struct cyc_thread *t, int64_t lat,
+LJ_HOT static void __attribute__((noinline, cold)) late_sample(struct cyc_thread *t, int64_t lat,
 							  int64_t due, int64_t now)
 {
 	const struct cyc_config *cfg = t->run->cfg;
@@ -360,16 +369,16 @@ static void __attribute__((noinline, cold)) late_sample(struct cyc_thread *t, in
 		breaktrace(t, lat);
 }
 
-/* Periods that passed while the thread was late (@missed_before: the count before): told to the hooks. */
-static void missed_tell(struct cyc_thread *t, const struct cyc_pace *p, uint64_t missed_before,
-			int64_t due, int64_t now)
+/* Periods passed while the thread was late (@missed_before: the count before), told to the hooks. */
+LJ_HOT static void missed_tell(struct cyc_thread *t, const struct cyc_pace *p,
+			       uint64_t missed_before, int64_t due, int64_t now)
 {
 	if (p->missed != missed_before && lj_hooks_wants_missed(t->run->hooks))
 		tell_hooks(t, LJ_LATE_MISSED, due, now);
 }
 
-/* A wake-up a whole period late or more: the next deadline after the passed ones (cyc_pace_next). */
-static int64_t __attribute__((noinline)) pace_late(struct cyc_thread *t, struct cyc_pace *p,
+/* A wake-up a whole period late or more: the deadline after the passed ones (cyc_pace_next). */
+LJ_HOT static int64_t __attribute__((noinline)) pace_late(struct cyc_thread *t, struct cyc_pace *p,
 						    int64_t due, int64_t now)
 {
 	uint64_t before = p->missed;
@@ -380,7 +389,7 @@ static int64_t __attribute__((noinline)) pace_late(struct cyc_thread *t, struct 
 }
 
 /* -x: the timer keeps its own grid; expirations it folded into this one are missed periods. */
-static int64_t __attribute__((noinline)) pace_timer(struct cyc_thread *t, struct cyc_pace *p,
+LJ_HOT static int64_t __attribute__((noinline)) pace_timer(struct cyc_thread *t, struct cyc_pace *p,
 						     int64_t due, int64_t now, int overrun)
 {
 	uint64_t before = p->missed;
@@ -391,7 +400,8 @@ static int64_t __attribute__((noinline)) pace_timer(struct cyc_thread *t, struct
 }
 
 /* -l reached or -D's end passed (checked when a cheap compare says it may be): stop the run. */
-static bool __attribute__((noinline)) loop_ends(struct cyc_thread *t, uint64_t cycles, int64_t now)
+LJ_HOT static bool __attribute__((noinline))
+loop_ends(struct cyc_thread *t, uint64_t cycles, int64_t now)
 {
 	struct cyc_run *run = t->run;
 	const struct cyc_config *cfg = run->cfg;
@@ -405,7 +415,7 @@ static bool __attribute__((noinline)) loop_ends(struct cyc_thread *t, uint64_t c
 }
 
 /* The first deadline: one interval from now, or from -A's / --secaligned's shared start. */
-static int64_t first_deadline(const struct cyc_thread *t)
+LJ_HOT static int64_t first_deadline(const struct cyc_thread *t)
 {
 	const struct cyc_run *run = t->run;
 	struct timespec ts;
@@ -441,7 +451,7 @@ struct loop_consts {
  * and every CYC_CPU_SAMPLE-th of a pinned one (it moves only when its
  * affinity is changed from outside; nr_migrations counts every move).
  */
-static void cpu_source(const struct cyc_thread *t, struct loop_consts *k)
+LJ_HOT static void cpu_source(const struct cyc_thread *t, struct loop_consts *k)
 {
 	k->rseq_cpu = NULL;
 	k->cpu_mask = t->cpu >= 0 ? CYC_CPU_SAMPLE - 1 : 0;
@@ -456,7 +466,7 @@ static void cpu_source(const struct cyc_thread *t, struct loop_consts *k)
 #endif
 }
 
-static void loop_consts_init(const struct cyc_thread *t, struct loop_consts *k)
+LJ_HOT static void loop_consts_init(const struct cyc_thread *t, struct loop_consts *k)
 {
 	const struct cyc_run *run = t->run;
 	const struct cyc_config *cfg = run->cfg;
@@ -477,7 +487,8 @@ static void loop_consts_init(const struct cyc_thread *t, struct loop_consts *k)
 }
 
 /* The CPU of this wake-up, from the cheapest source loop_consts found. */
-static inline void watch_cpu(struct cyc_thread *t, const struct loop_consts *k, uint64_t cycle)
+LJ_HOT static inline void watch_cpu(struct cyc_thread *t, const struct loop_consts *k,
+				    uint64_t cycle)
 {
 	if (k->rseq_cpu) {
 		int cpu = (int)*k->rseq_cpu;
@@ -495,7 +506,7 @@ static inline void watch_cpu(struct cyc_thread *t, const struct loop_consts *k, 
  * wake-up does the common work inline; every option's own work, a late
  * sample and a missed period go out of line behind one compare each.
  */
-static void measure(struct cyc_thread *t, timer_t timer)
+LJ_HOT static void measure(struct cyc_thread *t, timer_t timer)
 {
 	struct cyc_run *run = t->run;
 	const struct timespec interval_ts = lj_ns_to_ts(t->interval_ns);
@@ -569,7 +580,7 @@ static void measure(struct cyc_thread *t, timer_t timer)
 		cpu_sample(t);	/* the last CPU, when the wake-ups were sampled */
 }
 
-void *cyc_thread_main(void *arg)
+LJ_HOT void *cyc_thread_main(void *arg)
 {
 	struct cyc_thread *t = arg;
 	struct cyc_run *run = t->run;
