@@ -116,6 +116,16 @@ void lj_validity_check_freq(struct lj_validity *v, unsigned long lo0, unsigned l
 			lo0 / 1000, hi0 / 1000, lo1 / 1000, hi1 / 1000);
 }
 
+void lj_validity_check_cfs_throttle(struct lj_validity *v, const char *group, uint64_t nr0,
+				    uint64_t ns0, uint64_t nr1, uint64_t ns1)
+{
+	if (nr1 <= nr0)
+		return;
+	lj_validity_add(v, LJ_SUSPECT, "cfs-throttling",
+			"cgroup %s throttled %" PRIu64 " times (%.1f ms) by its CPU bandwidth quota",
+			group, nr1 - nr0, ns1 > ns0 ? (double)(ns1 - ns0) / 1e6 : 0.0);
+}
+
 void lj_validity_check_kmsg(struct lj_validity *v, const char *line)
 {
 	if (strstr(line, "RT throttling activated"))

@@ -76,6 +76,14 @@ void lj_validity_check_load(struct lj_validity *v, const char *cpus, uint64_t bu
 			    uint64_t own_ticks, uint64_t steal_ticks, uint64_t total_ticks);
 
 /*
+ * The cpu cgroup the run's threads were in ran out of its CFS bandwidth
+ * quota (cpu.cfs_quota_us / cpu.max) between the two readings of its
+ * cpu.stat counters: its SCHED_OTHER tasks waited for the next period.
+ */
+void lj_validity_check_cfs_throttle(struct lj_validity *v, const char *group, uint64_t nr0,
+				    uint64_t ns0, uint64_t nr1, uint64_t ns1);
+
+/*
  * The measured CPUs' frequency range (kHz, scaling_cur_freq) at the start
  * and at the end: a bound that moved by more than LJ_VALIDITY_FREQ_CHANGE
  * is suspect (the governor changed the speed the run measured at). 0:

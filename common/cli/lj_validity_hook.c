@@ -201,6 +201,10 @@ static void vh_stop(void *priv)
 	lj_runprobe_read(&after, &h->measured, 0);
 	lj_validity_check_clocksource(&h->v, h->before.clocksource, after.clocksource);
 	lj_validity_check_freq(&h->v, h->before.freq_lo, h->before.freq_hi, after.freq_lo, after.freq_hi);
+	if (h->before.cg.known && after.cg.known && !strcmp(h->before.cg.group, after.cg.group))
+		lj_validity_check_cfs_throttle(&h->v, after.cg.group, h->before.cg.nr_throttled,
+					       h->before.cg.throttled_ns, after.cg.nr_throttled,
+					       after.cg.throttled_ns);
 	lj_runprobe_kmsg(&h->before, kmsg_line, &h->v);
 	lj_runprobe_close(&h->before);
 	if (after.total > h->before.total)

@@ -78,6 +78,7 @@ int lj_runprobe_read(struct lj_runprobe *p, const cpu_set_t *cpus, int kmsg)
 	p->kmsg_fd = -1;
 	read_line(CLOCKSOURCE, p->clocksource, sizeof(p->clocksource));
 	read_freq(p, cpus);
+	lj_cgstat_read(0, &p->cg);	/* p->cg.known says whether it could */
 	read_line("/proc/self/stat", line, sizeof(line));
 	if (lj_validity_parse_proc_stat(line, &p->own))
 		p->own = 0;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "lj_cgstat.h"
+
 /* One reading; two of them bracket a run. Ticks are USER_HZ (/proc/stat). */
 struct lj_runprobe {
 	char clocksource[32];		/* "" when unknown */
@@ -14,10 +16,12 @@ struct lj_runprobe {
 	uint64_t own;			/* this process's utime + stime */
 	unsigned long freq_lo, freq_hi;	/* kHz over the CPUs asked for (scaling_cur_freq), 0: unknown */
 	int kmsg_fd;			/* /dev/kmsg positioned at the reading, -1 without */
+	struct lj_cgstat cg;		/* the calling thread's cpu group's throttling counters */
 };
 
 /*
- * Read the clock source, /proc/stat for @cpus and this process's CPU time;
+ * Read the clock source, /proc/stat for @cpus, this process's CPU time and
+ * the CFS throttling counters of the calling thread's cpu cgroup;
  * with @kmsg, open /dev/kmsg at its end (root or dmesg_restrict=0; -1 if
  * not). Return: 0, or -errno when /proc/stat cannot be read (fields then 0).
  */

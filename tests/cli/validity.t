@@ -153,4 +153,30 @@ else
 	skip 6 "cannot run as nobody here"
 fi
 
+# --- CFS bandwidth throttling: a known answer. A cpu group allowed 10 ms
+# per 100 ms holds a busy loop and lj-cyclic (SCHED_OTHER): the quota runs
+# out in every period, so the group's cpu.stat counts throttled periods,
+# and the verdict must say so.
+CPUCG=$(v1_mount cpu)
+if is_root && [ -n "$CPUCG" ] && [ -w "$CPUCG" ]; then
+	system_lock
+	G="$CPUCG/ljvalid-cfs$$"
+	mkdir "$G" && echo 100000 >"$G/cpu.cfs_period_us" && echo 10000 >"$G/cpu.cfs_quota_us"
+	sh -c 'echo $$ >"$1/tasks"; exec sh -c "while :; do :; done"' _ "$G" &
+	spinner=$!
+	sh -c 'echo $$ >"$1/tasks"; exec "$2" -q -l 500 -i 1000 --json "$3"' _ "$G" "$LJ_BUILD/lj-cyclic" \
+		"$TMP/cfs.json" >/dev/null 2>"$TMP/err"
+	kill "$spinner"; wait "$spinner" 2>/dev/null
+	rmdir "$G"
+	is "$(verdict "$TMP/cfs.json")" suspect "lj-cyclic in a group out of CPU quota is suspect"
+	reasons "$TMP/cfs.json" | grep -q "^suspect cfs-throttling: cgroup /ljvalid-cfs$$ throttled [1-9][0-9]* times ([0-9.]* ms) by its CPU bandwidth quota\$"
+	ok $? "...naming the group and how often its quota ran out"
+	[ ! -d "$G" ]; ok $? "...and the group is gone"
+	"$LJ_BUILD/lj-cyclic" -q -l 100 -i 1000 --json "$TMP/nocfs.json" >/dev/null 2>&1
+	reasons "$TMP/nocfs.json" | grep -q "cfs-throttling"
+	ok $((! $?)) "a run in a group without a quota says nothing of throttling"
+else
+	skip 4 "needs root and the v1 cpu controller"
+fi
+
 done_testing

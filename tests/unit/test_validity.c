@@ -113,12 +113,26 @@ static void test_parse(void)
 	is_int(ticks, 367, "utime + stime + cutime + cstime");
 }
 
+static void test_cfs_throttle(void)
+{
+	struct lj_validity v;
+
+	lj_validity_init(&v);
+	lj_validity_check_cfs_throttle(&v, "/g", 7, 1000000, 7, 1000000);
+	is_int(v.n, 0, "cfs: no new throttled period, nothing said");
+	lj_validity_check_cfs_throttle(&v, "/a/b", 7, 1000000, 12, 46500000);
+	ok(v.verdict == LJ_SUSPECT && !strcmp(v.r[0].what, "cfs-throttling") &&
+	   !strcmp(v.r[0].text, "cgroup /a/b throttled 5 times (45.5 ms) by its CPU bandwidth quota"),
+	   "cfs: 5 more throttled periods, 45.5 ms more throttled: suspect, with both");
+}
+
 int main(void)
 {
 	plan_no_plan();
 	test_levels();
 	test_checks();
 	test_freq();
+	test_cfs_throttle();
 	test_overflowing_reasons();
 	test_parse();
 	return done();
