@@ -196,6 +196,9 @@ static inline struct lj_hist *hb_slot_hist(const struct hb_run *run, unsigned in
 /* workers.c: the sender or receiver loop of @w; returns 0 or -errno. */
 int hb_worker_main(struct hb_worker *w);
 
+/* unmap.c: in a forked worker, drop the libraries only the parent calls; objects dropped or -errno. */
+int hb_worker_unmap_libs(void);
+
 /* run.c */
 int hb_run_init(struct hb_run *run, struct hb_config *cfg);
 /* Workers spawned and set up, waiting for the start; -errno after a message (the run is stopped). */

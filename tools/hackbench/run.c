@@ -133,6 +133,10 @@ static void child_start(struct hb_run *run, struct hb_worker *w)
 		_exit(1);
 	setpgid(0, run->pgid);
 	child_close_others(run, w);
+	/* Its copy of the hooks reaches no hook: none is called from here (-T explains). */
+	run->hooks = &no_hooks;
+	/* A library left mapped costs only time at exit: a failure is no error. */
+	(void)hb_worker_unmap_libs();
 	_exit(hb_worker_main(w) ? 1 : 0);
 }
 
