@@ -20,14 +20,6 @@ static const char *const parent_only[] = {
 	"libtracefs.so", "libtraceevent.so", "libcpupower.so",
 };
 
-#define MAX_DROP 16
-
-struct spans {
-	uintptr_t lo[MAX_DROP], hi[MAX_DROP];
-	int n;
-	uintptr_t page;
-};
-
 static bool is_parent_only(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -42,10 +34,10 @@ static bool is_parent_only(const char *path)
 /* The loader maps an object as one reservation: its first to its last loadable segment. */
 static int find_span(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	struct spans *sp = arg;
-	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	struct hb_libspans *sp = arg;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, page = (uintptr_t)sysconf(_SC_PAGESIZE);
 
-	if (!info->dlpi_name || !is_parent_only(info->dlpi_name) || sp->n == MAX_DROP)
+	if (!info->dlpi_name || !is_parent_only(info->dlpi_name) || sp->n == HB_MAX_LIBSPANS)
 		return 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -59,29 +51,35 @@ static int find_span(struct dl_phdr_info *info, size_t size, void *arg)
 			hi = start + ph->p_memsz;
 	}
 	if (lo < hi) {
-		sp->lo[sp->n] = lo & ~(sp->page - 1);
-		sp->hi[sp->n] = (hi + sp->page - 1) & ~(sp->page - 1);
+		sp->lo[sp->n] = lo & ~(page - 1);
+		sp->hi[sp->n] = (hi + page - 1) & ~(page - 1);
 		sp->n++;
 	}
 	return 0;
 }
 
 /*
- * In a forked worker, before it says ready: unmap the parent-only
- * libraries (their teardown then happens before the clock starts, as
- * hackbench's workers have none). Return: the number of objects
- * dropped, or -errno of the munmap that failed. Sanitizer builds keep
- * everything: their runtime may walk any mapping.
+ * In the parent, before the first fork: where the parent-only libraries
+ * are mapped (the workers inherit the same addresses, and look nothing
+ * up themselves: reading the program headers would fault pages in).
+ * Sanitizer builds drop nothing: their runtime may walk any mapping.
  */
-int hb_worker_unmap_libs(void)
+void hb_libspans_find(struct hb_libspans *sp)
 {
-	struct spans sp = { .n = 0, .page = (uintptr_t)sysconf(_SC_PAGESIZE) };
+	sp->n = 0;
+	if (!LJ_SANITIZED)
+		dl_iterate_phdr(find_span, sp);
+}
 
-	if (LJ_SANITIZED)
-		return 0;
-	dl_iterate_phdr(find_span, &sp);
-	for (int i = 0; i < sp.n; i++)
-		if (munmap((void *)sp.lo[i], sp.hi[i] - sp.lo[i]))
+/*
+ * In a forked worker, before it says ready: unmap them, so that their
+ * teardown happens before the clock starts (hackbench's workers have
+ * none). Return: the number of objects dropped, or -errno.
+ */
+int hb_libspans_unmap(const struct hb_libspans *sp)
+{
+	for (int i = 0; i < sp->n; i++)
+		if (munmap((void *)sp->lo[i], sp->hi[i] - sp->lo[i]))
 			return -errno;
-	return sp.n;
+	return sp->n;
 }
