@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lj_hist.h"
+#include "lj_hot.h"
 
 #define SUB_COUNT (1ULL << LJ_HIST_SUB_BITS)
 
@@ -53,8 +54,11 @@ struct lj_hist {
 
 static inline size_t bucket_index(uint64_t v)
 {
-	unsigned int msb = 63 - __builtin_clzll(v | 1);
-	unsigned int shift = msb > LJ_HIST_SUB_BITS ? msb - LJ_HIST_SUB_BITS : 0;
+	/*
+	 * shift = max(msb - SUB_BITS, 0) without a compare: v | 255 has its
+	 * highest bit at max(msb, 7), so 56 - clz(v | 255) is that minus 7.
+	 */
+	unsigned int shift = (63 - LJ_HIST_SUB_BITS) - __builtin_clzll(v | ((SUB_COUNT << 1) - 1));
 
 	return ((size_t)shift << LJ_HIST_SUB_BITS) + (size_t)(v >> shift);
 }
@@ -131,7 +135,7 @@ static inline void account(struct lj_hist *h, uint64_t v, uint64_t n)
 }
 
 /* Out of line so that lj_hist_add's common path stays short. */
-static void __attribute__((noinline)) add_overflow(struct lj_hist *h, uint64_t v, uint64_t n)
+static void LJ_HOT __attribute__((noinline)) add_overflow(struct lj_hist *h, uint64_t v, uint64_t n)
 {
 	wide_t sq = wide_mul_sat(wide_mul_sat((wide_t)v, (wide_t)v), (wide_t)n);
 
@@ -141,17 +145,25 @@ static void __attribute__((noinline)) add_overflow(struct lj_hist *h, uint64_t v
 	account(h, v, n);
 }
 
-void lj_hist_add(struct lj_hist *h, int64_t ns)
+/* A negative sample (counted, then added as 0) or one above the range. */
+static void LJ_HOT __attribute__((noinline)) add_outside(struct lj_hist *h, int64_t ns)
 {
-	uint64_t v;
-
-	if (__builtin_expect(ns < 0, 0)) {
-		h->negatives++;
-		ns = 0;
+	if (ns >= 0) {
+		add_overflow(h, (uint64_t)ns, 1);
+		return;
 	}
-	v = (uint64_t)ns;
+	h->negatives++;
+	h->bucket[0]++;
+	account(h, 0, 1);
+}
+
+void LJ_HOT lj_hist_add(struct lj_hist *h, int64_t ns)
+{
+	uint64_t v = (uint64_t)ns;
+
+	/* One compare for both rare cases: a negative is above the range as unsigned. */
 	if (__builtin_expect(v > (uint64_t)LJ_HIST_MAX_NS, 0)) {
-		add_overflow(h, v, 1);
+		add_outside(h, ns);
 		return;
 	}
 	h->bucket[bucket_index(v)]++;

@@ -2,12 +2,12 @@
 /* lj_parse - strict parsing of numbers, durations, sizes, booleans and CPU lists. */
 #include "lj_parse.h"
 #include "lj_time.h"
+#include "lj_why.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,27 +19,6 @@
  * value and silently stops at junk. Every parser here scans the text itself
  * first and only hands strto* what is already known to be a clean number.
  */
-
-/* Phrases with numbers in them live here; one per thread, like strerror. */
-static __thread char why_buf[192];
-
-static int fail(const char **why, const char *phrase, int err)
-{
-	if (why)
-		*why = phrase;
-	return err;
-}
-
-int lj_parse_failf(const char **why, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why_buf, sizeof(why_buf), fmt, ap);
-	va_end(ap);
-	return fail(why, why_buf, err);
-}
-
 
 /*
  * Scan an unsigned decimal digit run at @s: value into *@v, end into *@end.
@@ -69,20 +48,20 @@ static int scan_u64(const char *s, uint64_t *v, const char **end)
 }
 
 /* The common prologue: NULL, empty text and leading white space. */
-static int check_text(const char *s, const char **why)
+static int check_text(const char *s, char *why, size_t len)
 {
 	if (!s || !*s)
-		return fail(why, "empty value", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "empty value");
 	if (isspace((unsigned char)*s))
-		return fail(why, "leading white space", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "leading white space");
 	return 0;
 }
 
-static int junk_after(const char *end, const char **why)
+static int junk_after(const char *end, char *why, size_t len)
 {
 	if (isspace((unsigned char)*end))
-		return fail(why, "trailing white space", -EINVAL);
-	return fail(why, "trailing characters", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "trailing white space");
+	return lj_why_err(why, len, -EINVAL, "trailing characters");
 }
 
 /*
@@ -91,17 +70,18 @@ static int junk_after(const char *end, const char **why)
  * magnitude. Return: 0 (*@overflow tells whether it fit 64 bits, which the
  * caller reports with its own range) or -errno with @why set.
  */
-static int scan_integer(const char *s, bool *neg, uint64_t *v, bool *overflow, const char **why)
+static int scan_integer(const char *s, bool *neg, uint64_t *v, bool *overflow,
+			char *why, size_t len)
 {
 	const char *p, *end;
 	int ret;
 
-	ret = check_text(s, why);
+	ret = check_text(s, why, len);
 	if (ret)
 		return ret;
 	p = s;
 	if (*p == '-' && !neg)
-		return fail(why, "negative value", -ERANGE);
+		return lj_why_err(why, len, -ERANGE, "negative value");
 	if (neg)
 		*neg = *p == '-';
 	if (*p == '-' || *p == '+')
@@ -109,36 +89,37 @@ static int scan_integer(const char *s, bool *neg, uint64_t *v, bool *overflow, c
 	*v = 0;
 	ret = scan_u64(p, v, &end);
 	if (ret == -EINVAL)
-		return fail(why, "not a number", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "not a number");
 	if (*end)
-		return junk_after(end, why);
+		return junk_after(end, why, len);
 	*overflow = ret == -ERANGE;
 	return 0;
 }
 
-int lj_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char **why)
+int lj_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *why, size_t len)
 {
 	bool overflow;
 	uint64_t v;
 	int ret;
 
-	ret = scan_integer(s, NULL, &v, &overflow, why);
+	ret = scan_integer(s, NULL, &v, &overflow, why, len);
 	if (ret)
 		return ret;
 	if (overflow || v < min || v > max)
-		return lj_parse_failf(why, -ERANGE, "out of range %" PRIu64 "..%" PRIu64, min, max);
+		return lj_why_err(why, len, -ERANGE, "out of range %" PRIu64 "..%" PRIu64,
+				  min, max);
 	*out = v;
 	return 0;
 }
 
-int lj_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out, const char **why)
+int lj_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out, char *why, size_t len)
 {
 	bool neg, overflow;
 	uint64_t v;
 	int64_t x;
 	int ret;
 
-	ret = scan_integer(s, &neg, &v, &overflow, why);
+	ret = scan_integer(s, &neg, &v, &overflow, why, len);
 	if (ret)
 		return ret;
 	if (overflow || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
@@ -150,28 +131,28 @@ int lj_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out, const ch
 	*out = x;
 	return 0;
 range:
-	return lj_parse_failf(why, -ERANGE, "out of range %" PRId64 "..%" PRId64, min, max);
+	return lj_why_err(why, len, -ERANGE, "out of range %" PRId64 "..%" PRId64, min, max);
 }
 
-int lj_parse_int(const char *s, int min, int max, int *out, const char **why)
+int lj_parse_int(const char *s, int min, int max, int *out, char *why, size_t len)
 {
 	int64_t v;
 	int ret;
 
-	ret = lj_parse_i64(s, min, max, &v, why);
+	ret = lj_parse_i64(s, min, max, &v, why, len);
 	if (!ret)
 		*out = (int)v;
 	return ret;
 }
 
-int lj_parse_double(const char *s, double min, double max, double *out, const char **why)
+int lj_parse_double(const char *s, double min, double max, double *out, char *why, size_t len)
 {
 	const char *p;
 	char *end;
 	double v;
 	int ret;
 
-	ret = check_text(s, why);
+	ret = check_text(s, why, len);
 	if (ret)
 		return ret;
 	/*
@@ -183,15 +164,15 @@ int lj_parse_double(const char *s, double min, double max, double *out, const ch
 		p++;
 	if (!isdigit((unsigned char)*p) &&
 	    !(*p == '.' && isdigit((unsigned char)p[1])))
-		return fail(why, "not a number", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "not a number");
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		return fail(why, "trailing characters", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "trailing characters");
 	errno = 0;
 	v = strtod(s, &end);
 	if (*end)
-		return junk_after(end, why);
+		return junk_after(end, why, len);
 	if (errno == ERANGE || !isfinite(v) || v < min || v > max)
-		return lj_parse_failf(why, -ERANGE, "out of range %g..%g", min, max);
+		return lj_why_err(why, len, -ERANGE, "out of range %g..%g", min, max);
 	*out = v;
 	return 0;
 }
@@ -218,7 +199,8 @@ static const struct unit duration_units[] = {
  * integers (whole part * unit + fraction * unit / 10^k, rounded to the
  * nearest ns) so "0.1s" is exactly 100000000 and not 99999999.
  */
-int lj_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out, const char **why)
+int lj_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out,
+			 char *why, size_t len)
 {
 	const char *p, *end, *unit_txt;
 	uint64_t whole = 0, frac = 0, scale = 1, total, fpart;
@@ -226,14 +208,14 @@ int lj_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out, c
 	int ndig = 0, ret;
 	const struct unit *u;
 
-	ret = check_text(s, why);
+	ret = check_text(s, why, len);
 	if (ret)
 		return ret;
 	if (default_unit_ns <= 0)
-		return fail(why, "bad default unit", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "bad default unit");
 	p = s;
 	if (*p == '-')
-		return fail(why, "negative duration", -ERANGE);
+		return lj_why_err(why, len, -ERANGE, "negative duration");
 	if (*p == '+')
 		p++;
 	if (isdigit((unsigned char)*p)) {
@@ -242,12 +224,12 @@ int lj_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out, c
 			goto range;
 		p = end;
 	} else if (!(*p == '.' && isdigit((unsigned char)p[1]))) {
-		return fail(why, "not a number", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "not a number");
 	}
 	if (*p == '.') {
 		p++;
 		if (!isdigit((unsigned char)*p))
-			return fail(why, "digit expected after '.'", -EINVAL);
+			return lj_why_err(why, len, -EINVAL, "digit expected after '.'");
 		/* Beyond 18 digits a fraction cannot change a ns value that fits. */
 		for (; isdigit((unsigned char)*p); p++) {
 			if (ndig < 18) {
@@ -260,12 +242,13 @@ int lj_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out, c
 	unit_txt = p;
 	if (*unit_txt) {
 		if (isspace((unsigned char)*unit_txt))
-			return fail(why, "trailing white space", -EINVAL);
+			return lj_why_err(why, len, -EINVAL, "trailing white space");
 		for (u = duration_units; u->name; u++)
 			if (!strcmp(unit_txt, u->name))
 				break;
 		if (!u->name)
-			return fail(why, "unknown unit (ns, us, ms, s, m, h, d)", -EINVAL);
+			return lj_why_err(why, len, -EINVAL,
+					  "unknown unit (ns, us, ms, s, m, h, d)");
 		unit = u->ns;
 	}
 	if (whole > (uint64_t)INT64_MAX / (uint64_t)unit)
@@ -279,10 +262,10 @@ int lj_parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out, c
 	*out = (int64_t)(total + fpart);
 	return 0;
 range:
-	return fail(why, "out of range", -ERANGE);
+	return lj_why_err(why, len, -ERANGE, "out of range");
 }
 
-int lj_parse_size(const char *s, uint64_t *out, const char **why)
+int lj_parse_size(const char *s, uint64_t *out, char *why, size_t len)
 {
 	static const struct { const char *name; unsigned shift; } units[] = {
 		{ "", 0 }, { "B", 0 },
@@ -295,36 +278,36 @@ int lj_parse_size(const char *s, uint64_t *out, const char **why)
 	size_t i;
 	int ret;
 
-	ret = check_text(s, why);
+	ret = check_text(s, why, len);
 	if (ret)
 		return ret;
 	if (*s == '-')
-		return fail(why, "negative value", -ERANGE);
+		return lj_why_err(why, len, -ERANGE, "negative value");
 	ret = scan_u64(s, &v, &end);
 	if (ret == -EINVAL)
-		return fail(why, "not a number", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "not a number");
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].name))
 			break;
 	if (i == sizeof(units) / sizeof(units[0])) {
 		if (isspace((unsigned char)*end))
-			return fail(why, "trailing white space", -EINVAL);
-		return fail(why, "unknown unit (K, M, G)", -EINVAL);
+			return lj_why_err(why, len, -EINVAL, "trailing white space");
+		return lj_why_err(why, len, -EINVAL, "unknown unit (K, M, G)");
 	}
 	if (ret == -ERANGE || v > (UINT64_MAX >> units[i].shift))
-		return fail(why, "out of range", -ERANGE);
+		return lj_why_err(why, len, -ERANGE, "out of range");
 	*out = v << units[i].shift;
 	return 0;
 }
 
-int lj_parse_bool(const char *s, bool *out, const char **why)
+int lj_parse_bool(const char *s, bool *out, char *why, size_t len)
 {
 	static const char *const yes[] = { "1", "on", "yes", "true" };
 	static const char *const no[] = { "0", "off", "no", "false" };
 	size_t i;
 	int ret;
 
-	ret = check_text(s, why);
+	ret = check_text(s, why, len);
 	if (ret)
 		return ret;
 	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
@@ -337,32 +320,33 @@ int lj_parse_bool(const char *s, bool *out, const char **why)
 			return 0;
 		}
 	}
-	return fail(why, "not a boolean (on/off, yes/no, true/false, 1/0)", -EINVAL);
+	return lj_why_err(why, len, -EINVAL, "not a boolean (on/off, yes/no, true/false, 1/0)");
 }
 
 /* One CPU number of a list: digits only, below @max_cpus. */
-static int scan_cpu(const char *p, int max_cpus, int *cpu, const char **end, const char **why)
+static int scan_cpu(const char *p, int max_cpus, int *cpu, const char **end, char *why, size_t len)
 {
 	uint64_t v;
 	int ret;
 
 	if (*p == '-')
-		return fail(why, "negative CPU number", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "negative CPU number");
 	if (isspace((unsigned char)*p))
-		return fail(why, "white space in CPU list", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "white space in CPU list");
 	ret = scan_u64(p, &v, end);
 	if (ret == -EINVAL)
-		return fail(why, *p ? "CPU number expected" : "missing CPU number", -EINVAL);
+		return lj_why_err(why, len, -EINVAL, "%s",
+				  *p ? "CPU number expected" : "missing CPU number");
 	if (ret == -ERANGE)
-		return fail(why, "CPU number too large", -ERANGE);
+		return lj_why_err(why, len, -ERANGE, "CPU number too large");
 	if (v >= (uint64_t)max_cpus)
-		return lj_parse_failf(why, -ERANGE, "CPU %" PRIu64 " beyond the limit of %d CPUs",
+		return lj_why_err(why, len, -ERANGE, "CPU %" PRIu64 " beyond the limit of %d CPUs",
 				      v, max_cpus);
 	*cpu = (int)v;
 	return 0;
 }
 
-int lj_parse_cpulist(const char *s, cpu_set_t *out, int max_cpus, const char **why)
+int lj_parse_cpulist(const char *s, cpu_set_t *out, int max_cpus, char *why, size_t len)
 {
 	const char *p, *end;
 	int lo, hi, prev = -1, cpu, ret;
@@ -370,14 +354,14 @@ int lj_parse_cpulist(const char *s, cpu_set_t *out, int max_cpus, const char **w
 
 	if (max_cpus <= 0 || max_cpus > CPU_SETSIZE)
 		max_cpus = CPU_SETSIZE;
-	ret = check_text(s, why);
+	ret = check_text(s, why, len);
 	if (ret)
 		return ret;
 	CPU_ZERO(&set);
 	for (p = s;;) {
 		if (*p == ',')
-			return fail(why, "empty element in CPU list", -EINVAL);
-		ret = scan_cpu(p, max_cpus, &lo, &end, why);
+			return lj_why_err(why, len, -EINVAL, "empty element in CPU list");
+		ret = scan_cpu(p, max_cpus, &lo, &end, why, len);
 		if (ret)
 			return ret;
 		hi = lo;
@@ -385,16 +369,17 @@ int lj_parse_cpulist(const char *s, cpu_set_t *out, int max_cpus, const char **w
 		if (*p == '-') {
 			p++;
 			if (!*p || *p == ',')
-				return fail(why, "open range: end CPU missing", -EINVAL);
-			ret = scan_cpu(p, max_cpus, &hi, &end, why);
+				return lj_why_err(why, len, -EINVAL, "open range: end CPU missing");
+			ret = scan_cpu(p, max_cpus, &hi, &end, why, len);
 			if (ret)
 				return ret;
 			if (hi < lo)
-				return lj_parse_failf(why, -EINVAL, "reversed range %d-%d", lo, hi);
+				return lj_why_err(why, len, -EINVAL, "reversed range %d-%d",
+						  lo, hi);
 			p = end;
 		}
 		if (lo <= prev)
-			return lj_parse_failf(why, -EINVAL, "CPU %d out of ascending order", lo);
+			return lj_why_err(why, len, -EINVAL, "CPU %d out of ascending order", lo);
 		for (cpu = lo; cpu <= hi; cpu++)
 			CPU_SET(cpu, &set);
 		prev = hi;
@@ -402,11 +387,11 @@ int lj_parse_cpulist(const char *s, cpu_set_t *out, int max_cpus, const char **w
 			break;
 		if (*p != ',')
 			return isspace((unsigned char)*p) ?
-				fail(why, "white space in CPU list", -EINVAL) :
-				fail(why, "trailing characters", -EINVAL);
+				lj_why_err(why, len, -EINVAL, "white space in CPU list") :
+				lj_why_err(why, len, -EINVAL, "trailing characters");
 		p++;
 		if (!*p)
-			return fail(why, "trailing comma in CPU list", -EINVAL);
+			return lj_why_err(why, len, -EINVAL, "trailing comma in CPU list");
 	}
 	*out = set;
 	return 0;
@@ -445,33 +430,33 @@ char *lj_cpulist_format(const cpu_set_t *set, char *buf, size_t len)
  * Split @s at commas and parse each element with @one. The element is
  * copied so the per-element parser sees exactly its text.
  */
-static int parse_list(const char *s, int64_t *out, int *n, const char **why,
-		      int (*one)(const char *elem, void *ctx, int64_t *v, const char **why),
+static int parse_list(const char *s, int64_t *out, int *n, char *why, size_t len,
+		      int (*one)(const char *elem, void *ctx, int64_t *v, char *why, size_t len),
 		      void *ctx)
 {
 	char elem[64];
 	const char *p, *comma;
 	int count = 0, ret;
-	size_t len;
+	size_t elen;
 	int64_t v;
 
-	ret = check_text(s, why);
+	ret = check_text(s, why, len);
 	if (ret)
 		return ret;
 	for (p = s;; p = comma + 1) {
 		comma = strchr(p, ',');
-		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (!len)
-			return fail(why, "empty element in list", -EINVAL);
-		if (len >= sizeof(elem))
-			return fail(why, "list element too long", -EINVAL);
-		memcpy(elem, p, len);
-		elem[len] = '\0';
-		ret = one(elem, ctx, &v, why);
+		elen = comma ? (size_t)(comma - p) : strlen(p);
+		if (!elen)
+			return lj_why_err(why, len, -EINVAL, "empty element in list");
+		if (elen >= sizeof(elem))
+			return lj_why_err(why, len, -EINVAL, "list element too long");
+		memcpy(elem, p, elen);
+		elem[elen] = '\0';
+		ret = one(elem, ctx, &v, why, len);
 		if (ret)
 			return ret;
 		if (count >= *n)
-			return lj_parse_failf(why, -ERANGE, "too many values (at most %d)", *n);
+			return lj_why_err(why, len, -ERANGE, "too many values (at most %d)", *n);
 		out[count++] = v;
 		if (!comma)
 			break;
@@ -484,26 +469,28 @@ struct i64_range {
 	int64_t min, max;
 };
 
-static int one_i64(const char *elem, void *ctx, int64_t *v, const char **why)
+static int one_i64(const char *elem, void *ctx, int64_t *v, char *why, size_t len)
 {
 	const struct i64_range *r = ctx;
 
-	return lj_parse_i64(elem, r->min, r->max, v, why);
+	return lj_parse_i64(elem, r->min, r->max, v, why, len);
 }
 
-static int one_duration(const char *elem, void *ctx, int64_t *v, const char **why)
+static int one_duration(const char *elem, void *ctx, int64_t *v, char *why, size_t len)
 {
-	return lj_parse_duration_ns(elem, *(const int64_t *)ctx, v, why);
+	return lj_parse_duration_ns(elem, *(const int64_t *)ctx, v, why, len);
 }
 
-int lj_parse_i64_list(const char *s, int64_t min, int64_t max, int64_t *out, int *n, const char **why)
+int lj_parse_i64_list(const char *s, int64_t min, int64_t max, int64_t *out, int *n,
+		      char *why, size_t len)
 {
 	struct i64_range r = { min, max };
 
-	return parse_list(s, out, n, why, one_i64, &r);
+	return parse_list(s, out, n, why, len, one_i64, &r);
 }
 
-int lj_parse_duration_list(const char *s, int64_t default_unit_ns, int64_t *out, int *n, const char **why)
+int lj_parse_duration_list(const char *s, int64_t default_unit_ns, int64_t *out, int *n,
+			   char *why, size_t len)
 {
-	return parse_list(s, out, n, why, one_duration, &default_unit_ns);
+	return parse_list(s, out, n, why, len, one_duration, &default_unit_ns);
 }

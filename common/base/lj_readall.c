@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_readall - read a whole input file with a size bound: results, manifests, scenarios. */
 #include "lj_readall.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,14 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static __thread char reason[96];
-
-static int say(const char **why, int ret, const char *text)
+static int say(char *why, size_t why_len, int ret, const char *text)
 {
-	if (why) {
-		snprintf(reason, sizeof(reason), "%s", text);
-		*why = reason;
-	}
+	lj_why(why, why_len, "%s", text);
 	return ret;
 }
 
@@ -65,7 +61,7 @@ static int read_bounded(int fd, size_t max, char **out, size_t *len)
 	return 0;
 }
 
-int lj_readall(const char *path, size_t max, char **out, size_t *len, const char **why)
+int lj_readall(const char *path, size_t max, char **out, size_t *len, char *why, size_t why_len)
 {
 	char big[64];
 	struct stat st;
@@ -73,26 +69,25 @@ int lj_readall(const char *path, size_t max, char **out, size_t *len, const char
 
 	*out = NULL;
 	*len = 0;
-	if (why)
-		*why = NULL;
+	lj_why(why, why_len, "%s", "");
 	snprintf(big, sizeof(big), "larger than %zu bytes", max);
 	if (strcmp(path, "-")) {
 		/* O_NONBLOCK: opening a FIFO must not wait for a writer */
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		if (fd < 0)
-			return say(why, -errno, strerror(errno));
+			return say(why, why_len, -errno, strerror(errno));
 		if (fstat(fd, &st) < 0) {
 			ret = -errno;
 			close(fd);
-			return say(why, ret, strerror(-ret));
+			return say(why, why_len, ret, strerror(-ret));
 		}
 		if (!S_ISREG(st.st_mode)) {
 			close(fd);
-			return say(why, -EINVAL, "not a regular file");
+			return say(why, why_len, -EINVAL, "not a regular file");
 		}
 		if ((unsigned long long)st.st_size > max) {
 			close(fd);
-			return say(why, -EFBIG, big);
+			return say(why, why_len, -EFBIG, big);
 		}
 		/* a regular file reads the same blocking or not; clear it anyway */
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -101,6 +96,6 @@ int lj_readall(const char *path, size_t max, char **out, size_t *len, const char
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (ret == -EFBIG)
-		return say(why, ret, big);
-	return ret ? say(why, ret, strerror(-ret)) : 0;
+		return say(why, why_len, ret, big);
+	return ret ? say(why, why_len, ret, strerror(-ret)) : 0;
 }

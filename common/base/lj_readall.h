@@ -13,9 +13,9 @@
  * open does not wait for a writer), and so is a file that grows past
  * @max while it is read. Return: 0; -EINVAL with @why "not a regular
  * file"; -EFBIG with @why "larger than N bytes"; -ENOMEM; or the
- * open/read -errno with @why its strerror. @why (may be NULL) points to
- * thread-local storage valid until the next call.
+ * open/read -errno with @why its strerror. @why (@why_len bytes, may be
+ * NULL) is the caller's buffer (lj_why); "" on success.
  */
-int lj_readall(const char *path, size_t max, char **out, size_t *len, const char **why);
+int lj_readall(const char *path, size_t max, char **out, size_t *len, char *why, size_t why_len);
 
 #endif

@@ -49,6 +49,15 @@ void lj_validity_check_sched(struct lj_validity *v, int tid, const char *asked_n
 			got_prio, asked_name, asked_prio);
 }
 
+void lj_validity_check_sched_load(struct lj_validity *v, int tid, const char *asked_name,
+				  int asked_prio, const char *got_name, int got_prio, bool same_policy)
+{
+	if (same_policy && asked_prio == got_prio)
+		return;
+	lj_validity_add(v, LJ_SUSPECT, "sched", "load thread %d ran %s %d, asked %s %d", tid, got_name,
+			got_prio, asked_name, asked_prio);
+}
+
 void lj_validity_check_counts(struct lj_validity *v, uint64_t missed, uint64_t overflows,
 			      uint64_t samples)
 {

@@ -45,6 +45,13 @@ void lj_validity_add(struct lj_validity *v, enum lj_validity_level l, const char
  */
 void lj_validity_check_sched(struct lj_validity *v, int tid, const char *asked_name, int asked_prio,
 			     const char *got_name, int got_prio, bool same_policy);
+/*
+ * The same for a load thread beside the measurement (lj-frame's
+ * background): the numbers were measured, under another load than asked,
+ * so a difference is suspect ("load thread N ran other 0, asked fifo 50").
+ */
+void lj_validity_check_sched_load(struct lj_validity *v, int tid, const char *asked_name,
+				  int asked_prio, const char *got_name, int got_prio, bool same_policy);
 
 /* Missed periods and histogram overflows (of @samples): any is suspect. */
 void lj_validity_check_counts(struct lj_validity *v, uint64_t missed, uint64_t overflows,

@@ -13,4 +13,7 @@
  */
 void lj_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* lj_why, then return @err: "return lj_why_err(why, len, -EINVAL, ...);" in one line. */
+int lj_why_err(char *why, size_t len, int err, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #endif

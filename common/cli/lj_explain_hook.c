@@ -11,6 +11,7 @@
 #include "lj_explain.h"
 #include "lj_explain_stream.h"
 #include "lj_explain_json.h"
+#include "lj_hot.h"
 #include "lj_parse.h"
 #include "lj_result.h"
 #include "lj_time.h"
@@ -63,15 +64,15 @@ struct lj_explain {
 
 int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 {
-	const char *why;
+	char why[256] = "";
 	int64_t ns;
 
 	o->explain = true;
 	if (!arg)
 		return 0;
-	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, &why) || ns <= 0)
+	if (lj_parse_duration_ns(arg, LJ_NSEC_PER_USEC, &ns, why, sizeof(why)) || ns <= 0)
 		return lj_usage_error("--explain: invalid threshold '%s'%s%s (e.g. 200us, 1ms)", arg,
-				      ns <= 0 && !why ? "" : ": ", ns <= 0 && !why ? "" : why);
+				      why[0] ? ": " : "", why);
 	o->threshold_ns = (uint64_t)ns;
 	return 0;
 }
@@ -140,7 +141,7 @@ static void heap_down(struct cand *h, int n, int i)
  * Keep @c if it is among the LJ_EXPLAIN_TOPK largest: the heap's root is
  * the moving threshold. Return: whether it was kept.
  */
-static bool keep_top(struct thread_cands *tc, const struct cand *c)
+static bool LJ_HOT keep_top(struct thread_cands *tc, const struct cand *c)
 {
 	if (tc->ntop < LJ_EXPLAIN_TOPK) {
 		int i = tc->ntop++;
@@ -162,7 +163,7 @@ static bool keep_top(struct thread_cands *tc, const struct cand *c)
 	return true;
 }
 
-static struct thread_cands *thread_of(struct lj_explain *x, const struct lj_late *ev)
+static struct thread_cands *LJ_HOT thread_of(struct lj_explain *x, const struct lj_late *ev)
 {
 	if (ev->index >= 0 && ev->index < x->nthreads &&
 	    (x->th[ev->index].tid == ev->tid || x->th[ev->index].tid == 0))
@@ -173,7 +174,7 @@ static struct thread_cands *thread_of(struct lj_explain *x, const struct lj_late
 	return NULL;
 }
 
-static void late(void *priv, const struct lj_late *ev)
+static void LJ_HOT late(void *priv, const struct lj_late *ev)
 {
 	struct lj_explain *x = priv;
 	struct thread_cands *tc = thread_of(x, ev);
@@ -201,8 +202,12 @@ static void late(void *priv, const struct lj_late *ev)
 static int start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_explain *x = priv;
-	/* Threads the tool could not name (lj-frame's stages): one slot per index. */
-	int n = run->ntids > 0 ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
+	/*
+	 * Threads the tool names later (lj-frame's stages, lj_hooks_threads),
+	 * or too many to keep apart (hackbench's workers): a slot per index.
+	 */
+	bool named = run->ntids > 0 && run->ntids <= LJ_EXPLAIN_ANON_SLOTS;
+	int n = named ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
 
 	x->th = calloc((size_t)n, sizeof(*x->th));
 	if (!x->th)
@@ -212,7 +217,7 @@ static int start(void *priv, const struct lj_run_desc *run)
 	if (!x->kept)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++)
-		x->th[i].tid = run->ntids > 0 ? run->tids[i] : 0;
+		x->th[i].tid = named ? run->tids[i] : 0;
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
 	if (err) {
 		/* The driver's one warning names the fallback; the detail with -v. */
@@ -226,6 +231,16 @@ static int start(void *priv, const struct lj_run_desc *run)
 		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
 			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
 	return 0;
+}
+
+/* Threads named after the start (lj-frame's stages, each trial): each takes its index's slot. */
+static void threads(void *priv, const struct lj_run_thread *th, int n)
+{
+	struct lj_explain *x = priv;
+
+	for (int i = 0; i < n; i++)
+		if (th[i].measured && th[i].index >= 0 && th[i].index < x->nthreads)
+			x->th[th[i].index].tid = th[i].tid;
 }
 
 void lj_explain_break(struct lj_explain *x, const char *marker)
@@ -630,4 +645,5 @@ const struct lj_hook_ops lj_explain_ops = {
 	.contribute = contribute,
 	.report = report,
 	.free = free_,
+	.threads = threads,
 };

@@ -26,7 +26,11 @@ struct lj_explain_opts {
 /* The samples kept per thread without a threshold, and the candidates kept at most. */
 #define LJ_EXPLAIN_TOPK 64
 #define LJ_EXPLAIN_MAXCAND 1024
-/* Measuring threads kept apart (by their index) when the tool gives no thread ids (hackbench: its workers). */
+/*
+ * Measuring threads kept apart (by their index) when the tool gives no
+ * thread ids at start (lj-frame names its stages per trial through
+ * lj_hooks_threads) or more than this many (hackbench's workers).
+ */
 #define LJ_EXPLAIN_ANON_SLOTS 512
 /* Text lines at most (the largest); the JSON holds every explanation. */
 #define LJ_EXPLAIN_LINES 20

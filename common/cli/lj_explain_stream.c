@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lj_hot.h"
 #include "lj_tev.h"
 #include "lj_time.h"
 #include "lj_trace.h"
@@ -40,7 +41,7 @@ struct lj_explain_stream {
 	int err;
 };
 
-void lj_explain_stream_notify(struct lj_explain_stream *s, int p, uint64_t due_ns,
+void LJ_HOT lj_explain_stream_notify(struct lj_explain_stream *s, int p, uint64_t due_ns,
 			      uint64_t ran_ns)
 {
 	struct ring *r;

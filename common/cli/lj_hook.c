@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lj_hot.h"
+
 static void recompute_threshold(struct lj_hooks *hs)
 {
 	uint64_t t = UINT64_MAX;
@@ -61,7 +63,8 @@ int lj_hooks_start(struct lj_hooks *hs, const struct lj_run_desc *run)
 	return failed;
 }
 
-void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
+/* Run on the measuring threads: LJ_HOT, as every hook's late(). */
+void LJ_HOT lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
 {
 	uint64_t lat = ev->ran_ns > ev->due_ns ? ev->ran_ns - ev->due_ns : 0;
 
@@ -73,6 +76,13 @@ void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
 		if (ev->kind != LJ_LATE_SAMPLE || lat > h->threshold_ns)
 			h->ops->late(h->priv, ev);
 	}
+}
+
+void lj_hooks_threads(struct lj_hooks *hs, const struct lj_run_thread *th, int n)
+{
+	for (int i = 0; hs && i < hs->n; i++)
+		if (hs->h[i].started && hs->h[i].ops->threads)
+			hs->h[i].ops->threads(hs->h[i].priv, th, n);
 }
 
 void lj_hooks_stop(struct lj_hooks *hs)

@@ -48,7 +48,19 @@ struct lj_run_desc {
 	cpu_set_t measured;	/* the CPUs the measuring threads run on */
 	const pid_t *tids;	/* the measuring threads */
 	int ntids;
-	int policy, prio;	/* what the measuring threads were asked to run with */
+	int policy, prio;	/* what the measuring threads were asked to run with; policy -1: nothing asked */
+};
+
+/*
+ * A thread the hooks are told of while the run goes (lj_hooks_threads),
+ * when its id was not known at start: lj-frame's stage threads exist only
+ * inside a trial, a new set for each of the ramp's trials.
+ */
+struct lj_run_thread {
+	pid_t tid;
+	int index;		/* as struct lj_late's: lj-frame's stage; -1 for a thread that reports nothing */
+	int policy, prio;	/* what it was set to run with (enum lj_policy); policy -1: nothing asked */
+	_Bool measured;		/* false: load beside the measurement (lj-frame's background threads) */
 };
 
 struct lj_hook_ops {
@@ -61,6 +73,8 @@ struct lj_hook_ops {
 	int (*contribute)(void *priv, struct lj_result *res);
 	void (*report)(void *priv, FILE *out);
 	void (*free)(void *priv);
+	/* Optional: the threads that run now, replacing those told before (lj_hooks_threads). */
+	void (*threads)(void *priv, const struct lj_run_thread *th, int n);
 };
 
 #define LJ_HOOKS_MAX 8
@@ -111,6 +125,16 @@ static inline _Bool lj_hooks_wants_missed(struct lj_hooks *hs)
 }
 
 void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev);
+
+/*
+ * Tell the started hooks which of the run's threads exist now, when they
+ * were not known at lj_hooks_start (@th replaces what the previous call
+ * told: those threads have ended or are told again; n 0: none runs now).
+ * Called from the thread that controls the run, after the threads set
+ * their policy and before they measure: a hook may read them back at once
+ * (the validity hook does), and its late() may look their ids up.
+ */
+void lj_hooks_threads(struct lj_hooks *hs, const struct lj_run_thread *th, int n);
 void lj_hooks_stop(struct lj_hooks *hs);
 /* Return: 0, or the first -errno a hook returned (every hook is still called). */
 int lj_hooks_contribute(struct lj_hooks *hs, struct lj_result *res);

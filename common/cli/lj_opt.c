@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lj_time.h"
+#include "lj_why.h"
 
 #define KEY_HELP (LJ_OPT_LONG_BASE - 1)
 #define KEY_VERSION (LJ_OPT_LONG_BASE - 2)
@@ -116,14 +117,9 @@ static const char *fmt_ns(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-/* Room for a range message ("must be 1 us to 1 h"), which *why may point to. */
-struct why_buf {
-	char text[96];
-};
-
-/* A number or duration as the entry's type reads it, strictly. Return: 0 or -EINVAL with *@why. */
-static int parse_number(const struct lj_opt *o, const char *arg, int64_t *out, const char **why,
-			struct why_buf *wb)
+/* A number or duration as the entry's type reads it, strictly. Return: 0 or -EINVAL with @why. */
+static int parse_number(const struct lj_opt *o, const char *arg, int64_t *out, char *why,
+			size_t len)
 {
 	uint64_t u;
 	int v;
@@ -131,27 +127,26 @@ static int parse_number(const struct lj_opt *o, const char *arg, int64_t *out, c
 
 	switch (o->type) {
 	case LJ_OPT_INT:
-		if (lj_parse_int(arg, (int)o->min, (int)o->max, &v, why))
+		if (lj_parse_int(arg, (int)o->min, (int)o->max, &v, why, len))
 			return -EINVAL;
 		*out = v;
 		return 0;
 	case LJ_OPT_I64:
-		return lj_parse_i64(arg, o->min, o->max, out, why) ? -EINVAL : 0;
+		return lj_parse_i64(arg, o->min, o->max, out, why, len) ? -EINVAL : 0;
 	case LJ_OPT_U64:
-		if (lj_parse_u64(arg, (uint64_t)o->min, o->max ? (uint64_t)o->max : UINT64_MAX, &u, why))
+		if (lj_parse_u64(arg, (uint64_t)o->min, o->max ? (uint64_t)o->max : UINT64_MAX, &u, why, len))
 			return -EINVAL;
 		*out = (int64_t)u;
 		return 0;
 	default:	/* LJ_OPT_DURATION */
-		if (lj_parse_duration_ns(arg, o->unit, out, why))
+		if (lj_parse_duration_ns(arg, o->unit, out, why, len))
 			return -EINVAL;
 		if (*out < o->min || (o->max && *out > o->max)) {
 			if (o->max)
-				snprintf(wb->text, sizeof(wb->text), "must be %s to %s", fmt_ns(o->min, lo, sizeof(lo)),
-					 fmt_ns(o->max, hi, sizeof(hi)));
+				lj_why(why, len, "must be %s to %s", fmt_ns(o->min, lo, sizeof(lo)),
+				       fmt_ns(o->max, hi, sizeof(hi)));
 			else
-				snprintf(wb->text, sizeof(wb->text), "must be at least %s", fmt_ns(o->min, lo, sizeof(lo)));
-			*why = wb->text;
+				lj_why(why, len, "must be at least %s", fmt_ns(o->min, lo, sizeof(lo)));
 			return -EINVAL;
 		}
 		return 0;
@@ -164,13 +159,13 @@ static int parse_number(const struct lj_opt *o, const char *arg, int64_t *out, c
  * the second with a warning naming what is ignored; a value whose digits
  * alone do not make a valid number keeps the strict message.
  */
-static int parse_number_rt(const struct lj_opt *o, const char *arg, int64_t *out, const char **why,
-			   struct why_buf *wb)
+static int parse_number_rt(const struct lj_opt *o, const char *arg, int64_t *out, char *why,
+			   size_t len)
 {
 	char digits[32], label[64];
 	const char *p = arg, *q;
 
-	if (!parse_number(o, arg, out, why, wb))
+	if (!parse_number(o, arg, out, why, len))
 		return 0;
 	q = p + (*p == '-' || *p == '+');
 	while (isdigit((unsigned char)*q))
@@ -179,7 +174,7 @@ static int parse_number_rt(const struct lj_opt *o, const char *arg, int64_t *out
 		return -EINVAL;
 	memcpy(digits, p, q - p);
 	digits[q - p] = 0;
-	if (parse_number(o, digits, out, why, wb))
+	if (parse_number(o, digits, out, why, len))
 		return -EINVAL;
 	lj_warn("%s '%s': ignoring '%s' after %s, as rt-tests' atoi() does",
 		opt_label(o, label, sizeof(label)), arg, q, digits);
@@ -193,9 +188,7 @@ static void *field(void *ctx, size_t off)
 
 int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_argv)
 {
-	const char *why = NULL;
-	struct why_buf wb;
-	char label[64];
+	char label[64], why[256];
 	int64_t v;
 
 	opt_label(o, label, sizeof(label));
@@ -213,7 +206,7 @@ int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_arg
 	case LJ_OPT_I64:
 	case LJ_OPT_U64:
 	case LJ_OPT_DURATION:
-		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, &why, &wb)) {
+		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, why, sizeof(why))) {
 			if (o->hint)
 				return lj_usage_error("invalid %s '%s': %s (%s)", label, arg, why, o->hint);
 			return lj_opt_invalid(label, arg, why);
@@ -597,68 +590,68 @@ int lj_opt_verbosity(int key)
 int lj_opt_invalid(const char *opt, const char *arg, const char *why)
 {
 	return lj_usage_error("invalid %s '%s': %s", opt, arg ? arg : "",
-			      why ? why : "invalid value");
+			      why && *why ? why : "invalid value");
 }
 
 int lj_opt_int(const char *opt, const char *arg, int min, int max, int *out)
 {
-	const char *why = NULL;
+	char why[256];
 
-	if (lj_parse_int(arg, min, max, out, &why))
+	if (lj_parse_int(arg, min, max, out, why, sizeof(why)))
 		return lj_opt_invalid(opt, arg, why);
 	return 0;
 }
 
 int lj_opt_i64(const char *opt, const char *arg, int64_t min, int64_t max, int64_t *out)
 {
-	const char *why = NULL;
+	char why[256];
 
-	if (lj_parse_i64(arg, min, max, out, &why))
+	if (lj_parse_i64(arg, min, max, out, why, sizeof(why)))
 		return lj_opt_invalid(opt, arg, why);
 	return 0;
 }
 
 int lj_opt_u64(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
-	const char *why = NULL;
+	char why[256];
 
-	if (lj_parse_u64(arg, min, max, out, &why))
+	if (lj_parse_u64(arg, min, max, out, why, sizeof(why)))
 		return lj_opt_invalid(opt, arg, why);
 	return 0;
 }
 
 int lj_opt_double(const char *opt, const char *arg, double min, double max, double *out)
 {
-	const char *why = NULL;
+	char why[256];
 
-	if (lj_parse_double(arg, min, max, out, &why))
+	if (lj_parse_double(arg, min, max, out, why, sizeof(why)))
 		return lj_opt_invalid(opt, arg, why);
 	return 0;
 }
 
 int lj_opt_duration(const char *opt, const char *arg, int64_t default_unit_ns, int64_t *out)
 {
-	const char *why = NULL;
+	char why[256];
 
-	if (lj_parse_duration_ns(arg, default_unit_ns, out, &why))
+	if (lj_parse_duration_ns(arg, default_unit_ns, out, why, sizeof(why)))
 		return lj_opt_invalid(opt, arg, why);
 	return 0;
 }
 
 int lj_opt_bool(const char *opt, const char *arg, bool *out)
 {
-	const char *why = NULL;
+	char why[256];
 
-	if (lj_parse_bool(arg, out, &why))
+	if (lj_parse_bool(arg, out, why, sizeof(why)))
 		return lj_opt_invalid(opt, arg, why);
 	return 0;
 }
 
 int lj_opt_cpulist(const char *opt, const char *arg, cpu_set_t *out)
 {
-	const char *why = NULL;
+	char why[256];
 
-	if (lj_parse_cpulist(arg, out, 0, &why))
+	if (lj_parse_cpulist(arg, out, 0, why, sizeof(why)))
 		return lj_opt_invalid(opt, arg, why);
 	return 0;
 }

@@ -223,12 +223,12 @@ static void say_info(const char *line, void *arg)
 static int resolve_cpus(struct lj_setupopt *o, const struct lj_topo *t)
 {
 	const char *sel = o->cpus ? o->cpus : "all";
-	const char *why = "unknown";
+	char why[256] = "unknown";
 	cpu_set_t allowed;
 
 	memset(&o->cpusel, 0, sizeof(o->cpusel));
 	if (t) {
-		if (lj_cpus_select(t, sel, &o->cpusel, &why)) {
+		if (lj_cpus_select(t, sel, &o->cpusel, why, sizeof(why))) {
 			lj_error("invalid --cpus '%s': %s", sel, why);
 			return LJ_EXIT_USAGE;
 		}
@@ -244,7 +244,7 @@ static int resolve_cpus(struct lj_setupopt *o, const struct lj_topo *t)
 		o->cpusel.set = allowed;
 		return 0;
 	}
-	if (lj_parse_cpulist(sel, &o->cpusel.set, 0, &why)) {
+	if (lj_parse_cpulist(sel, &o->cpusel.set, 0, why, sizeof(why))) {
 		lj_error("invalid --cpus '%s': %s", sel, why);
 		return LJ_EXIT_USAGE;
 	}

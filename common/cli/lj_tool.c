@@ -81,7 +81,8 @@ int lj_tool_fallback(struct lj_tool *t, const char *what, int err, const char *r
 /*
  * The one mlockall rule: lock current and future pages on fault
  * (MCL_ONFAULT) before the measuring threads exist, then prefault the
- * program's image and the C library's (lj_prefault_images); what the
+ * program's image (lj_prefault_images; only its code the measuring
+ * threads run for a tool that marked it, lj_prefault_hot); what the
  * loops touch besides (stacks, histograms) each tool prefaults in prepare
  * and start. Untouched pages of the other libraries stay out of memory.
  * A kernel without MCL_ONFAULT locks everything. A refusal is a fallback
@@ -107,7 +108,7 @@ static int lock_memory(struct lj_tool *t)
 		lj_tool_applied(t, "mlockall", "current and future");
 		return 0;
 	}
-	pages = lj_prefault_images();
+	pages = t->desc.prefault_hot ? lj_prefault_hot() : lj_prefault_images();
 	if (pages < 0)
 		snprintf(what, sizeof(what), "current and future, on fault; prefault failed (%s)",
 			 lj_strerror((int)pages));
@@ -139,7 +140,8 @@ static int begin(struct lj_tool *t, int argc, char **argv)
 		lj_error_errno(err, "cannot install signal handlers");
 		return LJ_EXIT_RUNTIME;
 	}
-	err = lj_topo_load(&t->topo, why, sizeof(why));
+	err = t->desc.topo_apart ? lj_topo_load_apart(&t->topo, why, sizeof(why))
+				 : lj_topo_load(&t->topo, why, sizeof(why));
 	if (err) {
 		lj_error_errno(err, "%s", why);
 		return LJ_EXIT_RUNTIME;

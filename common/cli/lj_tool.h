@@ -54,6 +54,8 @@ struct lj_tool_desc {
 	const char *outputs[LJ_TOOL_MAX_OUTPUTS];	/* other files the run writes (NULL: none) */
 	struct lj_setupopt *setup;	/* the tool's setup options (--strict among them) */
 	bool mlock;			/* lock memory before the threads start */
+	bool prefault_hot;		/* the measuring threads run only LJ_HOT code (lj_prefault_hot) */
+	bool topo_apart;		/* discover the topology in a child (lj_topo_load_apart) */
 };
 
 struct lj_tool_ops {

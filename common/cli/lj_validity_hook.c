@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_validity_hook - reads back what a run ran with and what the machine did, and judges it. */
 #include "lj_validity_hook.h"
+#include "lj_hot.h"
 #include "lj_parse.h"
 #include "lj_result.h"
 #include "lj_runprobe.h"
@@ -14,14 +15,18 @@
 
 struct vh_thread {
 	pid_t tid;
-	int policy, prio;	/* expected */
+	int policy, prio;	/* expected; policy < 0: nothing asked, not checked */
+	int ran_policy, ran_prio;	/* the last read back; ran_policy < 0: not read yet */
+	bool measured;		/* false: a load thread (lj_validity_check_sched_load) */
+	bool live;		/* read back by the polls: the thread is believed to run */
 	bool reported;		/* a mismatch was recorded already */
 };
 
 struct lj_vhook {
 	struct lj_validity v;
 	struct vh_thread *th;
-	int nth;
+	int nth, cap;
+	int cursor;		/* where lj_vhook_expect looks first: tools expect in the run's order */
 	cpu_set_t measured;
 	struct lj_runprobe before;
 	_Atomic uint64_t late_missed;
@@ -42,11 +47,16 @@ struct lj_vhook *lj_vhook_new(void)
 
 void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio)
 {
-	for (int i = 0; h && i < h->nth; i++)
+	for (int k = 0; h && k < h->nth; k++) {
+		int i = (h->cursor + k) % h->nth;
+
 		if (h->th[i].tid == tid) {
 			h->th[i].policy = policy;
 			h->th[i].prio = prio;
+			h->cursor = i + 1;
+			return;
 		}
+	}
 }
 
 static bool policy_is_rt(int policy)
@@ -54,35 +64,93 @@ static bool policy_is_rt(int policy)
 	return policy == LJ_POLICY_FIFO || policy == LJ_POLICY_RR;
 }
 
+/* Read @t back; a difference from what was asked is recorded once. */
+static void check_thread(struct lj_vhook *h, struct vh_thread *t)
+{
+	struct lj_sched_param got;
+	int want_prio = policy_is_rt(t->policy) ? t->prio : 0, err;
+
+	if (!t->live || t->reported || t->policy < 0)
+		return;
+	err = lj_sched_get(t->tid, &got);
+	if (err) {
+		t->live = err != -ESRCH;	/* gone: its id may come back as another task's */
+		return;
+	}
+	if (!policy_is_rt(got.policy))
+		got.priority = 0;
+	t->ran_policy = got.policy;
+	t->ran_prio = got.priority;
+	if (got.policy == (enum lj_policy)t->policy && got.priority == want_prio)
+		return;
+	t->reported = true;
+	(t->measured ? lj_validity_check_sched : lj_validity_check_sched_load)(
+		&h->v, t->tid, lj_sched_policy_name(t->policy), want_prio,
+		lj_sched_policy_name(got.policy), got.priority, false);
+}
+
 void lj_vhook_poll(struct lj_vhook *h)
 {
-	for (int i = 0; h && i < h->nth; i++) {
-		struct vh_thread *t = &h->th[i];
-		struct lj_sched_param got;
-		int want_prio = policy_is_rt(t->policy) ? t->prio : 0;
+	for (int i = 0; h && i < h->nth; i++)
+		check_thread(h, &h->th[i]);
+}
 
-		if (t->reported || lj_sched_get(t->tid, &got))
-			continue;	/* gone (ESRCH) or already judged */
-		if (!policy_is_rt(got.policy))
-			got.priority = 0;
-		if (got.policy == (enum lj_policy)t->policy && got.priority == want_prio)
-			continue;
-		t->reported = true;
-		lj_validity_check_sched(&h->v, t->tid, lj_sched_policy_name(t->policy), want_prio,
-					lj_sched_policy_name(got.policy), got.priority, false);
+/* The started validity hook of @hs, if the tool registered one. */
+static struct lj_vhook *vhook_in(struct lj_hooks *hs)
+{
+	for (int i = 0; hs && i < hs->n; i++)
+		if (hs->h[i].ops == &lj_vhook_ops && hs->h[i].started)
+			return hs->h[i].priv;
+	return NULL;
+}
+
+void lj_vhook_poll_in(struct lj_hooks *hs)
+{
+	lj_vhook_poll(vhook_in(hs));
+}
+
+/*
+ * Record @rt: a thread told again (lj-frame's background, each trial) keeps
+ * what was read and reported; @find only then (the run description's ids
+ * are distinct, and a hackbench run has thousands). Return: 0 or -ENOMEM.
+ */
+static int add_thread(struct lj_vhook *h, const struct lj_run_thread *rt, bool find)
+{
+	struct vh_thread *t;
+
+	for (int i = 0; find && i < h->nth; i++)
+		if (h->th[i].tid == rt->tid) {
+			t = &h->th[i];
+			t->policy = rt->policy;
+			t->prio = rt->prio;
+			t->measured = rt->measured;
+			t->live = true;
+			return 0;
+		}
+	if (h->nth == h->cap) {
+		int cap = h->cap ? 2 * h->cap : 16;
+
+		t = realloc(h->th, (size_t)cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		h->th = t;
+		h->cap = cap;
 	}
+	h->th[h->nth++] = (struct vh_thread){ .tid = rt->tid, .policy = rt->policy, .prio = rt->prio,
+					      .ran_policy = -1, .measured = rt->measured, .live = true };
+	return 0;
 }
 
 static int vh_start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_vhook *h = priv;
 
-	h->th = calloc(run->ntids ? run->ntids : 1, sizeof(*h->th));
-	if (!h->th)
-		return -ENOMEM;
-	for (int i = 0; i < run->ntids; i++)
-		h->th[i] = (struct vh_thread){ run->tids[i], run->policy, run->prio, false };
-	h->nth = run->ntids;
+	for (int i = 0; i < run->ntids; i++) {
+		struct lj_run_thread rt = { run->tids[i], i, run->policy, run->prio, true };
+
+		if (add_thread(h, &rt, false))
+			return -ENOMEM;
+	}
 	h->measured = run->measured;
 	lj_runprobe_read(&h->before, &h->measured, 1);
 	h->started = true;
@@ -90,7 +158,23 @@ static int vh_start(void *priv, const struct lj_run_desc *run)
 	return 0;
 }
 
-static void vh_late(void *priv, const struct lj_late *ev)
+/* Threads told mid-run (lj-frame's trials): the earlier ones are gone, these are read back now. */
+static void vh_threads(void *priv, const struct lj_run_thread *th, int n)
+{
+	struct lj_vhook *h = priv;
+
+	for (int i = 0; i < h->nth; i++)
+		h->th[i].live = false;
+	for (int i = 0; i < n; i++)
+		if (add_thread(h, &th[i], true)) {
+			lj_validity_add(&h->v, LJ_SUSPECT, "sched", "out of memory: thread %d not read back",
+					th[i].tid);
+			break;
+		}
+	lj_vhook_poll(h);
+}
+
+static void LJ_HOT vh_late(void *priv, const struct lj_late *ev)
 {
 	struct lj_vhook *h = priv;
 
@@ -172,9 +256,7 @@ void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *w
 void lj_vhook_reason_in(struct lj_hooks *hs, enum lj_validity_level l, const char *what,
 			const char *text)
 {
-	for (int i = 0; hs && i < hs->n; i++)
-		if (hs->h[i].ops == &lj_vhook_ops && hs->h[i].started)
-			lj_vhook_reason(hs->h[i].priv, l, what, text);
+	lj_vhook_reason(vhook_in(hs), l, what, text);
 }
 
 const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h)
@@ -210,12 +292,55 @@ void lj_validity_print(const struct lj_validity *v, FILE *out)
 		fprintf(out, "  (%d more reasons)\n", v->more);
 }
 
+static json_object *sched_str(int policy, int prio)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s %d", lj_sched_policy_name(policy), prio);
+	return json_object_new_string(buf);
+}
+
+/*
+ * {"checked": N, "differed": M, "list": [{"tid", "measured", "asked",
+ * "ran"}, ...]}: the threads read back with something asked, the first
+ * LJ_VHOOK_LISTED of them listed ("fifo 80": policy and priority).
+ */
+static json_object *threads_json(const struct lj_vhook *h)
+{
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+	int checked = 0, differed = 0;
+
+	for (int i = 0; i < h->nth; i++) {
+		const struct vh_thread *t = &h->th[i];
+		json_object *e;
+
+		if (t->policy < 0 || t->ran_policy < 0)
+			continue;
+		differed += t->reported;
+		if (++checked > LJ_VHOOK_LISTED)
+			continue;
+		e = json_object_new_object();
+		json_object_object_add(e, "tid", json_object_new_int(t->tid));
+		json_object_object_add(e, "measured", json_object_new_boolean(t->measured));
+		json_object_object_add(e, "asked", sched_str(t->policy, policy_is_rt(t->policy) ? t->prio : 0));
+		json_object_object_add(e, "ran", sched_str(t->ran_policy, t->ran_prio));
+		json_object_array_add(list, e);
+	}
+	json_object_object_add(o, "checked", json_object_new_int(checked));
+	json_object_object_add(o, "differed", json_object_new_int(differed));
+	json_object_object_add(o, "list", list);
+	return o;
+}
+
 static int vh_contribute(void *priv, struct lj_result *res)
 {
 	struct lj_vhook *h = priv;
+	json_object *block;
 
 	lj_vhook_fallbacks(h, lj_result_setup(res));
-	json_object_object_add(lj_result_root(res), "validity", lj_validity_json(&h->v));
+	block = lj_validity_json(&h->v);
+	json_object_object_add(block, "threads", threads_json(h));
+	json_object_object_add(lj_result_root(res), "validity", block);
 	return 0;
 }
 
@@ -243,6 +368,7 @@ const struct lj_hook_ops lj_vhook_ops = {
 	.contribute = vh_contribute,
 	.report = vh_report,
 	.free = vh_free,
+	.threads = vh_threads,
 };
 
 int lj_vhook_add(struct lj_hooks *hooks, struct lj_vhook **out)

@@ -19,6 +19,9 @@
  * late() counts missed deadlines; stop() reads again and judges;
  * contribute() writes the result's "validity" block, report() the
  * "validity: ..." line and its reasons. docs/validity.md lists the checks.
+ * Threads created after the start (lj-frame's trials) come through
+ * lj_hooks_threads(): the hook's threads() reads them back at once, and
+ * the polls read the threads of the last such call only.
  */
 struct lj_vhook;
 
@@ -27,8 +30,14 @@ extern const struct lj_hook_ops lj_vhook_ops;
 struct lj_vhook *lj_vhook_new(void);
 /* What thread @tid was set to run with, when it differs from the run's policy/prio (priospread, fallback). */
 void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio);
-/* Read the measuring threads' policy and priority back now. Cheap: one syscall per thread. */
+/*
+ * Read the measuring threads' policy and priority back now. Cheap: one
+ * syscall per thread. A thread that asked nothing (policy -1) is not read;
+ * one found gone is not read again (its id may be reused).
+ */
 void lj_vhook_poll(struct lj_vhook *h);
+/* The same, on the started validity hook of @hs, if the tool registered one. */
+void lj_vhook_poll_in(struct lj_hooks *hs);
 /* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect (read once). */
 void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
 /* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
@@ -47,7 +56,9 @@ void lj_vhook_reason_in(struct lj_hooks *hs, enum lj_validity_level l, const cha
 int lj_vhook_add(struct lj_hooks *hooks, struct lj_vhook **out);
 /* The verdict so far (final after stop). */
 const struct lj_validity *lj_vhook_verdict(const struct lj_vhook *h);
-/* The "validity" block: {"verdict", "reasons": [{"level", "what", "text"}]}. */
+/* The threads listed in the block's "threads" (all are counted in its "checked"). */
+#define LJ_VHOOK_LISTED 64
+/* The "validity" block: {"verdict", "reasons": [{"level", "what", "text"}]} (the hook adds "threads"). */
 json_object *lj_validity_json(const struct lj_validity *v);
 /* "validity: suspect" and one indented line per reason. */
 void lj_validity_print(const struct lj_validity *v, FILE *out);

@@ -8,6 +8,7 @@
 #include "lj_rtjson.h"
 #include "lj_sysinfo.h"
 #include "lj_time.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -281,9 +282,8 @@ int lj_json_write_atomic(json_object *obj, const char *path)
 	return lj_outfile_commit(&o);
 }
 
-int lj_json_read(const char *path, size_t max, json_object **out, const char **why)
+int lj_json_read(const char *path, size_t max, json_object **out, char *why, size_t why_len)
 {
-	static __thread char reason[160];
 	struct json_tokener *tok;
 	json_object *doc;
 	char *text = NULL;
@@ -291,9 +291,7 @@ int lj_json_read(const char *path, size_t max, json_object **out, const char **w
 	int ret;
 
 	*out = NULL;
-	if (why)
-		*why = NULL;
-	ret = lj_readall(path, max, &text, &len, why);
+	ret = lj_readall(path, max, &text, &len, why, why_len);
 	if (ret)
 		return ret;
 	tok = json_tokener_new();
@@ -313,16 +311,14 @@ int lj_json_read(const char *path, size_t max, json_object **out, const char **w
 		if (!doc || end < len) {
 			enum json_tokener_error e = json_tokener_get_error(tok);
 
-			snprintf(reason, sizeof(reason), "not JSON: %s at byte %zu",
-				 doc ? "trailing data" :
-				 e == json_tokener_continue ? "unexpected end of input" :
-				 json_tokener_error_desc(e),
-				 json_tokener_get_parse_end(tok));
+			lj_why(why, why_len, "not JSON: %s at byte %zu",
+			       doc ? "trailing data" :
+			       e == json_tokener_continue ? "unexpected end of input" :
+			       json_tokener_error_desc(e),
+			       json_tokener_get_parse_end(tok));
 			json_object_put(doc);
 			json_tokener_free(tok);
 			free(text);
-			if (why)
-				*why = reason;
 			return -EINVAL;
 		}
 	}
@@ -332,15 +328,15 @@ int lj_json_read(const char *path, size_t max, json_object **out, const char **w
 	return 0;
 }
 
-int lj_result_read(const char *path, json_object **out, const char **why)
+int lj_result_read(const char *path, json_object **out, char *why, size_t len)
 {
 	json_object *doc;
-	int ret = lj_json_read(path, LJ_RESULT_MAX_BYTES, &doc, why);
+	int ret = lj_json_read(path, LJ_RESULT_MAX_BYTES, &doc, why, len);
 
 	*out = NULL;
 	if (ret)
 		return ret;
-	ret = lj_result_validate(doc, why);
+	ret = lj_result_validate(doc, why, len);
 	if (ret) {
 		json_object_put(doc);
 		return ret;

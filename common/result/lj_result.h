@@ -89,20 +89,22 @@ int lj_result_check_path(const char *path);
 /*
  * lj_json_read - one JSON document from @path ("-" = stdin), a regular
  * file of at most @max bytes (lj_readall), with nothing but white space
- * after it. Return: 0, or -errno with @why as lj_readall gives it or
- * "not JSON: ... at byte N" (-EINVAL). *@out is the caller's to put.
+ * after it. Return: 0, or -errno with @why (the caller's buffer of
+ * @why_len bytes, may be NULL; lj_why) as lj_readall gives it or
+ * "not JSON: ... at byte N" (-EINVAL); "" when the errno says it all
+ * (-ENOMEM). *@out is the caller's to put.
  */
-int lj_json_read(const char *path, size_t max, json_object **out, const char **why);
+int lj_json_read(const char *path, size_t max, json_object **out, char *why, size_t why_len);
 
 /*
  * Read a result document ("-" = stdin; at most LJ_RESULT_MAX_BYTES, a
  * regular file) and check it with lj_result_validate. Return: 0 or
  * -errno (-EINVAL with @why "not JSON: ...", "not a regular file",
  * "schema 'x' is not ljkit-result/1", ...; -EFBIG "larger than N bytes";
- * the open/read error otherwise). *@out is the caller's to
- * json_object_put().
+ * the open/read error otherwise), @why in the caller's buffer as
+ * lj_json_read fills it. *@out is the caller's to json_object_put().
  */
-int lj_result_read(const char *path, json_object **out, const char **why);
+int lj_result_read(const char *path, json_object **out, char *why, size_t len);
 
 /*
  * Check @doc against ljkit-result/1 (docs/result-format.md): required
@@ -110,10 +112,10 @@ int lj_result_read(const char *path, json_object **out, const char **why);
  * object holding "p50_ns") anywhere in the document: count >= 0,
  * min_ns <= p50_ns <= p90_ns <= p99_ns <= p99_9_ns <= p99_99_ns <= max_ns,
  * overflows <= count, and its histogram buckets ascending and adding up
- * to count - overflows. Return: 0, or -EINVAL with @why naming the key
- * path and the problem ("results[0].p90_ns 12 < p50_ns 40"); @why points
- * to thread-local storage valid until the next call.
+ * to count - overflows. Return: 0, or -EINVAL with @why (the caller's
+ * buffer of @len bytes, may be NULL; lj_why) naming the key path and the
+ * problem ("results[0].p90_ns 12 < p50_ns 40"); "" when valid.
  */
-int lj_result_validate(json_object *doc, const char **why);
+int lj_result_validate(json_object *doc, char *why, size_t len);
 
 #endif

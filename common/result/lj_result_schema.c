@@ -1,32 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_result_schema - check a document against ljkit-result/1 (lj_result_validate). */
 #include "lj_result.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-/*
- * The reason for the last failure. Thread-local so two threads validating
- * at once (lj-compare loading result sets) do not overwrite each other.
- */
-static __thread char reason[256];
-
-static __attribute__((format(printf, 2, 3)))
-int fail(const char **why, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	if (why)
-		*why = reason;
-	return -EINVAL;
-}
 
 static const char *type_name(json_object *o)
 {
@@ -35,19 +16,21 @@ static const char *type_name(json_object *o)
 
 /* Key @key of @obj must exist and have type @t (null allowed if @nullable). */
 static int need(json_object *obj, const char *path, const char *key, json_type t,
-		bool nullable, json_object **out, const char **why)
+		bool nullable, json_object **out, char *why, size_t len)
 {
 	json_object *v;
 
 	if (!json_object_object_get_ex(obj, key, &v))
-		return fail(why, "%s%s%s: missing", path, *path ? "." : "", key);
+		return lj_why_err(why, len, -EINVAL, "%s%s%s: missing",
+				  path, *path ? "." : "", key);
 	if (!v && nullable) {
 		*out = NULL;
 		return 0;
 	}
 	if (!json_object_is_type(v, t))
-		return fail(why, "%s%s%s: %s, expected %s", path, *path ? "." : "",
-			    key, type_name(v), json_type_to_name(t));
+		return lj_why_err(why, len, -EINVAL,
+				  "%s%s%s: %s, expected %s", path, *path ? "." : "",
+				  key, type_name(v), json_type_to_name(t));
 	*out = v;
 	return 0;
 }
@@ -65,7 +48,7 @@ static const char *const order_keys[] = {
 #define NORDER (sizeof(order_keys) / sizeof(order_keys[0]))
 
 static int check_buckets(json_object *hist, const char *path, int64_t count,
-			 int64_t overflows, int64_t min, int64_t max, const char **why)
+			 int64_t overflows, int64_t min, int64_t max, char *why, size_t len)
 {
 	size_t i, n = json_object_array_length(hist);
 	int64_t prev = -1, sum = 0;
@@ -77,40 +60,47 @@ static int check_buckets(json_object *hist, const char *path, int64_t count,
 
 		if (!json_object_is_type(pair, json_type_array) ||
 		    json_object_array_length(pair) != 2)
-			return fail(why, "%s.histogram[%zu]: not a [lower_ns, count] pair",
-				    path, i);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.histogram[%zu]: not a [lower_ns, count] pair",
+					  path, i);
 		lo = json_object_array_get_idx(pair, 0);
 		cnt = json_object_array_get_idx(pair, 1);
 		if (!json_object_is_type(lo, json_type_int) ||
 		    !json_object_is_type(cnt, json_type_int))
-			return fail(why, "%s.histogram[%zu]: not integers", path, i);
+			return lj_why_err(why, len, -EINVAL, "%s.histogram[%zu]: not integers",
+					  path, i);
 		l = json_object_get_int64(lo);
 		c = json_object_get_int64(cnt);
 		if (l < 0 || l <= prev)
-			return fail(why, "%s.histogram[%zu]: lower_ns %lld not above %lld",
-				    path, i, (long long)l, (long long)prev);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.histogram[%zu]: lower_ns %lld not above %lld",
+					  path, i, (long long)l, (long long)prev);
 		if (c <= 0)
-			return fail(why, "%s.histogram[%zu]: count %lld is not positive",
-				    path, i, (long long)c);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.histogram[%zu]: count %lld is not positive",
+					  path, i, (long long)c);
 		if (i == 0 && l > min)
-			return fail(why, "%s.histogram[0]: lower_ns %lld above min_ns %lld",
-				    path, (long long)l, (long long)min);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.histogram[0]: lower_ns %lld above min_ns %lld",
+					  path, (long long)l, (long long)min);
 		if (l > max)
-			return fail(why, "%s.histogram[%zu]: lower_ns %lld above max_ns %lld",
-				    path, i, (long long)l, (long long)max);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.histogram[%zu]: lower_ns %lld above max_ns %lld",
+					  path, i, (long long)l, (long long)max);
 		if (c > INT64_MAX - sum)
-			return fail(why, "%s.histogram: counts overflow", path);
+			return lj_why_err(why, len, -EINVAL, "%s.histogram: counts overflow", path);
 		sum += c;
 		prev = l;
 	}
 	if (sum + overflows != count)
-		return fail(why, "%s.histogram: buckets hold %lld + %lld overflows, count is %lld",
-			    path, (long long)sum, (long long)overflows, (long long)count);
+		return lj_why_err(why, len, -EINVAL,
+				  "%s.histogram: buckets hold %lld + %lld overflows, count is %lld",
+				  path, (long long)sum, (long long)overflows, (long long)count);
 	return 0;
 }
 
 /* An object holding "p50_ns" is a statistics block (lj_result_hist_json). */
-static int check_hist(json_object *o, const char *path, const char **why)
+static int check_hist(json_object *o, const char *path, char *why, size_t len)
 {
 	json_object *v, *hist;
 	int64_t val[NORDER], count, overflows;
@@ -118,75 +108,83 @@ static int check_hist(json_object *o, const char *path, const char **why)
 	size_t i;
 	int ret;
 
-	if ((ret = need(o, path, "count", json_type_int, false, &v, why)))
+	if ((ret = need(o, path, "count", json_type_int, false, &v, why, len)))
 		return ret;
 	count = json_object_get_int64(v);
 	if (count < 0)
-		return fail(why, "%s.count: %lld is negative", path, (long long)count);
-	if ((ret = need(o, path, "overflows", json_type_int, false, &v, why)))
+		return lj_why_err(why, len, -EINVAL, "%s.count: %lld is negative",
+				  path, (long long)count);
+	if ((ret = need(o, path, "overflows", json_type_int, false, &v, why, len)))
 		return ret;
 	overflows = json_object_get_int64(v);
 	if (overflows < 0 || overflows > count)
-		return fail(why, "%s.overflows: %lld outside 0..count %lld", path,
-			    (long long)overflows, (long long)count);
+		return lj_why_err(why, len, -EINVAL,
+				  "%s.overflows: %lld outside 0..count %lld", path,
+				  (long long)overflows, (long long)count);
 	for (i = 0; i < NORDER; i++) {
-		if ((ret = need(o, path, order_keys[i], json_type_int, false, &v, why)))
+		if ((ret = need(o, path, order_keys[i], json_type_int, false, &v, why, len)))
 			return ret;
 		val[i] = json_object_get_int64(v);
 		if (val[i] < 0)
-			return fail(why, "%s.%s: %lld is negative", path, order_keys[i],
-				    (long long)val[i]);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.%s: %lld is negative", path, order_keys[i],
+					  (long long)val[i]);
 		if (i && val[i] < val[i - 1])
-			return fail(why, "%s.%s %lld < %s %lld", path, order_keys[i],
-				    (long long)val[i], order_keys[i - 1], (long long)val[i - 1]);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.%s %lld < %s %lld", path, order_keys[i],
+					  (long long)val[i], order_keys[i - 1],
+					  (long long)val[i - 1]);
 	}
 	if (!count && val[NORDER - 1])
-		return fail(why, "%s: count is 0 but max_ns is %lld", path,
-			    (long long)val[NORDER - 1]);
+		return lj_why_err(why, len, -EINVAL, "%s: count is 0 but max_ns is %lld", path,
+				  (long long)val[NORDER - 1]);
 	for (i = 0; i < 2; i++) {
 		const char *key = i ? "stddev_ns" : "mean_ns";
 
 		if (!json_object_object_get_ex(o, key, &v))
-			return fail(why, "%s.%s: missing", path, key);
+			return lj_why_err(why, len, -EINVAL, "%s.%s: missing", path, key);
 		/* stddev is null when lj_hist's sum of squares overflowed */
 		if (!is_number(v) && (v || !i))
-			return fail(why, "%s.%s: %s, expected a number", path, key,
-				    type_name(v));
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.%s: %s, expected a number", path, key,
+					  type_name(v));
 	}
 	json_object_object_get_ex(o, "mean_ns", &v);
 	mean = json_object_get_double(v);
 	json_object_object_get_ex(o, "stddev_ns", &v);
 	sd = v ? json_object_get_double(v) : 0.0;
 	if (!isfinite(sd) || sd < 0)
-		return fail(why, "%s.stddev_ns: %g is negative", path, sd);
+		return lj_why_err(why, len, -EINVAL, "%s.stddev_ns: %g is negative", path, sd);
 	/* mean is written with three decimals: allow for that rounding */
 	if (count && (!isfinite(mean) || mean < (double)val[0] - 0.01 ||
 		      mean > (double)val[NORDER - 1] + 0.01))
-		return fail(why, "%s.mean_ns: %g outside min_ns..max_ns", path, mean);
+		return lj_why_err(why, len, -EINVAL, "%s.mean_ns: %g outside min_ns..max_ns",
+				  path, mean);
 	if (json_object_object_get_ex(o, "histogram", &hist)) {
 		if (!json_object_is_type(hist, json_type_array))
-			return fail(why, "%s.histogram: %s, expected array", path,
-				    type_name(hist));
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.histogram: %s, expected array", path,
+					  type_name(hist));
 		return check_buckets(hist, path, count, overflows, val[0],
-				     val[NORDER - 1], why);
+				     val[NORDER - 1], why, len);
 	}
 	return 0;
 }
 
 /* Find statistics blocks anywhere below @o. */
-static int walk(json_object *o, const char *path, int depth, const char **why)
+static int walk(json_object *o, const char *path, int depth, char *why, size_t len)
 {
 	char sub[512];
 	int ret;
 
 	if (depth > 32)
-		return fail(why, "%s: nested too deeply", path);
+		return lj_why_err(why, len, -EINVAL, "%s: nested too deeply", path);
 	if (json_object_is_type(o, json_type_array)) {
 		size_t i, n = json_object_array_length(o);
 
 		for (i = 0; i < n; i++) {
 			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-			ret = walk(json_object_array_get_idx(o, i), sub, depth + 1, why);
+			ret = walk(json_object_array_get_idx(o, i), sub, depth + 1, why, len);
 			if (ret)
 				return ret;
 		}
@@ -195,7 +193,7 @@ static int walk(json_object *o, const char *path, int depth, const char **why)
 	if (!json_object_is_type(o, json_type_object))
 		return 0;
 	if (json_object_object_get_ex(o, "p50_ns", NULL)) {
-		ret = check_hist(o, path, why);
+		ret = check_hist(o, path, why, len);
 		if (ret)
 			return ret;
 	}
@@ -203,14 +201,14 @@ static int walk(json_object *o, const char *path, int depth, const char **why)
 		if (!strcmp(key, "histogram"))
 			continue;	/* checked with its block */
 		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", key);
-		ret = walk(val, sub, depth + 1, why);
+		ret = walk(val, sub, depth + 1, why, len);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int check_summary(json_object *summary, const char **why)
+static int check_summary(json_object *summary, char *why, size_t len)
 {
 	json_object_object_foreach(summary, key, m) {
 		char path[160];
@@ -220,20 +218,23 @@ static int check_summary(json_object *summary, const char **why)
 
 		snprintf(path, sizeof(path), "summary.%s", key);
 		if (!json_object_is_type(m, json_type_object))
-			return fail(why, "%s: %s, expected object", path, type_name(m));
+			return lj_why_err(why, len, -EINVAL, "%s: %s, expected object",
+					  path, type_name(m));
 		if (!json_object_object_get_ex(m, "value", &v))
-			return fail(why, "%s.value: missing", path);
+			return lj_why_err(why, len, -EINVAL, "%s.value: missing", path);
 		if (v && !is_number(v))
-			return fail(why, "%s.value: %s, expected a number or null", path,
-				    type_name(v));
-		if ((ret = need(m, path, "unit", json_type_string, false, &v, why)))
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.value: %s, expected a number or null", path,
+					  type_name(v));
+		if ((ret = need(m, path, "unit", json_type_string, false, &v, why, len)))
 			return ret;
-		if ((ret = need(m, path, "better", json_type_string, false, &v, why)))
+		if ((ret = need(m, path, "better", json_type_string, false, &v, why, len)))
 			return ret;
 		b = json_object_get_string(v);
 		if (strcmp(b, "lower") && strcmp(b, "higher") && strcmp(b, "none"))
-			return fail(why, "%s.better: '%s' is not lower, higher or none",
-				    path, b);
+			return lj_why_err(why, len, -EINVAL,
+					  "%s.better: '%s' is not lower, higher or none",
+					  path, b);
 	}
 	return 0;
 }
@@ -250,60 +251,62 @@ static bool is_iso8601(const char *s)
 	       sec <= 60 && s[strlen(s) - 1] == 'Z';
 }
 
-int lj_result_validate(json_object *doc, const char **why)
+int lj_result_validate(json_object *doc, char *why, size_t len)
 {
 	json_object *v, *setup;
 	const char *s;
 	size_t i;
 	int ret;
 
-	if (why)
-		*why = NULL;
+	lj_why(why, len, "%s", "");
 	if (!json_object_is_type(doc, json_type_object))
-		return fail(why, "document: %s, expected object", type_name(doc));
-	if ((ret = need(doc, "", "schema", json_type_string, false, &v, why)))
+		return lj_why_err(why, len, -EINVAL, "document: %s, expected object",
+				  type_name(doc));
+	if ((ret = need(doc, "", "schema", json_type_string, false, &v, why, len)))
 		return ret;
 	s = json_object_get_string(v);
 	if (strcmp(s, LJ_RESULT_SCHEMA))
-		return fail(why, "schema '%s' is not " LJ_RESULT_SCHEMA, s);
-	if ((ret = need(doc, "", "tool", json_type_string, false, &v, why)))
+		return lj_why_err(why, len, -EINVAL, "schema '%s' is not " LJ_RESULT_SCHEMA, s);
+	if ((ret = need(doc, "", "tool", json_type_string, false, &v, why, len)))
 		return ret;
 	if (!*json_object_get_string(v))
-		return fail(why, "tool: empty");
-	if ((ret = need(doc, "", "version", json_type_string, false, &v, why)) ||
-	    (ret = need(doc, "", "argv", json_type_array, false, &v, why)))
+		return lj_why_err(why, len, -EINVAL, "tool: empty");
+	if ((ret = need(doc, "", "version", json_type_string, false, &v, why, len)) ||
+	    (ret = need(doc, "", "argv", json_type_array, false, &v, why, len)))
 		return ret;
 	for (i = 0; i < json_object_array_length(v); i++)
 		if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_string))
-			return fail(why, "argv[%zu]: not a string", i);
-	if ((ret = need(doc, "", "start", json_type_string, false, &v, why)))
+			return lj_why_err(why, len, -EINVAL, "argv[%zu]: not a string", i);
+	if ((ret = need(doc, "", "start", json_type_string, false, &v, why, len)))
 		return ret;
 	if (!is_iso8601(json_object_get_string(v)))
-		return fail(why, "start: '%s' is not ISO 8601 UTC", json_object_get_string(v));
-	if ((ret = need(doc, "", "end", json_type_string, true, &v, why)))
+		return lj_why_err(why, len, -EINVAL, "start: '%s' is not ISO 8601 UTC",
+				  json_object_get_string(v));
+	if ((ret = need(doc, "", "end", json_type_string, true, &v, why, len)))
 		return ret;
 	if (v && !is_iso8601(json_object_get_string(v)))
-		return fail(why, "end: '%s' is not ISO 8601 UTC", json_object_get_string(v));
-	if ((ret = need(doc, "", "duration_ns", json_type_int, true, &v, why)))
+		return lj_why_err(why, len, -EINVAL, "end: '%s' is not ISO 8601 UTC",
+				  json_object_get_string(v));
+	if ((ret = need(doc, "", "duration_ns", json_type_int, true, &v, why, len)))
 		return ret;
 	if (v && json_object_get_int64(v) < 0)
-		return fail(why, "duration_ns: negative");
-	if ((ret = need(doc, "", "exit_code", json_type_int, true, &v, why)) ||
-	    (ret = need(doc, "", "system", json_type_object, false, &v, why)) ||
-	    (ret = need(doc, "", "setup", json_type_object, false, &setup, why)) ||
-	    (ret = need(setup, "setup", "applied", json_type_array, false, &v, why)) ||
-	    (ret = need(setup, "setup", "fallbacks", json_type_array, false, &v, why)) ||
-	    (ret = need(doc, "", "params", json_type_object, false, &v, why)) ||
-	    (ret = need(doc, "", "results", json_type_array, false, &v, why)))
+		return lj_why_err(why, len, -EINVAL, "duration_ns: negative");
+	if ((ret = need(doc, "", "exit_code", json_type_int, true, &v, why, len)) ||
+	    (ret = need(doc, "", "system", json_type_object, false, &v, why, len)) ||
+	    (ret = need(doc, "", "setup", json_type_object, false, &setup, why, len)) ||
+	    (ret = need(setup, "setup", "applied", json_type_array, false, &v, why, len)) ||
+	    (ret = need(setup, "setup", "fallbacks", json_type_array, false, &v, why, len)) ||
+	    (ret = need(doc, "", "params", json_type_object, false, &v, why, len)) ||
+	    (ret = need(doc, "", "results", json_type_array, false, &v, why, len)))
 		return ret;
 	for (i = 0; i < json_object_array_length(v); i++)
 		if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_object))
-			return fail(why, "results[%zu]: not an object", i);
-	if ((ret = need(doc, "", "summary", json_type_object, false, &v, why)))
+			return lj_why_err(why, len, -EINVAL, "results[%zu]: not an object", i);
+	if ((ret = need(doc, "", "summary", json_type_object, false, &v, why, len)))
 		return ret;
-	if ((ret = check_summary(v, why)))
+	if ((ret = check_summary(v, why, len)))
 		return ret;
-	if ((ret = need(doc, "", "side", json_type_object, false, &v, why)))
+	if ((ret = need(doc, "", "side", json_type_object, false, &v, why, len)))
 		return ret;
-	return walk(doc, "", 0, why);
+	return walk(doc, "", 0, why, len);
 }

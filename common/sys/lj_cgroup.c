@@ -471,7 +471,7 @@ int lj_cgroup_get_cpus(const struct lj_cgroup *cg, cpu_set_t *out)
 		CPU_ZERO(out);
 		return 0;
 	}
-	return lj_parse_cpulist(buf, out, 0, NULL);
+	return lj_parse_cpulist(buf, out, 0, NULL, 0);
 }
 
 int lj_cgroup_set_rt_runtime(struct lj_setup *s, struct lj_cgroup *cg, int64_t us)

@@ -3,6 +3,7 @@
 #include "lj_cpus.h"
 #include "lj_parse.h"
 #include "lj_topo.h"
+#include "lj_why.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -12,7 +13,7 @@
 #include <string.h>
 
 /* Every CPU of @set must exist (be online) and be allowed. */
-static int check_usable(const struct lj_topo *t, const cpu_set_t *set, const char **why)
+static int check_usable(const struct lj_topo *t, const cpu_set_t *set, char *why, size_t len)
 {
 	char list[96];
 	int cpu;
@@ -21,11 +22,11 @@ static int check_usable(const struct lj_topo *t, const cpu_set_t *set, const cha
 		if (!CPU_ISSET(cpu, set))
 			continue;
 		if (!CPU_ISSET(cpu, &t->online))
-			return lj_parse_failf(why, -EINVAL, "CPU %d does not exist (online: %s)",
-					      cpu, lj_cpulist_format(&t->online, list, sizeof(list)));
+			return lj_why_err(why, len, -EINVAL, "CPU %d does not exist (online: %s)",
+					  cpu, lj_cpulist_format(&t->online, list, sizeof(list)));
 		if (!CPU_ISSET(cpu, &t->allowed))
-			return lj_parse_failf(why, -EINVAL, "CPU %d is not allowed (allowed: %s)",
-					      cpu, lj_cpulist_format(&t->allowed, list, sizeof(list)));
+			return lj_why_err(why, len, -EINVAL, "CPU %d is not allowed (allowed: %s)",
+					  cpu, lj_cpulist_format(&t->allowed, list, sizeof(list)));
 	}
 	return 0;
 }
@@ -62,7 +63,7 @@ static int nth_core(const struct lj_topo *t, const cpu_set_t *kind, int n, cpu_s
 }
 
 static int select_kind(const struct lj_topo *t, const char *sel, struct lj_cpu_selection *out,
-		       const char **why)
+		       char *why, size_t len)
 {
 	bool big = !strncmp(sel, "big", 3);
 	const char *word = big ? "big" : "little";
@@ -72,14 +73,14 @@ static int select_kind(const struct lj_topo *t, const char *sel, struct lj_cpu_s
 	char l1[96], l2[96];
 
 	if (*rest == ':') {
-		ret = lj_parse_int(rest + 1, 0, CPU_SETSIZE - 1, &n, why);
+		ret = lj_parse_int(rest + 1, 0, CPU_SETSIZE - 1, &n, why, len);
 		if (ret)
 			return ret;
 	} else if (*rest) {
-		return lj_parse_failf(why, -EINVAL, "unknown selector '%s'", sel);
+		return lj_why_err(why, len, -EINVAL, "unknown selector '%s'", sel);
 	}
 	if (t->nkinds < 1)
-		return lj_parse_failf(why, -EINVAL, "no CPU kinds known");
+		return lj_why_err(why, len, -EINVAL, "no CPU kinds known");
 	k = big ? t->nkinds - 1 : 0;
 	kind = t->kinds[k].cpus;
 	if (t->nkinds == 1) {
@@ -95,16 +96,16 @@ static int select_kind(const struct lj_topo *t, const char *sel, struct lj_cpu_s
 	if (n >= 0) {
 		if (nth_core(t, &kind, n, &out->set, &ncores))
 			return ncores == 1 ?
-				lj_parse_failf(why, -ERANGE, "only 1 %s core: %s:0", word, word) :
-				lj_parse_failf(why, -ERANGE, "only %d %s cores: %s:0 to %s:%d",
-					       ncores, word, word, word, ncores - 1);
-		return check_usable(t, &out->set, why);
+				lj_why_err(why, len, -ERANGE, "only 1 %s core: %s:0", word, word) :
+				lj_why_err(why, len, -ERANGE, "only %d %s cores: %s:0 to %s:%d",
+					   ncores, word, word, word, ncores - 1);
+		return check_usable(t, &out->set, why, len);
 	}
 	CPU_AND(&out->set, &kind, &t->allowed);
 	if (!CPU_COUNT(&out->set))
-		return lj_parse_failf(why, -EINVAL, "no %s CPU is allowed (%s: %s, allowed: %s)",
-				      word, word, lj_cpulist_format(&kind, l1, sizeof(l1)),
-				      lj_cpulist_format(&t->allowed, l2, sizeof(l2)));
+		return lj_why_err(why, len, -EINVAL, "no %s CPU is allowed (%s: %s, allowed: %s)",
+				  word, word, lj_cpulist_format(&kind, l1, sizeof(l1)),
+				  lj_cpulist_format(&t->allowed, l2, sizeof(l2)));
 	CPU_XOR(&dropped, &kind, &out->set);
 	if (CPU_COUNT(&dropped))
 		snprintf(out->note, sizeof(out->note), "%s CPUs %s are not allowed: using %s", word,
@@ -114,29 +115,29 @@ static int select_kind(const struct lj_topo *t, const char *sel, struct lj_cpu_s
 }
 
 int lj_cpus_select(const struct lj_topo *t, const char *selector,
-		   struct lj_cpu_selection *out, const char **why)
+		   struct lj_cpu_selection *out, char *why, size_t len)
 {
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!selector || !*selector)
-		return lj_parse_failf(why, -EINVAL, "empty CPU selector");
+		return lj_why_err(why, len, -EINVAL, "empty CPU selector");
 	snprintf(out->spec, sizeof(out->spec), "%s", selector);
 	if (!strcmp(selector, "all")) {
 		out->set = t->affinity;
-		ret = CPU_COUNT(&out->set) ? 0 : lj_parse_failf(why, -EINVAL, "no CPU is allowed");
+		ret = CPU_COUNT(&out->set) ? 0 : lj_why_err(why, len, -EINVAL, "no CPU is allowed");
 	} else if (!strcmp(selector, "online")) {
 		out->set = t->online;
-		ret = check_usable(t, &out->set, why);
+		ret = check_usable(t, &out->set, why, len);
 	} else if (!strncmp(selector, "big", 3) || !strncmp(selector, "little", 6)) {
-		ret = select_kind(t, selector, out, why);
+		ret = select_kind(t, selector, out, why, len);
 	} else if (isdigit((unsigned char)*selector)) {
-		ret = lj_parse_cpulist(selector, &out->set, CPU_SETSIZE, why);
+		ret = lj_parse_cpulist(selector, &out->set, CPU_SETSIZE, why, len);
 		if (!ret)
-			ret = check_usable(t, &out->set, why);
+			ret = check_usable(t, &out->set, why, len);
 	} else {
-		ret = lj_parse_failf(why, -EINVAL,
-				     "unknown selector (all, online, big, little, big:N, little:N or a list like 0-3,6)");
+		ret = lj_why_err(why, len, -EINVAL,
+				 "unknown selector (all, online, big, little, big:N, little:N or a list like 0-3,6)");
 	}
 	if (ret)
 		CPU_ZERO(&out->set);

@@ -18,7 +18,8 @@ struct lj_topo;
  *   0-3,6     a strict list (lj_parse_cpulist); each CPU must exist and be allowed
  * On a machine with one core kind, big and little mean all CPUs and
  * @note says so ("one core kind: big means all CPUs"), for the result.
- * On failure returns -EINVAL/-ERANGE with @why naming the problem
+ * On failure returns -EINVAL/-ERANGE with @why (the caller's buffer of
+ * @len bytes, lj_why) naming the problem
  * ("CPU 7 does not exist (online: 0-1)", "CPU 1 is not allowed").
  */
 struct lj_cpu_selection {
@@ -28,7 +29,7 @@ struct lj_cpu_selection {
 };
 
 int lj_cpus_select(const struct lj_topo *t, const char *selector,
-		   struct lj_cpu_selection *out, const char **why);
+		   struct lj_cpu_selection *out, char *why, size_t len);
 
 /* Pin thread @tid (0 = the caller) to @set. Return: 0 or -errno. */
 int lj_cpus_pin(pid_t tid, const cpu_set_t *set);

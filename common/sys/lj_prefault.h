@@ -14,10 +14,20 @@
  * calls, each tool calls once before measuring (cyclic's rehearse()); the
  * others (hwloc, json-c, zlib, ...) the loops never run, and locking all
  * of them made lj-cyclic's resident memory 1.7 MiB larger than
- * cyclictest's. Call it while only one thread runs.
+ * cyclictest's (lj-cyclic now links them in: lj_prefault_hot). Call it
+ * while only one thread runs.
  * Return: the number of pages touched, or -errno (/proc unreadable).
  */
 long lj_prefault_images(void);
+
+/*
+ * For a tool whose measuring threads run only LJ_HOT code (lj_hot.h):
+ * as lj_prefault_images, but of the program's executable pages only the
+ * section lj_hot_text; its data, read-only data and the vdso whole. A
+ * program without that section is prefaulted whole.
+ * Return: the number of pages touched, or -errno.
+ */
+long lj_prefault_hot(void);
 
 /*
  * Whether the mapping of @path (a /proc/self/maps path, "" for an

@@ -118,15 +118,15 @@ static const char *const config_keys[] = {
 void lj_sysinfo_add_kconfig(json_object *sys, const struct lj_kconfig *k)
 {
 	json_object *cfg = json_object_new_object();
-	char buf[64];
-	const char *v, *why;
+	char buf[64], why[256];
+	const char *v;
 	size_t i;
 	int hz;
 
 	v = lj_kconfig_get(k, "CONFIG_HZ", buf, sizeof(buf));
 	if (!v)
 		put(sys, "hz", unknown("CONFIG_HZ not in %s", k->path[0] ? k->path : "config"));
-	else if (lj_parse_int(v, 1, 100000, &hz, &why))
+	else if (lj_parse_int(v, 1, 100000, &hz, why, sizeof(why)))
 		put(sys, "hz", unknown("CONFIG_HZ: %s", why));
 	else
 		put(sys, "hz", json_object_new_int(hz));

@@ -3,10 +3,13 @@
 #include "lj_topo.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* hwloc bitmaps are indexed by OS CPU number, as cpu_set_t is. */
 static void bitmap_to_set(hwloc_const_bitmap_t b, cpu_set_t *set)
@@ -237,6 +240,21 @@ static void load_model(struct lj_topo *t, hwloc_topology_t topo)
 }
 
 /* "what failed" into the caller's @why (may be NULL), then return @err. */
+/* The core of each online CPU, so that SMT siblings need no hwloc after the load. */
+static void load_cores(struct lj_topo *t, hwloc_topology_t topo)
+{
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		hwloc_obj_t pu, core;
+
+		if (!CPU_ISSET(cpu, &t->online))
+			continue;
+		pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
+		core = pu ? hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu) : NULL;
+		/* Some topologies (synthetic, odd firmware) have PUs without a Core. */
+		t->core[cpu] = !pu ? -2 : core ? (short)core->logical_index : -1;
+	}
+}
+
 static int failed(char *why, size_t len, int err, const char *what)
 {
 	if (why && len)
@@ -291,6 +309,7 @@ int lj_topo_load(struct lj_topo *t, char *why, size_t len)
 	t->npackages = n > 0 ? n : 1;
 	load_kinds(t, topo);
 	load_model(t, topo);
+	load_cores(t, topo);
 	if (!t->ncpus) {
 		lj_topo_free(t);
 		return failed(why, len, -ENODEV, "hwloc reports no CPU");
@@ -307,18 +326,81 @@ void lj_topo_free(struct lj_topo *t)
 
 int lj_topo_smt_siblings(const struct lj_topo *t, int cpu, cpu_set_t *out)
 {
-	hwloc_topology_t topo = t->hw;
-	hwloc_obj_t pu, core;
+	if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &t->online) || t->core[cpu] == -2)
+		return -EINVAL;
+	CPU_ZERO(out);
+	CPU_SET(cpu, out);
+	for (int c = 0; c < CPU_SETSIZE && t->core[cpu] >= 0; c++)
+		if (CPU_ISSET(c, &t->online) && t->core[c] == t->core[cpu])
+			CPU_SET(c, out);
+	return 0;
+}
 
-	if (!topo || cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &t->online))
-		return -EINVAL;
-	pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
-	if (!pu)
-		return -EINVAL;
-	core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
-	/* Some topologies (synthetic, odd firmware) have PUs without a Core. */
-	bitmap_to_set(core ? core->cpuset : pu->cpuset, out);
-	CPU_AND(out, out, &t->online);
+/* What the child of lj_topo_load_apart sends back. */
+struct apart_msg {
+	int ret;
+	char why[128];
+	struct lj_topo t;
+};
+
+/* Read or write all of @len bytes (EINTR: again). Return: the bytes moved. */
+static size_t move_all(int fd, void *buf, size_t len, bool out)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = out ? write(fd, (char *)buf + done, len - done)
+				: read(fd, (char *)buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	return done;
+}
+
+static void __attribute__((noreturn)) apart_child(int fd)
+{
+	struct apart_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.ret = lj_topo_load(&m.t, m.why, sizeof(m.why));
+	m.t.hw = NULL;		/* the child's; it goes with the child */
+	move_all(fd, &m, sizeof(m), true);
+	_exit(0);
+}
+
+int lj_topo_load_apart(struct lj_topo *t, char *why, size_t len)
+{
+	struct apart_msg m;
+	int fd[2], status;
+	size_t got;
+	pid_t pid;
+
+	if (pipe2(fd, O_CLOEXEC))
+		return lj_topo_load(t, why, len);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return lj_topo_load(t, why, len);
+	}
+	if (!pid) {
+		close(fd[0]);
+		apart_child(fd[1]);
+	}
+	close(fd[1]);
+	got = move_all(fd[0], &m, sizeof(m), false);
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(m))
+		return lj_topo_load(t, why, len);	/* the child died: here, then */
+	if (m.ret)
+		return failed(why, len, m.ret, m.why);
+	*t = m.t;
 	return 0;
 }
 

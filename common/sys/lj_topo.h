@@ -34,6 +34,8 @@ struct lj_topo {
 	cpu_set_t affinity;	/* the caller's affinity at load, within allowed */
 	bool substitute;	/* HWLOC_XMLFILE/_SYNTHETIC/_FSROOT: not this machine's CPUs */
 	char kinds_note[96];	/* how kinds were ranked ("hwloc efficiency", ...) */
+	/* The core of each online CPU (-1: a PU without one, -2: not found), for SMT siblings. */
+	short core[CPU_SETSIZE];
 };
 
 /*
@@ -41,6 +43,15 @@ struct lj_topo {
  * the hwloc topology") in @why (@len bytes; NULL: not wanted).
  */
 int lj_topo_load(struct lj_topo *t, char *why, size_t len);
+/*
+ * lj_topo_load in a child process: hwloc's code runs and its memory is
+ * allocated there, not in the caller's resident memory (lj-cyclic's must
+ * stay at or below cyclictest's). The snapshot is the same, without the
+ * hwloc handle (hw NULL; nothing reads it after the load). Loads in this
+ * process when no child can be made or it dies. Call it before any thread
+ * exists. Return: as lj_topo_load.
+ */
+int lj_topo_load_apart(struct lj_topo *t, char *why, size_t len);
 void lj_topo_free(struct lj_topo *t);
 
 /* CPUs sharing a core with @cpu (including @cpu). */

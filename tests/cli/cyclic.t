@@ -194,7 +194,8 @@ is "$(grep -cE '^T:.* C: +20 ' "$TMP/out")" 2 "--loops-per-thread: every thread 
 
 lj-cyclic -q -i 1000 >"$TMP/sig.out" 2>"$TMP/sig.err" &
 pid=$!
-sleep 0.4
+wait_threads $pid 2	# measuring: its thread exists
+sleep 0.1
 kill -USR1 $pid
 sleep 0.2
 kill -INT $pid

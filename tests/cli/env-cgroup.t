@@ -35,19 +35,21 @@ grep -q "cpuset:/\$" "$TMP/out"; ok $? "--cgroup off runs in the root cpuset gro
 grep -q "Cpus_allowed_list:[[:space:]]*0\$" "$TMP/out"; ok $? "...with --cpus as the affinity"
 
 # two processes, one group
-lj-env --cgroup $G -- sleep 1.5 &
+lj-env --cgroup $G -- sleep 60 &
 holder=$!
-sleep 0.4
+wait_child $holder
 run_rc lj-env --cgroup $G -- true
 is "$rc" 1 "a group held by a live lj-env is refused"
 grep -q "in use by lj-env (pid $holder" "$TMP/err"; ok $? "...naming the holder"
 is "$(wc -l <"$TMP/err")" 1 "...in one line"
 run_rc lj-env --rt-throttle on -- true
 is "$rc" 0 "other settings are still free"
+kill -INT $holder
 wait $holder
+is "$?" 130 "the holder ends on SIGINT (its command dies of it)"
 
 # sweep
-run_rc lj-env --cgroup $G --sweep cpus=0,1 --dwell 150ms --json "$TMP/s.json" -- sleep 0.5
+run_rc lj-env --cgroup $G --sweep cpus=0,1 --dwell 150ms --json "$TMP/s.json" -- sleep 1
 is "$rc" 0 "--sweep runs the command"
 [ "$rc" -eq 0 ] || diag "$(cat "$TMP/err")"
 ok "$([ "$(grep -c 'sweep: +' "$TMP/err")" -ge 3 ] && echo 0 || echo 1)" "...logging each change on stderr"
@@ -55,8 +57,14 @@ jq -e '[.side.sweep[].cpus] | .[0:3] == ["0","1","0"]' "$TMP/s.json" >/dev/null
 ok $? "the result lists the steps in order"
 jq -e '[.side.sweep[].t_ns] as $t | ($t | sort) == $t and $t[1] >= 150000000' "$TMP/s.json" >/dev/null
 ok $? "...with rising times one dwell apart"
-run_rc lj-env --cgroup $G --sweep cpus=0/1 --dwell 100ms -- sh -c 'sleep 0.15; grep Cpus_allowed_list /proc/self/status'
-grep -q "Cpus_allowed_list:[[:space:]]*1\$" "$TMP/out"; ok $? "the command's affinity follows the swept cpuset"
+# The command watches its own affinity (no timing: the sweep cycles, so
+# CPU 1 comes round however late the machine lets it look) for up to 10 s.
+run_rc lj-env --cgroup $G --sweep cpus=0/1 --dwell 100ms -- sh -c '
+	for i in $(seq 500); do
+		grep -q "Cpus_allowed_list:[[:space:]]*1\$" /proc/self/status && { echo moved to 1; exit 0; }
+		sleep 0.02
+	done; grep Cpus_allowed_list /proc/self/status'
+grep -q "^moved to 1\$" "$TMP/out"; ok $? "the command's affinity follows the swept cpuset ($(tail -1 "$TMP/out"))"
 ok "$([ -e "$CS/$G" ] && echo 1 || echo 0)" "no group left behind"
 
 done_testing

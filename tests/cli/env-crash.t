@@ -25,6 +25,15 @@ FULL="--cgroup $G --cgroup-depth 2 --cpus 1 --rt-throttle off --idle-state 0 --r
 CMD=(sh -c 'echo $$ >>"$0"; exec sleep 5' "$TMP/pids")
 before=$(snap)
 
+command_started() {	# wait (up to 20 s) until the command wrote its pid: the setup is in force
+	for _ in $(seq 1000); do
+		[ -s "$TMP/pids" ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.02
+	done
+	return 1
+}
+
 reap_commands() {	# the orphaned commands of killed runs
 	[ -s "$TMP/pids" ] && kill $(cat "$TMP/pids") 2>/dev/null
 	: >"$TMP/pids"
@@ -33,7 +42,8 @@ reap_commands() {	# the orphaned commands of killed runs
 for delay in 0.001 0.004 0.01 0.03 0.4; do
 	lj-env -q $FULL -- "${CMD[@]}" &
 	pid=$!
-	sleep $delay
+	# The last delay is "while the command runs": wait for it, however slow the machine.
+	if [ "$delay" = 0.4 ]; then command_started $pid; else sleep $delay; fi
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	run_rc lj-env --restore
@@ -49,7 +59,7 @@ done
 # a tool that finds a stale journal
 lj-env -q $FULL -- "${CMD[@]}" &
 pid=$!
-sleep 0.4
+command_started $pid
 kill -KILL $pid
 wait $pid 2>/dev/null
 run_rc lj-env --cpus 0 -- true
@@ -61,9 +71,9 @@ is "$(snap)" "$before" "...leaving everything as before"
 reap_commands
 
 # SIGINT: the normal unwind, no --restore needed
-lj-env -q $FULL -- sleep 5 &
+lj-env -q $FULL -- "${CMD[@]}" &
 pid=$!
-sleep 0.4
+command_started $pid
 during=$(snap)
 kill -INT $pid
 wait $pid
@@ -72,6 +82,7 @@ is "$rc" 130 "SIGINT: the command dies of it, lj-env exits 130"
 ok "$([ "$during" != "$before" ] && echo 0 || echo 1)" "the setup was in force while the command ran"
 is "$(snap)" "$before" "SIGINT: every touched file is as before"
 is "$(ls "$LJ_JOURNAL_DIR" | grep -c '^journal\.')" 0 "no journal is left"
+reap_commands
 
 # bad input with a full setup changes nothing
 for bad in "--cpus 5" "--idle-state 99x" "--sweep cpus=0,7 --cgroup $G"; do

@@ -36,7 +36,7 @@ grep -q "^cpuidle: *cpu1: POLL(0us) C1(2us) C2(50us) disabled" "$TMP/out"; ok $?
 unshare -m --propagation private sh -c 'mount --bind "$0" '$SYS' && exec "$@"' "$FK" \
 	lj-env -q --governor powersave --idle-state 0 -- sleep 5 &
 pid=$!
-sleep 0.4
+wait_child $pid sleep
 during=$(snap)
 kill -KILL $pid
 wait $pid 2>/dev/null

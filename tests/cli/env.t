@@ -44,7 +44,7 @@ grep -q "Cpus_allowed_list:[[:space:]]*0$" "$TMP/out"; ok $? "--cpus without a g
 
 lj-env -- sleep 10 &
 pid=$!
-sleep 0.3
+wait_child "$pid"
 start=$(date +%s%N)
 kill -TERM "$pid"
 wait "$pid"

@@ -112,7 +112,7 @@ fi
 if [ -x "$LJ_BUILD/lj-frame" ]; then
 	start_helper spin "$CPU" 99 "$SPIN_US" 47000 400
 	if [ -z "$helper_pid" ]; then
-		skip 3 "the spinner did not start: $(cat "$TMP/helper.out")"
+		skip 4 "the spinner did not start: $(cat "$TMP/helper.out")"
 	else
 		run_rc lj-frame --stages 1 --work-time 15000 --cpus "$CPU" --policy fifo -p 50 -D 2 \
 			--explain --json "$TMP/frame.json"
@@ -128,24 +128,30 @@ if [ -x "$LJ_BUILD/lj-frame" ]; then
 				"late frames name the spinner by comm, pid ($helper_pid) and FIFO 99"
 			json_check "$TMP/frame.json" "len([c for c in $mine if abs(c['ns'] - $SPIN_US * 1000) <= $SPIN_US * 100]) >= 1" \
 				"a spin inside a late frame: within 10 % of $SPIN_US us"
+			# the trial told the recorder its stage thread (lj_hooks_threads): every late frame matched it
+			stage="[r['tid'] for r in d['results'] if r.get('tid')]"
+			python3 -c "import json,sys; d=json.load(open(sys.argv[1])); x=d['side']['explain']
+sys.exit(0 if len($stage) == 1 and x['candidates_dropped'] == 0 and all(e['tid'] == $stage[0] for e in x['explanations']) else 1)" "$TMP/frame.json"
+			ok $? "the recorder knows the stage thread: each explanation is of it, none dropped as unmatched"
 		else
-			skip 2 "no frame came out late (calibrated work too short here): $(grep '^frames' "$TMP/out")"
+			skip 3 "no frame came out late (calibrated work too short here): $(grep '^frames' "$TMP/out")"
 		fi
 		[ "$_tap_fail" -eq 0 ] || diag "$(grep '^## ' "$TMP/err" | head -20)"
 	fi
 else
-	skip 3 "lj-frame not built"
+	skip 4 "lj-frame not built"
 fi
 
 # 2. An interrupt-heavy helper: a loopback UDP flood on the CPU, at FIFO 10
 # so it holds the CPU between lj-cyclic's wake-ups (FIFO 50), shows NET_RX
 # softirqs: a wake-up in the middle of one waits for its end. It starts
-# 300 ms late, when lj-cyclic is measuring, and floods for 300 ms.
-start_helper flood "$CPU" 300 10 300
+# 300 ms late, when lj-cyclic is measuring, and floods for 1 s of
+# lj-cyclic's 1.5 s: a slow start of either still leaves them overlapping.
+start_helper flood "$CPU" 300 10 1000
 if [ -z "$helper_pid" ]; then
 	skip 2 "the flood did not start: $(cat "$TMP/helper.out")"
 else
-	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 700 --explain=2us --json "$TMP/flood.json"
+	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 1500 --explain=2us --json "$TMP/flood.json"
 	wait "$helper_job"
 	is "$rc" 0 "lj-cyclic --explain=2us beside a loopback flood exits 0"
 	json_check "$TMP/flood.json" "any(c['kind'] == 'softirq' and c['name'] == 'NET_RX' and c['ns'] > 0 for c in x['causes'])" \

@@ -21,7 +21,14 @@ if [ "$rc" -ne 0 ] || ! awk -v r="$rate" 'BEGIN { exit !(r < 0.2) }'; then
 	rate=$(jq -r '.summary.drop_rate.value' "$TMP/light.json" 2>/dev/null)
 fi
 is "$rc" 0 "light run exits 0"
-awk -v r="$rate" 'BEGIN { exit !(r < 0.2) }'; ok $? "light load drops almost nothing (drop rate $rate < 0.2)"
+# The run's own validity verdict measures the load from outside the tool:
+# when others kept the CPUs busy, a dropped frame is theirs, not lj-frame's.
+busy=$(jq -r '[.validity.reasons[]? | select(.what == "load") | .text] | join("; ")' "$TMP/light.json" 2>/dev/null)
+if ! awk -v r="$rate" 'BEGIN { exit !(r < 0.2) }' && [ -n "$busy" ]; then
+	skip 1 "the machine was busy with other work ($busy): drop rate $rate says nothing of lj-frame"
+else
+	awk -v r="$rate" 'BEGIN { exit !(r < 0.2) }'; ok $? "light load drops almost nothing (drop rate $rate < 0.2)"
+fi
 
 J="$TMP/light.json"
 is "$(jq -r '.summary.frames.value == 60' "$J")" true "1 s at 60 Hz is 60 frames"
@@ -110,6 +117,8 @@ run_rc lj-frame -D 0.3 --work-time 200us --background 2 --bg-load 30
 is "$rc" 0 "run with background threads exits 0"
 grep -q '^frames: [0-9]* displayed: [0-9]* dropped: [0-9]* (' "$TMP/out"; ok $? "text summary line"
 grep -q '^stage 1: ' "$TMP/out"; ok $? "per-stage text line"
+grep -q '^stage 0: units [0-9]* frames [0-9]* skipped [0-9]* abandoned [0-9]* wake us: ' "$TMP/out"
+ok $? "stage 0's line counts both its skipped and its abandoned frames"
 
 # Urgent vs non-urgent placement: stages in a group of their own, the
 # background in the root groups on another CPU (root; needs 2 CPUs). A

@@ -58,6 +58,34 @@ run_rc() {
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# wait_threads PID N: wait (up to 20 s) until process PID has N threads: a
+# tool signalled before its measuring threads exist may not be ready for it,
+# and a loaded machine starts slowly. Fails when PID ends first.
+wait_threads() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		[ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -ge "$2" ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_child PID [COMM]: wait (up to 20 s) until PID (lj-env) has started
+# its command (a child named COMM, when given), so its setup is in force.
+# Fails when PID ends first.
+wait_child() {
+	local i c
+	for ((i = 0; i < 400; i++)); do
+		for c in $(cat /proc/$1/task/*/children 2>/dev/null); do
+			[ -z "$2" ] || [ "$(cat /proc/$c/comm 2>/dev/null)" = "$2" ] && return 0
+		done
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
 # v1_mount CONTROLLER: where this machine mounts that v1 controller ("" if not).
 v1_mount() {
 	awk -v c="$1" '$9 == "cgroup" && $NF ~ ("(^|,)" c "(,|$)") { print $5; exit }' /proc/self/mountinfo

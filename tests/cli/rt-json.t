@@ -93,14 +93,16 @@ ok $? "the JSON's params are the split word's"
 # A -b break: signaltest's exit status 0 in return_code, the T: lines still read.
 farm signal "lj-signal -q -l 50 -b 1ns" 0 lj-signal -q -l 50 -b 1ns --json="$TMP/out.json"
 
-# A histogram as cyclictest writes it: bucket -> count, -h's buckets exactly.
+# A histogram as cyclictest writes it: bucket -> count, -h's buckets exactly
+# (a loaded machine can make a wake-up later than -h's range: ljkit's
+# results[0].h_overflows counts those).
 lj-cyclic -q -l 200 -h 100000 --json="$TMP/h.json" >/dev/null 2>&1
 python3 - "$TMP/h.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = d["thread"]["0"]
-assert sum(t["histogram"].values()) == t["cycles"] == 200, t
+assert sum(t["histogram"].values()) + d["results"][0]["h_overflows"] == t["cycles"] == 200, t
 PY
-ok $? "thread.0.histogram counts every cycle of a run inside -h's range"
+ok $? "thread.0.histogram counts every cycle inside -h's range, h_overflows the rest"
 
 done_testing

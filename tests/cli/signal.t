@@ -102,11 +102,8 @@ ok $? "-D run counted hops"
 
 lj-signal -q >"$TMP/int.out" 2>&1 &
 pid=$!
-# Signal only once the ring runs (its two threads exist): a loaded machine starts slowly.
-for ((i = 0; i < 200; i++)); do
-	[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 3 ] && break
-	sleep 0.05
-done
+# Signal only once the ring runs (its two threads exist).
+wait_threads $pid 3
 sleep 0.2
 kill -INT $pid
 wait $pid

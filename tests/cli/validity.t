@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # validity.t - the validity verdict of a measuring run: a run forced to fall back is
-# suspect, a run whose SCHED_FIFO priority is changed behind its back is invalid.
+# suspect, a run whose SCHED_FIFO priority is changed behind its back is invalid; every
+# tool's threads (lj-frame's stages per trial, lj-hackbench's workers) are read back.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$LJ_BUILD/lj-cyclic" ] || skip_all "lj-cyclic not built in $LJ_BUILD"
@@ -39,15 +40,15 @@ chrt_behind() {
 	shift
 	"$LJ_BUILD/$tool" "$@" --json "$TMP/chrt.json" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	for _ in $(seq 50); do	# a measuring thread: a task at SCHED_FIFO 80
+	for _ in $(seq 100); do	# a measuring thread: a task at SCHED_FIFO 80 (one still there to change)
 		for t in /proc/$pid/task/*; do
 			t=${t##*/}
-			chrt -p "$t" 2>/dev/null | grep -q 'SCHED_FIFO' && chrt -p "$t" | grep -q 'priority: 80' && tid=$t
+			chrt -p "$t" 2>/dev/null | grep -q 'SCHED_FIFO' && chrt -p "$t" 2>/dev/null | grep -q 'priority: 80' &&
+				chrt -f -p 10 "$t" 2>/dev/null && tid=$t && break
 		done
 		[ -n "$tid" ] && break
 		sleep 0.1
 	done
-	[ -n "$tid" ] && chrt -f -p 10 "$tid"
 	wait $pid
 	rc=$?
 	[ "$rc" = 0 ] && [ -n "$tid" ]
@@ -62,8 +63,12 @@ chrt_behind() {
 if is_root && command -v chrt >/dev/null && chrt -f 1 true 2>/dev/null; then
 	chrt_behind lj-cyclic -q -D 3 -i 1000 -p 80 -t 1
 	chrt_behind lj-signal -q -D 3 -p 80
+	# lj-frame's stage threads are told to the hooks per trial and read back every 100 ms
+	chrt_behind lj-frame -q -D 3 -p 80
+	# lj-hackbench's workers: read back before the clock and, in load mode, every second
+	chrt_behind lj-hackbench -T --policy fifo --priority 80 -g 1 -f 2 --duration 3 --quiet
 else
-	skip 8 "needs root and chrt with SCHED_FIFO"
+	skip 16 "needs root and chrt with SCHED_FIFO"
 fi
 
 # --- lj-signal without privilege: the fallback makes it suspect
@@ -76,6 +81,76 @@ if can_drop_to_nobody; then
 	ok $? "...naming the fallback"
 else
 	skip 2 "cannot run as nobody here"
+fi
+
+# --- the threads read back: validity.threads lists them with what was asked and what they ran
+threads() {	# threads FILE: "checked differed", then "measured,asked,ran" per listed thread, sorted
+	python3 -c 'import json,sys
+t=json.load(open(sys.argv[1]))["validity"]["threads"]
+print(t["checked"], t["differed"])
+for e in sorted(t["list"], key=lambda e: (not e["measured"], e["tid"])): print(str(e["measured"]).lower(), e["asked"], e["ran"], sep=",")' "$1"
+}
+listed_tids() {	# listed_tids FILE: the measured threads' ids listed, sorted
+	python3 -c 'import json,sys
+print(*sorted(e["tid"] for e in json.load(open(sys.argv[1]))["validity"]["threads"]["list"] if e["measured"]))' "$1"
+}
+no_sched_reason() { ! reasons "$1" | grep -q '^[a-z]* sched:'; }
+
+if is_root && chrt -f 1 true 2>/dev/null; then
+	# two stages at FIFO 50 and one background thread at FIFO 5 (load, not measured)
+	"$LJ_BUILD/lj-frame" -q -D 1 -p 50 --background 1 --bg-prio 5 --bg-load 10 --json "$TMP/f.json" 2>"$TMP/err"
+	is "$?" 0 "lj-frame -p 50 --background 1 --bg-prio 5 runs"
+	is "$(threads "$TMP/f.json")" "$(printf '3 0\ntrue,fifo 50,fifo 50\ntrue,fifo 50,fifo 50\nfalse,fifo 5,fifo 5')" \
+		"lj-frame: both stages read back at fifo 50, the background thread at fifo 5 (not measured)"
+	is "$(listed_tids "$TMP/f.json")" \
+		"$(python3 -c 'import json,sys; print(*sorted(r["tid"] for r in json.load(open(sys.argv[1]))["results"] if r.get("tid")))' "$TMP/f.json")" \
+		"lj-frame: the threads read back are the stage threads the result reports"
+	no_sched_reason "$TMP/f.json"
+	ok $? "lj-frame: no sched reason when every thread runs what was asked"
+	# the ramp: every trial's two stages are read back
+	"$LJ_BUILD/lj-frame" -q --ramp -D 100ms -p 40 --json "$TMP/r.json" 2>"$TMP/err"
+	is "$?" 0 "lj-frame --ramp -p 40 runs"
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1])); t=d["validity"]["threads"]; trials=len(d["results"][0]["curve"])
+sys.exit(0 if trials > 1 and t["checked"] == 2 * trials and t["differed"] == 0 and
+	 all(e["asked"] == e["ran"] == "fifo 40" for e in t["list"]) else 1)' "$TMP/r.json"
+	ok $? "lj-frame --ramp: two stage threads read back per trial, each at fifo 40"
+	# lj-hackbench: 1 group of 2 senders and 2 receivers, threads then processes
+	"$LJ_BUILD/lj-hackbench" -T --policy fifo --priority 10 -g 1 -f 2 -l 50 --json "$TMP/h.json" >/dev/null 2>"$TMP/err"
+	is "$?" 0 "lj-hackbench -T --policy fifo --priority 10 runs"
+	is "$(threads "$TMP/h.json")" "$(printf '4 0\ntrue,fifo 10,fifo 10\ntrue,fifo 10,fifo 10\ntrue,fifo 10,fifo 10\ntrue,fifo 10,fifo 10')" \
+		"lj-hackbench -T: the 4 worker threads read back at fifo 10"
+	no_sched_reason "$TMP/h.json"
+	ok $? "lj-hackbench -T: no sched reason"
+	"$LJ_BUILD/lj-hackbench" --policy rr --priority 7 -g 1 -f 2 -l 50 --json "$TMP/hp.json" >/dev/null 2>"$TMP/err"
+	is "$(threads "$TMP/hp.json")" "$(printf '4 0\ntrue,rr 7,rr 7\ntrue,rr 7,rr 7\ntrue,rr 7,rr 7\ntrue,rr 7,rr 7')" \
+		"lj-hackbench (processes): the 4 worker processes read back at rr 7"
+else
+	skip 10 "needs root and SCHED_FIFO"
+fi
+
+# nothing asked: nothing read back (the workers run as the tool was started)
+"$LJ_BUILD/lj-hackbench" -T -g 1 -f 2 -l 50 --json "$TMP/h0.json" >/dev/null 2>"$TMP/err"
+is "$(threads "$TMP/h0.json")" "0 0" "lj-hackbench without --policy: no thread checked"
+
+# --- refused (nobody): the fallback, and the threads read back at what they fell back to
+if can_drop_to_nobody; then
+	chmod o+x "$TMP" && mkdir -p "$TMP/nob" && chmod 777 "$TMP/nob"
+	drop_to_nobody "$LJ_BUILD/lj-frame" -q -D 1 -p 50 --json "$TMP/nob/f.json" 2>"$TMP/err"
+	is "$?" 0 "lj-frame -p 50 as nobody runs (fallback)"
+	reasons "$TMP/nob/f.json" | grep -q '^suspect fallback: fallback stage policy fifo: '
+	ok $? "lj-frame as nobody: suspect, naming the stage policy's fallback"
+	is "$(threads "$TMP/nob/f.json")" "$(printf '2 0\ntrue,other 0,other 0\ntrue,other 0,other 0')" \
+		"lj-frame as nobody: both stages read back at the fallback, other 0"
+	drop_to_nobody "$LJ_BUILD/lj-hackbench" -T --policy fifo --priority 10 -g 1 -f 2 -l 50 \
+		--json "$TMP/nob/h.json" >/dev/null 2>"$TMP/err"
+	is "$(verdict "$TMP/nob/h.json")" suspect "lj-hackbench -T --policy fifo as nobody is suspect"
+	reasons "$TMP/nob/h.json" | grep -q '^suspect fallback: fallback policy: '
+	ok $? "...naming the fallback"
+	is "$(threads "$TMP/nob/h.json")" "$(printf '4 0\ntrue,other 0,other 0\ntrue,other 0,other 0\ntrue,other 0,other 0\ntrue,other 0,other 0')" \
+		"...and the 4 workers read back at what they run, other 0"
+else
+	skip 6 "cannot run as nobody here"
 fi
 
 done_testing

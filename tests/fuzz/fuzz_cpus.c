@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct lj_topo *t;
 	struct lj_cpu_selection sel;
-	const char *why;
+	char why[256] = "";
 	cpu_set_t outside;
 	char *s;
 
@@ -44,14 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = fuzz_string(data + 1, size - 1);
 	if (!s)
 		return 0;
-	if (!lj_cpus_select(t, s, &sel, &why)) {
+	if (!lj_cpus_select(t, s, &sel, why, sizeof(why))) {
 		fuzz_assert(CPU_COUNT(&sel.set) > 0);
 		CPU_AND(&outside, &sel.set, &t->allowed);
 		fuzz_assert(CPU_EQUAL(&outside, &sel.set));
 		fuzz_assert(memchr(sel.spec, '\0', sizeof(sel.spec)) &&
 			    memchr(sel.note, '\0', sizeof(sel.note)));
 	} else {
-		fuzz_assert(why && *why);
+		fuzz_assert(why[0]);
 	}
 	free(s);
 	return 0;

@@ -15,19 +15,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char path[PATH_MAX];
 	json_tokener *tok;
 	json_object *doc = NULL;
-	const char *why = NULL;
+	char why[256];
 	int ret;
 
 	if (!path[0])
 		snprintf(path, sizeof(path), "%s/result.json", fuzz_tmpdir());
 	fuzz_write(path, data, size);
-	ret = lj_result_read(path, &doc, &why);
+	ret = lj_result_read(path, &doc, why, sizeof(why));
 	if (ret) {
 		fuzz_assert(!doc);
-		fuzz_assert(why && *why);
+		fuzz_assert(why[0]);
 	} else {
 		fuzz_assert(doc);
-		fuzz_assert(!lj_result_validate(doc, &why));
+		fuzz_assert(!lj_result_validate(doc, why, sizeof(why)));
 	}
 	json_object_put(doc);
 
@@ -36,8 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!tok)
 		return 0;
 	doc = json_tokener_parse_ex(tok, (const char *)data, (int)(size > INT_MAX ? INT_MAX : size));
-	if (doc && lj_result_validate(doc, &why))
-		fuzz_assert(why && *why);
+	if (doc && lj_result_validate(doc, why, sizeof(why)))
+		fuzz_assert(why[0]);
 	json_object_put(doc);
 	json_tokener_free(tok);
 	return 0;

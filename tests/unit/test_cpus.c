@@ -9,15 +9,15 @@
 #include "tap.h"
 
 static struct lj_cpu_selection sel;
-static const char *why;
+static char why[256];
 static char got[128];
 
 /* Select and return the set as a list, or "error: <why>". */
 static const char *pick(const struct lj_topo *t, const char *selector)
 {
-	why = NULL;
-	if (lj_cpus_select(t, selector, &sel, &why))
-		snprintf(got, sizeof(got), "error: %s", why ? why : "(no reason)");
+	why[0] = '\0';
+	if (lj_cpus_select(t, selector, &sel, why, sizeof(why)))
+		snprintf(got, sizeof(got), "error: %s", why[0] ? why : "(no reason)");
 	else
 		lj_cpulist_format(&sel.set, got, sizeof(got));
 	return got;
@@ -40,7 +40,7 @@ static void test_biglittle(void)
 	is_str(pick(&t, "little:1"), "1", "2+2: little:1");
 	is_str(pick(&t, "big:2"), "error: only 2 big cores: big:0 to big:1",
 	       "2+2: big:2 names how many cores exist");
-	is_int(lj_cpus_select(&t, "big:2", &sel, &why), -ERANGE, "2+2: big:2 is -ERANGE");
+	is_int(lj_cpus_select(&t, "big:2", &sel, why, sizeof(why)), -ERANGE, "2+2: big:2 is -ERANGE");
 	ok(!strncmp(pick(&t, "big:x"), "error: ", 7), "2+2: big:x is rejected");
 	ok(!strncmp(pick(&t, "big:"), "error: ", 7), "2+2: big: is rejected");
 	ok(!strncmp(pick(&t, "big:-1"), "error: ", 7), "2+2: big:-1 is rejected");
@@ -50,7 +50,7 @@ static void test_biglittle(void)
 	is_str(pick(&t, "1,3"), "1,3", "2+2: a list");
 	is_str(pick(&t, "0-3,6"), "error: CPU 6 does not exist (online: 0-3)",
 	       "2+2: a missing CPU is named with what exists");
-	is_int(lj_cpus_select(&t, "0-3,6", &sel, &why), -EINVAL, "2+2: missing CPU is -EINVAL");
+	is_int(lj_cpus_select(&t, "0-3,6", &sel, why, sizeof(why)), -EINVAL, "2+2: missing CPU is -EINVAL");
 	ok(CPU_COUNT(&sel.set) == 0, "2+2: a failed selection leaves an empty set");
 	is_str(pick(&t, "3-1"), "error: reversed range 3-1", "2+2: list strictness comes through");
 	ok(!strncmp(pick(&t, "foo"), "error: unknown selector", 23), "2+2: foo is unknown");
@@ -108,9 +108,9 @@ static void test_real_machine(void)
 		ok(0, "the real machine loads");
 		return;
 	}
-	ok(!lj_cpus_select(&t, "all", &sel, &why) && CPU_EQUAL(&sel.set, &t.affinity),
+	ok(!lj_cpus_select(&t, "all", &sel, why, sizeof(why)) && CPU_EQUAL(&sel.set, &t.affinity),
 	   "real: all is the affinity");
-	ok(!lj_cpus_select(&t, "big", &sel, &why) && CPU_COUNT(&sel.set) >= 1,
+	ok(!lj_cpus_select(&t, "big", &sel, why, sizeof(why)) && CPU_COUNT(&sel.set) >= 1,
 	   "real: big selects something");
 	diag("real: big = %s (%s)", lj_cpulist_format(&sel.set, list, sizeof(list)),
 	     sel.note[0] ? sel.note : "no note");

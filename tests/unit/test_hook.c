@@ -6,7 +6,8 @@
 #include <string.h>
 
 struct probe {
-	int starts, lates, stops, contributes, frees, start_ret;
+	int starts, lates, stops, contributes, frees, start_ret, threads_told;
+	pid_t last_tid;
 	uint64_t last_lat;
 };
 
@@ -26,9 +27,15 @@ static void p_stop(void *p) { ((struct probe *)p)->stops++; }
 static int p_contribute(void *p, struct lj_result *r) { ((struct probe *)p)->contributes++; return 0; }
 static void p_free(void *p) { ((struct probe *)p)->frees++; }
 
+static void p_threads(void *p, const struct lj_run_thread *th, int n)
+{
+	((struct probe *)p)->threads_told += n;
+	((struct probe *)p)->last_tid = n ? th[n - 1].tid : 0;
+}
+
 static const struct lj_hook_ops probe_ops = {
 	.name = "probe", .start = p_start, .late = p_late, .stop = p_stop,
-	.contribute = p_contribute, .free = p_free,
+	.contribute = p_contribute, .free = p_free, .threads = p_threads,
 };
 
 int main(void)
@@ -38,7 +45,9 @@ int main(void)
 	struct lj_run_desc run = { .tool = "test" };
 	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .due_ns = 1000 };
 
-	plan(14);
+	struct lj_run_thread th[2] = { { 101, 0, 3, 50, 1 }, { 102, -1, 0, 0, 0 } };
+
+	plan(16);
 	lj_hooks_init(&hs);
 	ok(!lj_hooks_wants(&hs, UINT64_MAX - 1), "no hook: no sample wanted");
 	ok(lj_hooks_add(&hs, &probe_ops, &a, 500) == 0, "add a");
@@ -58,6 +67,11 @@ int main(void)
 	ok(a.lates == 2, "a missed deadline always reaches late()");
 	lj_hooks_set_threshold(&hs, 0, 50);
 	ok(lj_hooks_wants(&hs, 60), "threshold can move during the run");
+	lj_hooks_threads(&hs, th, 2);
+	ok(a.threads_told == 2 && a.last_tid == 102 && b.threads_told == 0,
+	   "threads told mid-run reach the started hooks only, all of them");
+	lj_hooks_threads(&hs, NULL, 0);
+	ok(a.threads_told == 2 && a.last_tid == 0, "none running now: told with n 0");
 	lj_hooks_stop(&hs);
 	ok(a.stops == 1 && b.stops == 0 && !lj_hooks_wants(&hs, UINT64_MAX - 1), "stop: started hooks only, nothing wanted after");
 	ok(lj_hooks_contribute(&hs, (struct lj_result *)&run) == 0 && a.contributes == 1 && b.contributes == 0,

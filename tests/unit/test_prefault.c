@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lj_hot.h"
 #include "lj_prefault.h"
 #include "tap.h"
 
@@ -53,10 +54,31 @@ static void test_touch(void)
 	ok(total > 0 && resident == total, "all pages of the program's code are resident after it");
 }
 
+/* A function of the hot section: this program has one. */
+static int LJ_HOT __attribute__((noinline)) hot_twice(int x)
+{
+	return 2 * x;
+}
+
+/* Every page of the hot section is touched (in a program this small, the whole image may be as few pages). */
+static void test_hot(void)
+{
+	extern const char __start_lj_hot_text[], __stop_lj_hot_text[];
+	long hot = lj_prefault_hot(), whole = lj_prefault_images(), total = 0, resident;
+	char what[128];
+
+	snprintf(what, sizeof(what), "lj_prefault_hot touched %ld pages, no more than the whole image's %ld",
+		 hot, whole);
+	ok(hot > 0 && hot <= whole && hot_twice(2) == 4, what);
+	resident = resident_pages(__start_lj_hot_text, __stop_lj_hot_text, &total);
+	ok(total > 0 && resident == total, "every page of the hot section is resident");
+}
+
 int main(void)
 {
 	plan_no_plan();
 	test_wanted();
 	test_touch();
+	test_hot();
 	return done();
 }

@@ -32,12 +32,12 @@ static long long get_i(json_object *o, const char *key)
 	return (long long)json_object_get_int64(get(o, key));
 }
 
-/* Validate and return the reason, "" when valid. */
+/* Validate and return the reason, "" when valid (until the next call). */
 static const char *why_invalid(json_object *doc)
 {
-	const char *why = NULL;
+	static char why[256];
 
-	return lj_result_validate(doc, &why) ? why : "";
+	return lj_result_validate(doc, why, sizeof(why)) ? why : "";
 }
 
 static void test_new_document(void)
@@ -78,11 +78,11 @@ static void test_summary(void)
 /* Validation fails and its reason contains @want. */
 static void rejects(json_object *doc, const char *want, const char *name)
 {
-	const char *why = NULL;
-	int ret = lj_result_validate(doc, &why);
+	char why[256];
+	int ret = lj_result_validate(doc, why, sizeof(why));
 
-	if (!ok(ret == -EINVAL && why && strstr(why, want), name))
-		diag("want -EINVAL with '%s', got %d '%s'", want, ret, why ? why : "(null)");
+	if (!ok(ret == -EINVAL && strstr(why, want), name))
+		diag("want -EINVAL with '%s', got %d '%s'", want, ret, why);
 }
 
 static void test_hist_block(void)
@@ -203,8 +203,7 @@ static void test_write_read(void)
 {
 	struct lj_result *r = new_result();
 	json_object *back = NULL;
-	const char *why = NULL;
-	char path[64], bad[80];
+	char path[64], bad[80], why[256];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/r.json", dir);
@@ -213,35 +212,36 @@ static void test_write_read(void)
 	lj_result_finish(r, 0);
 	is_int(lj_result_write(r, path), 0, "write succeeds");
 	is_int(count_dir_entries(), 1, "no temporary file left behind");
-	is_int(lj_result_read(path, &back, &why), 0, "written document reads back");
+	is_int(lj_result_read(path, &back, why, sizeof(why)), 0, "written document reads back");
+	is_str(why, "", "a good read leaves the caller's why empty");
 	ok(back && json_object_equal(back, lj_result_root(r)), "read-back equals what was written");
 	json_object_put(back);
 
 	lj_result_summary(r, "min", 5, "ns", LJ_BETTER_LOWER);
 	is_int(lj_result_write(r, path), 0, "rewrite over an existing file succeeds");
-	lj_result_read(path, &back, &why);
+	lj_result_read(path, &back, why, sizeof(why));
 	ok(back && get(get(back, "summary"), "min"), "rewrite replaced the document");
 	json_object_put(back);
 
 	snprintf(bad, sizeof(bad), "%s/missing/r.json", dir);
 	is_int(lj_result_write(r, bad), -ENOENT, "write into a missing directory is -ENOENT");
-	is_int(lj_result_read(bad, &back, &why), -ENOENT, "reading a missing file is -ENOENT");
+	is_int(lj_result_read(bad, &back, why, sizeof(why)), -ENOENT, "reading a missing file is -ENOENT");
 
 	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
 	f = fopen(bad, "w");
 	fputs("{\"schema\": \"ljkit-result/1\", ", f);
 	fclose(f);
-	is_int(lj_result_read(bad, &back, &why), -EINVAL, "truncated JSON is -EINVAL");
-	ok(why && !strncmp(why, "not JSON: unexpected end", 24), "truncated JSON reason");
+	is_int(lj_result_read(bad, &back, why, sizeof(why)), -EINVAL, "truncated JSON is -EINVAL");
+	ok(!strncmp(why, "not JSON: unexpected end", 24), "truncated JSON reason");
 	f = fopen(bad, "w");
 	fputs("{} x", f);
 	fclose(f);
-	lj_result_read(bad, &back, &why);
-	ok(why && strstr(why, "trailing data"), "trailing data after the document is rejected");
+	lj_result_read(bad, &back, why, sizeof(why));
+	ok(strstr(why, "trailing data") != NULL, "trailing data after the document is rejected");
 	f = fopen(bad, "w");
 	fputs("{\"schema\": \"other/2\"}\n", f);
 	fclose(f);
-	is_int(lj_result_read(bad, &back, &why), -EINVAL, "foreign schema is -EINVAL");
+	is_int(lj_result_read(bad, &back, why, sizeof(why)), -EINVAL, "foreign schema is -EINVAL");
 	is_str(why, "schema 'other/2' is not ljkit-result/1", "foreign schema reason");
 	ok(back == NULL, "nothing returned on failure");
 	unlink(bad);
@@ -290,7 +290,7 @@ int main(void)
 	setenv("LJ_RESULT_NO_SYSINFO", "1", 1);
 	if (!mkdtemp(dir))
 		skip_all("cannot create a temporary directory");
-	plan(55);
+	plan(56);
 	test_new_document();
 	test_summary();
 	test_hist_block();

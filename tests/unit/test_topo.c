@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_topo - hwloc topology on XML fixtures (big.LITTLE, 2-socket SMT) and the real machine. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fixture_topo.h"
 #include "lj_parse.h"
@@ -171,6 +174,41 @@ static void test_real_machine(void)
 	lj_topo_free(&t);
 }
 
+/* lj_topo_load_apart gives the snapshot lj_topo_load gives, loaded by a child (no hwloc handle). */
+static void test_apart(void)
+{
+	const char *src = getenv("LJ_SRC");
+	struct lj_topo here, apart;
+	char path[4096];
+	cpu_set_t sib;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/smt-2socket.xml", src ? src : ".");
+	setenv("HWLOC_XMLFILE", path, 1);
+	setenv("HWLOC_THISSYSTEM", "1", 1);
+	if (lj_topo_load_apart(&apart, NULL, 0) || lj_topo_load(&here, NULL, 0)) {
+		ok(0, "apart: smt-2socket.xml loads both ways");
+		unsetenv("HWLOC_XMLFILE");
+		unsetenv("HWLOC_THISSYSTEM");
+		return;
+	}
+	unsetenv("HWLOC_XMLFILE");
+	unsetenv("HWLOC_THISSYSTEM");
+	ok(apart.hw == NULL && here.hw != NULL, "apart: no hwloc handle crosses the process");
+	ok(apart.ncpus == 8 && apart.ncores == 4 && apart.npackages == 2 && apart.substitute,
+	   "apart: the child's counts are the fixture's");
+	ok(CPU_EQUAL(&apart.online, &here.online) && CPU_EQUAL(&apart.allowed, &here.allowed) &&
+	   apart.nkinds == here.nkinds && CPU_EQUAL(&apart.kinds[0].cpus, &here.kinds[0].cpus) &&
+	   !strcmp(apart.cpu_model, here.cpu_model), "apart: CPUs, kinds and model as loaded here");
+	ok(!lj_topo_smt_siblings(&apart, 4, &sib) && !strcmp(fmt(&sib), "0,4"),
+	   "apart: CPU 4's sibling is CPU 0, without hwloc");
+	is_int(hk(&apart, "0"), hk(&here, "0"), "apart: the same housekeeping CPU");
+	lj_topo_free(&apart);
+	lj_topo_free(&here);
+	is_int(lj_topo_load_apart(&apart, NULL, 0), 0, "apart: the real machine loads in a child");
+	ok(apart.ncpus >= 1 && CPU_COUNT(&apart.online) == apart.ncpus, "apart: real: ncpus counts online");
+	lj_topo_free(&apart);
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -179,5 +217,6 @@ int main(void)
 	test_unranked();
 	test_restricted();
 	test_real_machine();
+	test_apart();
 	return done();
 }

@@ -28,6 +28,14 @@ static void test_levels(void)
 	is_str(v.r[1].text, "thread 42 ran fifo 10, asked fifo 80", "...naming the thread and both settings");
 	lj_validity_check_counts(&v, 0, 2, 1000);
 	is_str(lj_validity_name(v.verdict), "invalid", "a later suspect reason does not lower the verdict");
+
+	lj_validity_init(&v);
+	lj_validity_check_sched_load(&v, 43, "fifo", 50, "fifo", 50, true);
+	is_int(v.n, 0, "a load thread running what was asked: no reason");
+	lj_validity_check_sched_load(&v, 43, "fifo", 50, "other", 0, false);
+	is_str(lj_validity_name(v.verdict), "suspect", "a load thread running another policy is suspect, not invalid");
+	is_str(v.r[0].text, "load thread 43 ran other 0, asked fifo 50", "...naming the load thread and both settings");
+	is_str(v.r[0].what, "sched", "...as a sched reason");
 }
 
 static void test_checks(void)

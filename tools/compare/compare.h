@@ -198,7 +198,7 @@ struct cmp_rule {
 	int cannot_judge;		/* row/set pairs the rule could not judge */
 	int matched;
 };
-int cmp_rule_parse(const char *text, struct cmp_rule *r, const char **why);
+int cmp_rule_parse(const char *text, struct cmp_rule *r, char *why, size_t why_len);
 /*
  * Evaluate all rules; marks each row's outcome and reason. Returns the exit
  * status: LJ_EXIT_THRESHOLD when a rule failed, else CMP_EXIT_CANNOT_JUDGE

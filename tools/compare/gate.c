@@ -3,6 +3,7 @@
 #include "compare.h"
 #include "lj_err.h"
 #include "lj_parse.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +16,7 @@
  * be '*'. The metric may
  * itself contain dots ("p99.9"): the workload ends at the first dot.
  */
-int cmp_rule_parse(const char *text, struct cmp_rule *r, const char **why)
+int cmp_rule_parse(const char *text, struct cmp_rule *r, char *why, size_t why_len)
 {
 	const char *dot = strchr(text, '.'), *op = strpbrk(text, "<>");
 	char num[64];
@@ -24,23 +25,21 @@ int cmp_rule_parse(const char *text, struct cmp_rule *r, const char **why)
 	memset(r, 0, sizeof(*r));
 	snprintf(r->text, sizeof(r->text), "%s", text);
 	if (!dot || !op || dot > op || dot == text || op == dot + 1) {
-		*why = "expected WORKLOAD.METRIC>+N% or WORKLOAD.METRIC<-N%";
-		return -EINVAL;
+		return lj_why_err(why, why_len, -EINVAL, "%s",
+				  "expected WORKLOAD.METRIC>+N% or WORKLOAD.METRIC<-N%");
 	}
 	if ((size_t)(dot - text) >= sizeof(r->workload) || (size_t)(op - dot - 1) >= sizeof(r->metric)) {
-		*why = "name too long";
-		return -EINVAL;
+		return lj_why_err(why, why_len, -EINVAL, "name too long");
 	}
 	snprintf(r->workload, sizeof(r->workload), "%.*s", (int)(dot - text), text);
 	snprintf(r->metric, sizeof(r->metric), "%.*s", (int)(op - dot - 1), dot + 1);
 	r->op = *op;
 	len = strlen(op + 1);
 	if (!len || op[len] != '%' || len >= sizeof(num)) {
-		*why = "the threshold must be a percentage ending in %";
-		return -EINVAL;
+		return lj_why_err(why, why_len, -EINVAL, "the threshold must be a percentage ending in %%");
 	}
 	snprintf(num, sizeof(num), "%.*s", (int)(len - 1), op + 1);
-	if (lj_parse_double(num, -1e9, 1e9, &r->pct, why))
+	if (lj_parse_double(num, -1e9, 1e9, &r->pct, why, why_len))
 		return -EINVAL;
 	return 0;
 }

@@ -330,15 +330,15 @@ static int set_for_label(struct cmp_data *d, const char *label, const char *path
 	return d->nsets++;
 }
 
-static const char *base_name(const char *path)
+/* The last component of @path, trailing slashes ignored, in @buf: the default set label. */
+static const char *base_name(const char *path, char *buf, size_t size)
 {
-	static __thread char buf[256];
 	size_t len = strlen(path);
 	const char *s;
 
 	while (len > 1 && path[len - 1] == '/')
 		len--;
-	snprintf(buf, sizeof(buf), "%.*s", (int)len, path);
+	snprintf(buf, size, "%.*s", (int)len, path);
 	s = strrchr(buf, '/');
 	return s ? s + 1 : buf;
 }
@@ -358,14 +358,14 @@ static void keep(struct cmp_data *d, json_object *o)
 static json_object *read_result(struct cmp_data *d, const char *path)
 {
 	json_object *doc = NULL;
-	const char *why = NULL;
-	int ret = lj_result_read(path, &doc, &why);
+	char why[256];
+	int ret = lj_result_read(path, &doc, why, sizeof(why));
 
 	if (ret) {
 		if (d->refused)
-			snprintf(d->refused, d->refusedlen, "%s", why ? why : lj_strerror(ret));
+			snprintf(d->refused, d->refusedlen, "%s", why[0] ? why : lj_strerror(ret));
 		else
-			lj_warn("%s: skipped: %s", path, why ? why : lj_strerror(ret));
+			lj_warn("%s: skipped: %s", path, why[0] ? why : lj_strerror(ret));
 		d->nskipped_files++;
 		return NULL;
 	}
@@ -458,6 +458,7 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 {
 	json_object *cells, *tag, *sys = NULL;
 	const char *label;
+	char base[256];
 	int set = -1, ret;
 
 	keep(d, man);
@@ -468,7 +469,7 @@ static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char
 		return LJ_EXIT_USAGE;
 	}
 	label = json_object_object_get_ex(man, "tag", &tag) && json_object_is_type(tag, json_type_string) ?
-		json_object_get_string(tag) : base_name(dir);
+		json_object_get_string(tag) : base_name(dir, base, sizeof(base));
 	if (!cfg->by && (set = run_set(d, cfg, dir, label, sys)) < 0)
 		return -set;
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
@@ -571,7 +572,7 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 static int load_path(struct cmp_data *d, const struct cmp_config *cfg, const char *path,
 		     char *refused, size_t len)
 {
-	char man[4096];
+	char man[4096], base[256];
 	json_object *m;
 	struct stat st;
 	int ret, set;
@@ -582,11 +583,11 @@ static int load_path(struct cmp_data *d, const struct cmp_config *cfg, const cha
 	}
 	snprintf(man, sizeof(man), "%s/manifest.json", path);
 	if (S_ISDIR(st.st_mode) && !lstat(man, &st)) {
-		const char *why = NULL;
+		char why[256];
 
-		ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, &why);
+		ret = lj_json_read(man, LJ_MANIFEST_MAX_BYTES, &m, why, sizeof(why));
 		if (ret) {
-			lj_error("%s: %s", man, why ? why : lj_strerror(ret));
+			lj_error("%s: %s", man, why[0] ? why : lj_strerror(ret));
 			return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 		}
 		return load_run(d, cfg, path, m);
@@ -595,7 +596,7 @@ static int load_path(struct cmp_data *d, const struct cmp_config *cfg, const cha
 		lj_error("--by needs a run directory with a manifest.json: %s", path);
 		return LJ_EXIT_USAGE;
 	}
-	set = set_for_label(d, base_name(path), path, NULL);
+	set = set_for_label(d, base_name(path, base, sizeof(base)), path, NULL);
 	if (set < 0)
 		return set == -E2BIG ? too_many_sets(cfg, path) : LJ_EXIT_RUNTIME;
 	if (!S_ISDIR(st.st_mode)) {

@@ -81,7 +81,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 {
 	struct cmp_args *a = ctx;
 	struct cmp_config *cfg = &a->cfg;
-	const char *why = NULL;
+	char why[256] = "";
 
 	switch (key) {
 	case K_BY:
@@ -91,7 +91,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return parse_format(arg, cfg);
 	case K_ALPHA:
 		/* Not lj_opt_double: the accepted range is spelt out after the reason. */
-		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, &why))
+		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, why, sizeof(why)))
 			return lj_usage_error("invalid --alpha '%s': %s (0 < alpha <= 0.5)", arg, why);
 		return 0;
 	case K_CV:
@@ -99,7 +99,7 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 	case K_FAIL_ON: {
 		struct cmp_rule r;
 
-		if (cmp_rule_parse(arg, &r, &why))
+		if (cmp_rule_parse(arg, &r, why, sizeof(why)))
 			return lj_opt_invalid("--fail-on", arg, why);
 		if (cfg->nrules == CMP_MAX_RULES)
 			return lj_usage_error("too many --fail-on rules (at most %d)", CMP_MAX_RULES);
@@ -149,16 +149,16 @@ static int validate(char **files, int n)
 	int bad = 0;
 
 	for (int i = 0; i < n; i++) {
-		const char *why = NULL, *rt_tool = NULL;
+		const char *rt_tool = NULL;
 		json_object *doc = cmp_rt_doc(files[i], &rt_tool);	/* rt-tests' own --json */
-		int ret = doc ? 0 : lj_result_read(files[i], &doc, &why);
-		char vwhy[160];
+		char why[256] = "", vwhy[160];
+		int ret = doc ? 0 : lj_result_read(files[i], &doc, why, sizeof(why));
 
 		if (!ret && cmp_check_values(doc, vwhy, sizeof(vwhy))) {
 			printf("%s: invalid: %s\n", files[i], vwhy);
 			bad++;
 		} else if (ret) {
-			printf("%s: invalid: %s\n", files[i], why ? why : lj_strerror(ret));
+			printf("%s: invalid: %s\n", files[i], why[0] ? why : lj_strerror(ret));
 			bad++;
 		} else if (rt_tool) {
 			printf("%s: ok (rt-tests --json, read as %s's: %s)\n", files[i], rt_tool,
@@ -237,11 +237,8 @@ int main(int argc, char **argv)
 		return lj_usage_error("--perf-power: expected PERF,ENERGY[,LIMIT], got '%s'", a.perf_power);
 	if (a.cfg.by && argc - first != 1)
 		return lj_usage_error("--by AXIS takes exactly one run directory");
-	for (int i = 0; i < a.cfg.nrules; i++) {
-		const char *why;
-
-		cmp_rule_parse(a.cfg.rules[i], &rules[i], &why);
-	}
+	for (int i = 0; i < a.cfg.nrules; i++)	/* each checked by its option handler */
+		cmp_rule_parse(a.cfg.rules[i], &rules[i], NULL, 0);
 	ret = cmp_load(&d, &a.cfg, argv + first, argc - first);
 	if (ret)
 		goto out;

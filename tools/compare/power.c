@@ -13,7 +13,6 @@
 /* "PERF,ENERGY[,LIMIT]" into its parts. Return: 0 or -EINVAL after a usage line. */
 int cmp_perf_power_parse(const char *spec, struct cmp_perf_power *pp)
 {
-	const char *why = NULL;
 	char *lim;
 
 	memset(pp, 0, sizeof(*pp));
@@ -27,7 +26,7 @@ int cmp_perf_power_parse(const char *spec, struct cmp_perf_power *pp)
 	lim = strchr(pp->energy, ',');
 	if (lim) {
 		*lim++ = 0;
-		if (lj_parse_double(lim, -1e300, 1e300, &pp->limit, &why))
+		if (lj_parse_double(lim, -1e300, 1e300, &pp->limit, NULL, 0))
 			return -EINVAL;
 	}
 	return pp->energy[0] ? 0 : -EINVAL;

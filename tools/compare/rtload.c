@@ -204,10 +204,10 @@ static json_object *convert(json_object *rt, const char *tool, bool nsecs)
 json_object *cmp_rt_doc(const char *path, const char **tool_out)
 {
 	json_object *rt = NULL, *doc;
-	const char *why = NULL, *tool;
+	const char *tool;
 	bool nsecs = false;
 
-	if (!looks_rt(path) || lj_json_read(path, LJ_RESULT_MAX_BYTES, &rt, &why))
+	if (!looks_rt(path) || lj_json_read(path, LJ_RESULT_MAX_BYTES, &rt, NULL, 0))
 		return NULL;
 	tool = json_object_is_type(rt, json_type_object) && !get(rt, "schema") ? rt_tool(rt, &nsecs) : NULL;
 	doc = tool ? convert(rt, tool, nsecs) : NULL;

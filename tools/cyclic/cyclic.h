@@ -204,7 +204,8 @@ void cyc_config_init(struct cyc_config *cfg);
 int cyc_options_parse(struct cyc_config *cfg, int argc, char **argv);
 int cyc_config_finish(struct cyc_config *cfg);
 /* -a's value against the allowed CPUs: LIST, all, !LIST (all but), +LIST (relative). 0 or -EINVAL. */
-int cyc_affinity_resolve(const char *text, const cpu_set_t *allowed, cpu_set_t *out, const char **why);
+int cyc_affinity_resolve(const char *text, const cpu_set_t *allowed, cpu_set_t *out,
+			 char *why, size_t len);
 
 /* loop.c */
 void *cyc_thread_main(void *arg);

@@ -42,6 +42,8 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->outputs[0] = c->cfg.histogram ? c->cfg.histfile : NULL;
 	d->setup = &c->cfg.setup;
 	d->mlock = c->cfg.mlock;
+	d->prefault_hot = true;		/* loop.c's measuring code is LJ_HOT */
+	d->topo_apart = true;		/* hwloc's code and memory stay out of lj-cyclic's RSS */
 }
 
 static int prepare(void *p, struct lj_tool *t)

@@ -12,6 +12,7 @@
 #include "lj_explain_hook.h"
 #include "lj_parse.h"
 #include "lj_time.h"
+#include "lj_why.h"
 
 /* Long-only keys, far above LJ_OPT_LONG_BASE so they cannot meet the setup table's. */
 enum {
@@ -146,13 +147,13 @@ static int handle(void *ctx, int key, const char *arg)
 		c->affinity_text = arg;
 		if (c->affinity == CYC_AFF_LIST) {
 			cpu_set_t all;
-			const char *why = NULL;
+			char why[256] = "";
 
 			/* Checked now for its syntax; resolved against the allowed CPUs later. */
 			CPU_ZERO(&all);
 			for (int i = 0; i < CPU_SETSIZE; i++)
 				CPU_SET(i, &all);
-			if (cyc_affinity_resolve(arg, &all, &c->affinity_set, &why))
+			if (cyc_affinity_resolve(arg, &all, &c->affinity_set, why, sizeof(why)))
 				return lj_opt_invalid("--affinity", arg, why);
 		}
 		return 0;
@@ -195,7 +196,8 @@ static int handle(void *ctx, int key, const char *arg)
  * "!LIST" (all allowed CPUs but LIST) and "+LIST" (LIST counted within
  * the allowed CPUs: +0 is the first allowed one).
  */
-int cyc_affinity_resolve(const char *text, const cpu_set_t *allowed, cpu_set_t *out, const char **why)
+int cyc_affinity_resolve(const char *text, const cpu_set_t *allowed, cpu_set_t *out,
+			 char *why, size_t len)
 {
 	bool invert = false, relative = false;
 	int cpus[CPU_SETSIZE], n;
@@ -213,7 +215,7 @@ int cyc_affinity_resolve(const char *text, const cpu_set_t *allowed, cpu_set_t *
 		relative = true;
 		text++;
 	}
-	if (lj_parse_cpulist(text, &list, 0, why))
+	if (lj_parse_cpulist(text, &list, 0, why, len))
 		return -EINVAL;
 	if (!invert && !relative) {
 		*out = list;	/* CPUs not allowed are the caller's message */
@@ -227,10 +229,8 @@ int cyc_affinity_resolve(const char *text, const cpu_set_t *allowed, cpu_set_t *
 	if (invert)
 		CPU_XOR(out, out, allowed);
 	CPU_AND(out, out, allowed);
-	if (!CPU_COUNT(out)) {
-		*why = "no allowed CPU left";
-		return -EINVAL;
-	}
+	if (!CPU_COUNT(out))
+		return lj_why_err(why, len, -EINVAL, "no allowed CPU left");
 	return 0;
 }
 

@@ -74,7 +74,7 @@ static int nth_cpu(const cpu_set_t *set, int i)
 static int resolve_affinity(struct cyc_config *cfg, const cpu_set_t *allowed)
 {
 	char buf[256], buf2[256];
-	const char *why = NULL;
+	char why[256] = "";
 	cpu_set_t bad;
 
 	if (cfg->affinity == CYC_AFF_DEFAULT)
@@ -89,7 +89,7 @@ static int resolve_affinity(struct cyc_config *cfg, const cpu_set_t *allowed)
 			cfg->threads = CPU_COUNT(&cfg->affinity_set);
 		return 0;
 	}
-	if (cyc_affinity_resolve(cfg->affinity_text, allowed, &cfg->affinity_set, &why))
+	if (cyc_affinity_resolve(cfg->affinity_text, allowed, &cfg->affinity_set, why, sizeof(why)))
 		return lj_usage_error("invalid --affinity '%s': %s (allowed: %s)", cfg->affinity_text,
 				      why, lj_cpulist_format(allowed, buf2, sizeof(buf2)));
 	CPU_AND(&bad, &cfg->affinity_set, allowed);

@@ -38,7 +38,7 @@ int env_parse(struct env_config *cfg, int argc, char **argv);
 void env_free(struct env_config *cfg);
 
 /* sweep.c */
-int env_sweep_parse(const char *text, struct env_sweep *out, const char **why);
+int env_sweep_parse(const char *text, struct env_sweep *out, char *why, size_t len);
 int env_sweep_check(const struct env_sweep *sw, const cpu_set_t *allowed, char *why, size_t len);
 /*
  * The phase log a measuring child reads (LJ_SWEEP_PHASES): open a fresh

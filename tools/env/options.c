@@ -54,7 +54,7 @@ static const struct lj_opt env_opts[] = {
 static int handle(void *ctx, int key, const char *arg)
 {
 	struct env_config *cfg = ctx;
-	const char *why = NULL;
+	char why[256] = "";
 
 	switch (key) {
 	case K_SHOW:
@@ -67,12 +67,12 @@ static int handle(void *ctx, int key, const char *arg)
 		cfg->json = arg && *arg ? arg : "-";
 		return 0;
 	case K_SWEEP:
-		if (env_sweep_parse(arg, &cfg->sweep, &why))
+		if (env_sweep_parse(arg, &cfg->sweep, why, sizeof(why)))
 			return lj_usage_error("invalid --sweep '%s': %s", arg, why);
 		cfg->sweep_text = arg;
 		return 0;
 	case K_DWELL:
-		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &cfg->sweep.dwell_ns, &why))
+		if (lj_parse_duration_ns(arg, LJ_NSEC_PER_SEC, &cfg->sweep.dwell_ns, why, sizeof(why)))
 			return lj_usage_error("invalid --dwell '%s': %s", arg, why);
 		if (cfg->sweep.dwell_ns < LJ_NSEC_PER_MSEC)
 			return lj_usage_error("invalid --dwell '%s': shorter than 1ms", arg);

@@ -2,6 +2,7 @@
 /* sweep.c - parse --sweep cpus=... into cpuset steps and check them against the allowed CPUs. */
 #include "env.h"
 #include "lj_parse.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,41 +16,36 @@
  * a range). To give a step with several ranges, separate steps with '/'
  * instead: "cpus=0,2/1,3".
  */
-int env_sweep_parse(const char *text, struct env_sweep *out, const char **why)
+int env_sweep_parse(const char *text, struct env_sweep *out, char *why, size_t len)
 {
 	char buf[1024], *save = NULL, *tok;
 	const char *sep;
 
 	out->nsteps = 0;
 	if (strncmp(text, "cpus=", 5)) {
-		*why = "expected cpus=STEPS";
-		return -EINVAL;
+		return lj_why_err(why, len, -EINVAL, "expected cpus=STEPS");
 	}
 	text += 5;
 	if (strlen(text) >= sizeof(buf)) {
-		*why = "too long";
-		return -EINVAL;
+		return lj_why_err(why, len, -EINVAL, "too long");
 	}
 	if (!*text) {
-		*why = "no steps";
-		return -EINVAL;
+		return lj_why_err(why, len, -EINVAL, "no steps");
 	}
 	sep = strchr(text, '/') ? "/" : ",";
 	/* strtok would skip empty steps ("1,,2"): refuse them first */
 	if (text[0] == *sep || text[strlen(text) - 1] == *sep ||
 	    strstr(text, *sep == '/' ? "//" : ",,")) {
-		*why = "empty step";
-		return -EINVAL;
+		return lj_why_err(why, len, -EINVAL, "empty step");
 	}
 	snprintf(buf, sizeof(buf), "%s", text);
 	for (tok = strtok_r(buf, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
 		int ret;
 
 		if (out->nsteps == ENV_MAX_STEPS) {
-			*why = "more than 64 steps";
-			return -ERANGE;
+			return lj_why_err(why, len, -ERANGE, "more than 64 steps");
 		}
-		ret = lj_parse_cpulist(tok, &out->steps[out->nsteps], 0, why);
+		ret = lj_parse_cpulist(tok, &out->steps[out->nsteps], 0, why, len);
 		if (ret)
 			return ret;
 		out->nsteps++;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lj_cgroup.h"
 #include "lj_cpus.h"
@@ -17,6 +18,7 @@
 struct bg_thread {
 	struct frm_background *bg;
 	pthread_t th;
+	pid_t tid;
 	int err;			/* placement or policy failure, -errno */
 	const char *what;		/* which step failed */
 	atomic_int ready;
@@ -57,6 +59,7 @@ static void *bg_main(void *arg)
 	struct frm_background *bg = t->bg;
 	int64_t next;
 
+	t->tid = gettid();
 	bg_place(t);
 	atomic_store(&t->ready, 1);
 	next = lj_now_ns();
@@ -129,11 +132,11 @@ int frm_background_start(const struct frm_config *cfg, const struct lj_topo *t,
 	bg->load = cfg->bg_load;
 	if (cfg->bg_cpus) {
 		struct lj_cpu_selection sel;
-		const char *why = NULL;
+		char why[256] = "";
 
-		ret = lj_cpus_select(t, cfg->bg_cpus, &sel, &why);
+		ret = lj_cpus_select(t, cfg->bg_cpus, &sel, why, sizeof(why));
 		if (ret) {
-			lj_error("invalid --bg-cpus '%s': %s", cfg->bg_cpus, why ? why : lj_strerror(ret));
+			lj_error("invalid --bg-cpus '%s': %s", cfg->bg_cpus, why[0] ? why : lj_strerror(ret));
 			free(bg);
 			return LJ_EXIT_USAGE;
 		}
@@ -163,6 +166,21 @@ int frm_background_start(const struct frm_config *cfg, const struct lj_topo *t,
 	wait_ready(bg, err, what);
 	*out = bg;
 	return 0;
+}
+
+/* A thread that failed a placement step never asked its policy: it runs SCHED_OTHER (the fallback). */
+int frm_background_threads(const struct frm_background *bg, struct lj_run_thread *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; bg && i < bg->n && n < max; i++) {
+		const struct bg_thread *t = &bg->t[i];
+
+		out[n++] = (struct lj_run_thread){ .tid = t->tid, .index = -1,
+			.policy = t->err ? LJ_POLICY_OTHER : (int)bg->policy.policy,
+			.prio = t->err ? 0 : bg->policy.priority, .measured = false };
+	}
+	return n;
 }
 
 void frm_background_stop(struct frm_background *bg)

@@ -123,6 +123,19 @@ struct frm_ring {
 
 struct frm_trial;
 
+/*
+ * The run's hooks as the trials tell them of their threads: each trial's
+ * stage threads, with the background threads (load, not measured), once
+ * the stages have set their policy and before vsync 0 (lj_hooks_threads);
+ * the stages alone are gone after the trial. One for the run, kept by
+ * every trial of a ramp.
+ */
+struct frm_told {
+	struct lj_hooks *hooks;		/* NULL: none (a trial outside the driver) */
+	struct lj_run_thread bg[FRM_MAX_BACKGROUND];
+	int nbg;
+};
+
 /* One stage thread and what it measured. Written only by that thread until joined. */
 struct frm_stage {
 	int index;
@@ -169,7 +182,9 @@ struct frm_trial {
 	atomic_int abort;		/* stop before or during the run */
 	int64_t overhead_ns;		/* all stages */
 	int64_t wall_ns;
-	struct lj_hooks *hooks;		/* set before frm_trial_run (kept); NULL: none */
+	/* Both set before frm_trial_run (kept by it). */
+	struct lj_hooks *hooks;		/* told of late frames; NULL: none (the ramp's trials) */
+	const struct frm_told *told;	/* told of the threads; NULL: none */
 };
 
 /* options.c */
@@ -202,6 +217,8 @@ struct frm_background;
 int frm_background_start(const struct frm_config *cfg, const struct lj_topo *t,
 			 struct frm_background **out, int *err, const char **what);
 void frm_background_stop(struct frm_background *bg);
+/* The background threads as the hooks are told of them (load: not measured). Return: how many. */
+int frm_background_threads(const struct frm_background *bg, struct lj_run_thread *out, int max);
 
 /* ramp.c */
 struct frm_ramp_point {
@@ -224,10 +241,13 @@ struct frm_ramp {
 	bool never_passed;		/* failed even at 1 unit */
 	struct frm_account total;
 	int64_t elapsed_ns;
+	const struct frm_told *told;	/* given to each trial */
 };
 
+/* @told: the hooks each trial tells of its threads (NULL: none); late frames reach no hook. */
 int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
-		 const struct frm_calibration *cal, const uint64_t *base_units);
+		 const struct frm_calibration *cal, const uint64_t *base_units,
+		 const struct frm_told *told);
 void frm_ramp_free(struct frm_ramp *r);
 
 /* timeline.c: per-interval CSV; @smp are frequency samples (may be NULL). */

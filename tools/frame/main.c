@@ -23,6 +23,7 @@ struct frm_main {
 	struct frm_trial trial;
 	struct frm_ramp ramp;
 	struct frm_background *bg;
+	struct frm_told told;		/* the hooks each trial tells of its threads */
 	struct lj_cpufreq_sampler *freq;
 	char freq_why[128];
 	bool ran_trial, ran_ramp, failed;
@@ -104,10 +105,10 @@ static void start_freq(struct frm_main *m)
 	}
 }
 
-/* Calibration (memory locked), the background load, the frequency sampler; the stages start in wait. */
 /*
- * The validity verdict runs beside every lj-frame run (no per-stage
- * read-back yet); the recorder with --explain (the ramp's trials tell no hook).
+ * The validity verdict runs beside every lj-frame run (each trial tells it
+ * its stage and background threads); the recorder with --explain (the
+ * ramp's trials tell it their threads, but no late frame).
  */
 static int hooks(void *p, struct lj_tool *t)
 {
@@ -117,6 +118,7 @@ static int hooks(void *p, struct lj_tool *t)
 	return err ? err : lj_explain_register(&t->hooks, &m->cfg.explain, NULL);
 }
 
+/* Calibration (memory locked), the background load, the frequency sampler; the stages start in wait. */
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
 	struct frm_main *m = p;
@@ -143,12 +145,15 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 		}
 	}
 	start_freq(m);
-	/* The stage threads exist only inside the trial: their ids are not known here. */
+	/* The stage threads exist only inside a trial: each tells the hooks their ids (frm_told). */
 	if (sched_getaffinity(0, sizeof(desc->measured), &desc->measured))
 		CPU_ZERO(&desc->measured);
 	desc->policy = cfg->policy.policy;
 	desc->prio = cfg->policy.priority;
+	m->told.hooks = &t->hooks;
+	m->told.nbg = frm_background_threads(m->bg, m->told.bg, FRM_MAX_BACKGROUND);
 	m->trial.hooks = &t->hooks;
+	m->trial.told = &m->told;
 	return 0;
 }
 
@@ -162,7 +167,7 @@ static int wait_run(void *p, struct lj_tool *t)
 	if (cfg->calibrate)
 		return 0;
 	if (cfg->ramp) {
-		ret = frm_ramp_run(&m->ramp, cfg, &m->cal, m->units);
+		ret = frm_ramp_run(&m->ramp, cfg, &m->cal, m->units, &m->told);
 		m->ran_ramp = !ret || ret == -EINTR;
 	} else {
 		ret = frm_trial_run(&m->trial, cfg, m->units);
@@ -172,6 +177,7 @@ static int wait_run(void *p, struct lj_tool *t)
 		lj_cpufreq_sampler_stop(m->freq);
 	frm_background_stop(m->bg);
 	m->bg = NULL;
+	lj_hooks_threads(&t->hooks, NULL, 0);	/* none left to read back */
 	if (ret == -EINTR)
 		ret = 0;	/* interrupted: report what was measured */
 	if (ret) {

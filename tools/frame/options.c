@@ -103,7 +103,7 @@ static int parse_policy(const char *opt, const char *arg, const char **name)
 /* A rate as a fraction ("0.02") or a percentage ("2%"). */
 static int parse_rate(const char *arg, double *out)
 {
-	const char *why = NULL;
+	char why[256] = "";
 	size_t len = strlen(arg);
 
 	if (len > 1 && arg[len - 1] == '%') {
@@ -114,7 +114,7 @@ static int parse_rate(const char *arg, double *out)
 		memcpy(buf, arg, len - 1);
 		buf[len - 1] = '\0';
 		/* Parsed without the '%', reported with it: the user's text. */
-		if (lj_parse_double(buf, 0.0, 100.0, out, &why))
+		if (lj_parse_double(buf, 0.0, 100.0, out, why, sizeof(why)))
 			return lj_opt_invalid("--max-drop-rate", arg, why);
 		*out /= 100.0;
 		return 0;
@@ -147,16 +147,16 @@ static int parse_model(const char *arg, enum frm_model *model)
 /* --work (units) or --work-time (durations): one value or one per stage. */
 static int parse_work(int key, const char *arg, struct frm_config *cfg)
 {
-	const char *why = NULL;
+	char why[256] = "";
 	int n = FRM_MAX_STAGES;
 
 	if (key == K_WORK) {
-		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, &why))
+		if (lj_parse_i64_list(arg, 0, INT64_C(1) << 40, cfg->work_units, &n, why, sizeof(why)))
 			return lj_opt_invalid("--work", arg, why);
 		cfg->nwork_units = n;
 		return 0;
 	}
-	if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, &why))
+	if (lj_parse_duration_list(arg, LJ_NSEC_PER_USEC, cfg->work_ns, &n, why, sizeof(why)))
 		return lj_opt_invalid("--work-time", arg, why);
 	for (int i = 0; i < n; i++)
 		if (cfg->work_ns[i] < 0)

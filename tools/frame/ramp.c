@@ -54,7 +54,7 @@ static int trial(struct frm_ramp *r, const struct frm_config *cfg, const uint64_
 {
 	struct frm_ramp_point p = { .work = work, .repeat = repeat };
 	uint64_t units[FRM_MAX_STAGES];
-	struct frm_trial tr;
+	struct frm_trial tr = { .told = r->told };	/* late frames: none (docs/lj-frame.md, Hooks) */
 	int ret;
 
 	split(cfg, base, work, units);
@@ -83,7 +83,8 @@ static int trial(struct frm_ramp *r, const struct frm_config *cfg, const uint64_
 }
 
 int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
-		 const struct frm_calibration *cal, const uint64_t *base_units)
+		 const struct frm_calibration *cal, const uint64_t *base_units,
+		 const struct frm_told *told)
 {
 	double budget = (double)cfg->period_ns * cfg->latency_frames / cal->ns_per_unit;
 	uint64_t ceiling = (uint64_t)(budget * RAMP_CEILING_BUDGETS) + 1;
@@ -93,6 +94,7 @@ int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	r->told = told;
 	frm_account_init(&r->total, &cfg->clock, cfg->latency_frames, cfg->model);
 	if (work < 1)
 		work = 1;

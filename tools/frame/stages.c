@@ -17,6 +17,7 @@
 #include "lj_setup.h"
 #include "lj_stop.h"
 #include "lj_time.h"
+#include "lj_validity_hook.h"
 
 #define FRM_END UINT32_MAX	/* hand-off token: no more frames */
 
@@ -138,7 +139,7 @@ static bool work(struct frm_stage *st, uint32_t i, int64_t end)
 	return done;
 }
 
-/* Hooks for a trial run outside the driver (the ramp's, unit tests): none. */
+/* Hooks for late frames of a trial that has none (the ramp's, unit tests). */
 static struct lj_hooks no_hooks;
 
 /*
@@ -438,7 +439,7 @@ static bool waiter_leave(const struct frm_config *cfg)
 		return false;
 	/* Not the affinity: the kernel keeps a thread's own affinity request across groups. */
 	if (lj_file_read("/sys/devices/system/cpu/online", buf, sizeof(buf)) < 0 ||
-	    lj_parse_cpulist(buf, &online, 0, NULL))
+	    lj_parse_cpulist(buf, &online, 0, NULL, 0))
 		return false;
 	CPU_ZERO(&outside);
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
@@ -463,6 +464,44 @@ static void waiter_return(const struct frm_config *cfg)
 			      cfg->setup.cgroup);
 }
 
+/* The stages (their policy set: they are waiting for vsync 0) and the background, to the hooks. */
+static void tell_threads(const struct frm_trial *tr, int created)
+{
+	struct lj_run_thread th[FRM_MAX_STAGES + FRM_MAX_BACKGROUND];
+	const struct lj_sched_param *p = &tr->cfg->policy;
+	int n = 0;
+
+	if (!tr->told || !tr->told->hooks)
+		return;
+	for (int s = 0; s < created; s++)
+		th[n++] = (struct lj_run_thread){ .tid = tr->stage[s].tid, .index = s,
+			.policy = (int)p->policy, .prio = p->priority, .measured = true };
+	memcpy(th + n, tr->told->bg, (size_t)tr->told->nbg * sizeof(th[0]));
+	lj_hooks_threads(tr->told->hooks, th, n + tr->told->nbg);
+}
+
+/* Join the stages; meanwhile read their policy back every 100 ms (the validity hook's poll). */
+static void join_polling(const struct frm_trial *tr, int created)
+{
+	struct lj_hooks *hs = tr->told ? tr->told->hooks : NULL;
+
+	for (int s = 0; s < created; s++) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);	/* pthread_timedjoin_np's clock */
+		for (;;) {
+			ts = lj_ns_to_ts(lj_ts_to_ns(&ts) + 100 * LJ_NSEC_PER_MSEC);
+			if (!hs || pthread_timedjoin_np(tr->stage[s].th, NULL, &ts) != ETIMEDOUT)
+				break;
+			lj_vhook_poll_in(hs);
+		}
+		if (!hs)
+			pthread_join(tr->stage[s].th, NULL);
+	}
+	if (hs)		/* the stages are gone, the background stays */
+		lj_hooks_threads(hs, tr->told->bg, tr->told->nbg);
+}
+
 static int run_threads(struct frm_trial *tr)
 {
 	bool left;
@@ -484,13 +523,13 @@ static int run_threads(struct frm_trial *tr)
 		atomic_store(&tr->abort, 1);
 	while (atomic_load(&tr->nready) < (uint32_t)created)
 		nanosleep(&ms, NULL);
+	tell_threads(tr, created);
 	/* Before t0: moving between groups may take milliseconds. */
 	left = created && waiter_leave(cfg);
 	tr->t0 = lj_now_ns() + lead;
 	atomic_store(&tr->go, 1);
 	futex(&tr->go, FUTEX_WAKE_PRIVATE, INT32_MAX);
-	for (int s = 0; s < created; s++)
-		pthread_join(tr->stage[s].th, NULL);
+	join_polling(tr, created);
 	if (left)
 		waiter_return(cfg);
 	tr->wall_ns = lj_now_ns() - frm_trial_vsync(tr, tr->warmup);
@@ -519,10 +558,12 @@ static void trial_account(struct frm_trial *tr)
 int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint64_t *units)
 {
 	struct lj_hooks *hooks = tr->hooks;
+	const struct frm_told *told = tr->told;
 	int ret;
 
 	memset(tr, 0, sizeof(*tr));
 	tr->hooks = hooks ? hooks : &no_hooks;
+	tr->told = told;
 	tr->cfg = cfg;
 	memcpy(tr->units, units, sizeof(tr->units[0]) * cfg->nstages);
 	tr->warmup = (uint64_t)cfg->warmup;

@@ -73,6 +73,7 @@ struct hb_slot {
 	uint64_t partial;		/* receiver: bytes left over at EOF */
 	int err;			/* -errno that ended the worker, 0 */
 	int sched_err;			/* -errno of applying --policy, 0 */
+	pid_t tid;			/* the worker's thread (process mode: its pid), set before it is ready */
 	int hist_done;			/* receiver: its histogram is complete */
 };
 
@@ -182,6 +183,12 @@ void hb_chan_close_write(const struct hb_run *run, struct hb_chan *ch);
 
 /* limits.c */
 int hb_check_limits(const struct hb_config *cfg);
+
+/* The workers set a policy only when one is asked (--policy or --priority). */
+static inline bool hb_policy_asked(const struct hb_config *cfg)
+{
+	return cfg->policy_given || cfg->priority;
+}
 
 /* The channels of group @group: one per receiver, senders use them all. */
 static inline struct hb_chan *hb_group_chans(const struct hb_run *run, unsigned int group)

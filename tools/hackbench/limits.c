@@ -20,7 +20,6 @@ static int read_long(const char *path, long long *out)
 {
 	char buf[64];
 	FILE *f = fopen(path, "re");
-	const char *why;
 	int64_t v;
 
 	if (!f)
@@ -31,7 +30,7 @@ static int read_long(const char *path, long long *out)
 	}
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
-	if (lj_parse_i64(buf, INT64_MIN, INT64_MAX, &v, &why))
+	if (lj_parse_i64(buf, INT64_MIN, INT64_MAX, &v, NULL, 0))
 		return -EINVAL;
 	*out = v;
 	return 0;

@@ -2,6 +2,7 @@
 /* main.c - lj-hackbench: hackbench-compatible messaging benchmark and load (its lifecycle phases). */
 #include "hb.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 
@@ -14,6 +15,7 @@ struct hb_tool {
 	struct hb_run run;
 	bool run_init;
 	struct lj_vhook *validity;	/* the validity verdict (lj_validity_hook) */
+	pid_t *tids;			/* the workers' ids, for the hooks */
 };
 
 static int parse(void *p, int argc, char **argv)
@@ -61,9 +63,9 @@ static void abandon(struct hb_run *run)
 }
 
 /*
- * The validity verdict runs beside every lj-hackbench run (no per-worker
- * read-back yet); the recorder with --explain (thread mode: forked
- * workers tell no hook).
+ * The validity verdict runs beside every lj-hackbench run (it reads back
+ * the workers' policy when one is asked); the recorder with --explain
+ * (thread mode: forked workers tell no hook).
  */
 static int hooks(void *p, struct lj_tool *t)
 {
@@ -75,12 +77,32 @@ static int hooks(void *p, struct lj_tool *t)
 	return err ? err : lj_explain_register(&t->hooks, &h->cfg.explain, NULL);
 }
 
+/* The workers' ids (in run->w's order: explain's index) and what they were asked; policy -1: nothing. */
+static void describe_workers(struct hb_tool *h, struct lj_run_desc *desc)
+{
+	struct hb_run *run = &h->run;
+
+	if (sched_getaffinity(0, sizeof(desc->measured), &desc->measured))
+		CPU_ZERO(&desc->measured);
+	for (unsigned int i = 0; i < run->nworkers; i++)
+		h->tids[i] = hb_slot(run, i)->tid;
+	desc->tids = h->tids;
+	desc->ntids = (int)run->nworkers;
+	desc->policy = hb_policy_asked(&h->cfg) ? (int)h->cfg.policy : -1;
+	desc->prio = h->cfg.priority;
+}
+
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
 	struct hb_tool *h = p;
 	struct hb_run *run = &h->run;
 	int err;
 
+	h->tids = calloc(run->nworkers, sizeof(*h->tids));
+	if (!h->tids) {
+		lj_error("out of memory for %u worker ids", run->nworkers);
+		return -ENOMEM;
+	}
 	run->hooks = &t->hooks;
 	err = hb_run_start(run);
 	if (!err && (run->sched_err || run->fifo_err)) {
@@ -91,16 +113,24 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 		abandon(run);
 		return err;
 	}
-	if (sched_getaffinity(0, sizeof(desc->measured), &desc->measured))
-		CPU_ZERO(&desc->measured);
-	desc->policy = run->sched_fallback ? LJ_POLICY_OTHER : h->cfg.policy;
-	desc->prio = run->sched_fallback ? 0 : h->cfg.priority;
+	describe_workers(h, desc);
 	return 0;
 }
 
+/*
+ * Before the clock starts: what each worker was set to run with (a worker
+ * refused --policy runs SCHED_OTHER, the fallback recorded apart), read
+ * back once; load mode reads again every second (run.c).
+ */
 static int go(void *p, struct lj_tool *t)
 {
-	return hb_run_go(&((struct hb_tool *)p)->run);
+	struct hb_tool *h = p;
+
+	for (unsigned int i = 0; h->validity && hb_policy_asked(&h->cfg) && i < h->run.nworkers; i++)
+		if (hb_slot(&h->run, i)->sched_err)
+			lj_vhook_expect(h->validity, h->tids[i], LJ_POLICY_OTHER, 0);
+	lj_vhook_poll(h->validity);
+	return hb_run_go(&h->run);
 }
 
 static int wait_run(void *p, struct lj_tool *t)
@@ -108,6 +138,7 @@ static int wait_run(void *p, struct lj_tool *t)
 	struct hb_run *run = &((struct hb_tool *)p)->run;
 
 	hb_run_wait(run);
+	lj_hooks_threads(&t->hooks, NULL, 0);	/* reaped: their ids may be reused */
 	hb_run_collect(run);
 	if (run->worker_err) {
 		lj_error_errno(run->worker_err, "a worker failed");
@@ -140,6 +171,7 @@ static void free_tool(void *p)
 
 	if (h->run_init)
 		hb_run_free(&h->run);
+	free(h->tids);
 }
 
 static const struct lj_tool_ops hb_ops = {

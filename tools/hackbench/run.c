@@ -16,6 +16,7 @@
 #include "lj_hist.h"
 #include "lj_stop.h"
 #include "lj_time.h"
+#include "lj_validity_hook.h"
 
 #define RLOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 
@@ -394,6 +395,7 @@ static void load_loop(struct hb_run *run)
 				run->per_sec[run->nsec++] = cur - prev;
 			if (!cfg->quiet)
 				hb_report_second(run, run->nsec, cur - prev);
+			lj_vhook_poll_in(run->hooks);	/* the workers' policy, read back while they run */
 			prev = cur;
 			next += LJ_NSEC_PER_SEC;
 		}

@@ -27,13 +27,17 @@ static void ready(struct hb_run *run)
 		;
 }
 
-/* Each worker sets its own policy and leaves a refusal in its slot (shared across fork). */
+/*
+ * Each worker sets its own policy and leaves a refusal in its slot (shared
+ * across fork), with its id for the read-back (lj-hackbench's main.c).
+ */
 static void apply_policy(const struct hb_run *run, struct hb_slot *slot)
 {
 	const struct hb_config *cfg = run->cfg;
 	struct lj_sched_param sp = { .policy = cfg->policy, .priority = cfg->priority };
 
-	if (cfg->policy_given || cfg->priority)
+	slot->tid = gettid();
+	if (hb_policy_asked(cfg))
 		slot->sched_err = lj_sched_apply(0, &sp);
 }
 

@@ -135,7 +135,7 @@ static char *probe_preempt(struct mx_probe *p, const char *mode)
 static char *probe_cpus(struct mx_probe *p, const char *sel)
 {
 	struct lj_cpu_selection cs;
-	const char *why = NULL;
+	char why[256] = "";
 	char *out = NULL;
 
 	if (!p->topo_loaded) {
@@ -147,8 +147,8 @@ static char *probe_cpus(struct mx_probe *p, const char *sel)
 			return NULL;
 		return out;
 	}
-	if (lj_cpus_select(&p->topo, sel, &cs, &why))
-		return strdup(why ? why : "invalid selector");
+	if (lj_cpus_select(&p->topo, sel, &cs, why, sizeof(why)))
+		return strdup(why[0] ? why : "invalid selector");
 	/* big/little on a machine of one kind would only repeat "all". */
 	if ((!strncmp(sel, "big", 3) || !strncmp(sel, "little", 6)) && p->topo.nkinds < 2)
 		return strdup("one core kind");
@@ -210,7 +210,7 @@ static char *probe_idle(const char *v)
 	struct stat st;
 	int n;
 
-	if (lj_parse_int(v, 0, 1000000, &n, NULL))
+	if (lj_parse_int(v, 0, 1000000, &n, NULL, 0))
 		return strdup("invalid state number");
 
 	if (read_line(CPU_SYSFS "/cpuidle/current_driver", drv, sizeof(drv)) || !*drv ||

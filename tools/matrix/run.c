@@ -4,6 +4,7 @@
 #include "lj_err.h"
 #include "lj_result.h"
 #include "lj_time.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -78,12 +79,12 @@ static char *path_in(struct mx_run *r, const char *reldir, const char *prefix, i
 static int merge_watch(struct mx_run *r, const char *json, const char *setup, json_object *doc)
 {
 	json_object *env = NULL, *esum, *dsum, *eside, *dside, *watch;
-	const char *why = NULL;
+	char why[256];
 	int ret;
 
-	ret = lj_result_read(setup, &env, &why);
+	ret = lj_result_read(setup, &env, why, sizeof(why));
 	if (ret) {
-		lj_warn("%s: no watch counts: %s", setup + strlen(r->dir) + 1, why ? why : lj_strerror(ret));
+		lj_warn("%s: no watch counts: %s", setup + strlen(r->dir) + 1, why[0] ? why : lj_strerror(ret));
 		return ret;
 	}
 	if (json_object_object_get_ex(env, "summary", &esum) &&
@@ -141,14 +142,14 @@ static void free_run_files(struct run_files *f)
 static void judge_run(struct mx_run *r, const struct run_files *f, bool warm,
 		      struct mx_outcome *o, json_object **doc)
 {
-	const char *why = NULL;
 	const char *rel = f->json + strlen(r->dir) + 1;
+	char why[256];
 
 	if (!o->reason[0] && o->exit_code != 0 && o->exit_code != LJ_EXIT_THRESHOLD)
 		snprintf(o->reason, sizeof(o->reason), "exit status %d", o->exit_code);
-	if (!o->reason[0] && lj_result_read(f->json, doc, &why))
-		snprintf(o->reason, sizeof(o->reason), "no valid result in %s: %s", rel,
-			 why ? why : strerror(errno));
+	if (!o->reason[0] && lj_result_read(f->json, doc, why, sizeof(why)))
+		lj_why(o->reason, sizeof(o->reason), "no valid result in %s: %s", rel,
+		       why[0] ? why : strerror(errno));
 	if (warm)
 		unlink(f->json);
 	else if (!o->reason[0] && r->scn->nwatch && merge_watch(r, f->json, f->setup, *doc))

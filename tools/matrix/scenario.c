@@ -209,7 +209,7 @@ static int parse_header(struct parser *p, char *line)
 /* Check a value of a known setup axis; machine-dependent checks happen in lj-matrix. */
 static int check_axis_value(struct parser *p, const char *axis, const char *v)
 {
-	const char *why = NULL;
+	char why[256] = "";
 	int n;
 
 	if (has_control(v, false))
@@ -218,8 +218,8 @@ static int check_axis_value(struct parser *p, const char *axis, const char *v)
 		if (!in_list(preempt_values, v))
 			return fail(p, "preempt: unknown mode '%s' (keep, none, voluntary, full, lazy, rt)", v);
 	} else if (!strcmp(axis, "dma_latency") || !strcmp(axis, "idle_state")) {
-		if (strcmp(v, "none") && lj_parse_int(v, 0, 2000000000, &n, &why))
-			return fail(p, "%s: invalid value '%s': %s", axis, v, why ? why : "not a number");
+		if (strcmp(v, "none") && lj_parse_int(v, 0, 2000000000, &n, why, sizeof(why)))
+			return fail(p, "%s: invalid value '%s': %s", axis, v, why[0] ? why : "not a number");
 	} else if (!strcmp(axis, "cgroup") || !strcmp(axis, "governor") || !strcmp(axis, "load")) {
 		if (!valid_name(v))
 			return fail(p, "%s: invalid name '%s'", axis, v);
@@ -229,8 +229,8 @@ static int check_axis_value(struct parser *p, const char *axis, const char *v)
 		if (strpbrk(v, " \t'\"\\$"))
 			return fail(p, "cpus: invalid selector '%s'", v);
 		/* A list's syntax ("3-1") is known here; whether its CPUs exist is the machine's. */
-		if (isdigit((unsigned char)*v) && lj_parse_cpulist(v, &set, CPU_SETSIZE, &why))
-			return fail(p, "cpus: invalid CPU list '%s': %s", v, why ? why : "not a CPU list");
+		if (isdigit((unsigned char)*v) && lj_parse_cpulist(v, &set, CPU_SETSIZE, why, sizeof(why)))
+			return fail(p, "cpus: invalid CPU list '%s': %s", v, why[0] ? why : "not a CPU list");
 	} else {
 		if (strpbrk(v, "'\"\\$`"))
 			return fail(p, "%s: value '%s' contains a quote, backslash, $ or `", axis, v);
@@ -291,11 +291,11 @@ static int parse_axis(struct parser *p, const char *key, char *val)
 static int parse_setting_int(struct parser *p, const char *key, const char *val,
 			     int min, int max, int *out)
 {
-	const char *why = NULL;
+	char why[256] = "";
 
-	if (lj_parse_int(val, min, max, out, &why))
+	if (lj_parse_int(val, min, max, out, why, sizeof(why)))
 		return fail(p, "%s: invalid value '%s': %s (%d..%d)", key, val,
-			    why ? why : "not a number", min, max);
+			    why[0] ? why : "not a number", min, max);
 	return 0;
 }
 
@@ -334,7 +334,7 @@ static int parse_watch(struct parser *p, char *val)
 static int parse_matrix_key(struct parser *p, const char *key, char *val)
 {
 	static const char *const settings[] = { "repeat", "warmup", "order", "seed", "watch", NULL };
-	const char *why = NULL;
+	char why[256] = "";
 
 	for (int i = 0; settings[i]; i++) {
 		if (strcmp(key, settings[i]))
@@ -358,8 +358,8 @@ static int parse_matrix_key(struct parser *p, const char *key, char *val)
 		return 0;
 	}
 	if (!strcmp(key, "seed")) {
-		if (lj_parse_u64(val, 0, UINT64_MAX, &p->s->seed, &why))
-			return fail(p, "seed: invalid value '%s': %s", val, why ? why : "not a number");
+		if (lj_parse_u64(val, 0, UINT64_MAX, &p->s->seed, why, sizeof(why)))
+			return fail(p, "seed: invalid value '%s': %s", val, why[0] ? why : "not a number");
 		p->s->seed_set = true;
 		return 0;
 	}
@@ -371,7 +371,7 @@ static int parse_matrix_key(struct parser *p, const char *key, char *val)
 static int parse_section_key(struct parser *p, const char *key, const char *val)
 {
 	struct lj_scenario_section *sec = p->cur;
-	const char *why = NULL;
+	char why[256] = "";
 
 	if (!strcmp(key, "command")) {
 		if (sec->command)
@@ -384,10 +384,10 @@ static int parse_section_key(struct parser *p, const char *key, const char *val)
 	if (!strcmp(key, "timeout") && p->sec == SEC_WORKLOAD) {
 		if (sec->timeout_ns)
 			return fail(p, "'timeout' is set twice");
-		if (lj_parse_duration_ns(val, LJ_NSEC_PER_SEC, &sec->timeout_ns, &why) ||
+		if (lj_parse_duration_ns(val, LJ_NSEC_PER_SEC, &sec->timeout_ns, why, sizeof(why)) ||
 		    sec->timeout_ns <= 0)
 			return fail(p, "timeout: invalid duration '%s': %s", val,
-				    why ? why : "must be positive");
+				    why[0] ? why : "must be positive");
 		return 0;
 	}
 	return fail(p, "unknown key '%s' in [%s %s] (expected command%s)", key,
@@ -604,15 +604,14 @@ out:
 
 int lj_scenario_load(const char *path, struct lj_scenario **out, char *err, size_t errlen)
 {
-	const char *why = NULL;
-	char *text;
+	char *text, why[256];
 	size_t len;
 	int ret;
 
 	*out = NULL;
-	ret = lj_readall(path, MAX_FILE_BYTES, &text, &len, &why);
+	ret = lj_readall(path, MAX_FILE_BYTES, &text, &len, why, sizeof(why));
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, why ? why : strerror(-ret));
+		snprintf(err, errlen, "%s: %s", path, why[0] ? why : strerror(-ret));
 		return ret;
 	}
 	if (strlen(text) != len) {

@@ -220,15 +220,14 @@ void mx_store_finish(struct mx_run *r, const char *state)
 /* The manifest of @r->dir, checked for its schema; *@scn gets its "scenario". */
 static int read_manifest(struct mx_run *r, json_object **scn)
 {
-	char path[4096];
-	const char *why = NULL;
+	char path[4096], why[256];
 	json_object *m, *v;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
-	ret = lj_json_read(path, LJ_MANIFEST_MAX_BYTES, &m, &why);
+	ret = lj_json_read(path, LJ_MANIFEST_MAX_BYTES, &m, why, sizeof(why));
 	if (ret) {
-		lj_error("cannot resume %s: manifest.json: %s", r->dir, why ? why : lj_strerror(ret));
+		lj_error("cannot resume %s: manifest.json: %s", r->dir, why[0] ? why : lj_strerror(ret));
 		return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 	}
 	if (!json_object_object_get_ex(m, "schema", &v) ||

@@ -201,17 +201,16 @@ static bool apply(struct mx_run *r, json_object *ev)
  */
 int mx_log_replay(struct mx_run *r)
 {
-	char path[4096], *text, *line, *next;
-	const char *why = NULL;
+	char path[4096], *text, *line, *next, why[256];
 	size_t len, bad = 0;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/" LOG_NAME, r->dir);
-	ret = lj_readall(path, LJ_MANIFEST_MAX_BYTES, &text, &len, &why);
+	ret = lj_readall(path, LJ_MANIFEST_MAX_BYTES, &text, &len, why, sizeof(why));
 	if (ret == -ENOENT)
 		return 0;
 	if (ret) {
-		lj_error("cannot resume %s: %s: %s", r->dir, LOG_NAME, why ? why : lj_strerror(ret));
+		lj_error("cannot resume %s: %s: %s", r->dir, LOG_NAME, why[0] ? why : lj_strerror(ret));
 		return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 	}
 	for (line = text; (next = strchr(line, '\n')); line = next + 1) {

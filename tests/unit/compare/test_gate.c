@@ -13,18 +13,20 @@
 static void test_rule_parse(void)
 {
 	struct cmp_rule r;
-	const char *why = NULL;
+	char why[256] = "";
 
-	is_int(cmp_rule_parse("cyclic.max>+10%", &r, &why), 0, "a rise rule parses");
+	is_int(cmp_rule_parse("cyclic.max>+10%", &r, why, sizeof(why)), 0, "a rise rule parses");
 	ok(!strcmp(r.workload, "cyclic") && !strcmp(r.metric, "max") && r.op == '>' && r.pct == 10,
 	   "workload, metric, op and threshold");
-	is_int(cmp_rule_parse("*.p99.9<-5.5%", &r, &why), 0, "wildcard workload, dotted metric");
+	is_int(cmp_rule_parse("*.p99.9<-5.5%", &r, why, sizeof(why)), 0, "wildcard workload, dotted metric");
 	ok(!strcmp(r.workload, "*") && !strcmp(r.metric, "p99.9") && r.op == '<' && r.pct == -5.5,
 	   "the metric keeps its dots");
-	is_int(cmp_rule_parse("cyclic.max>10", &r, &why), -EINVAL, "no % is rejected");
-	is_int(cmp_rule_parse("cyclicmax>10%", &r, &why), -EINVAL, "no workload is rejected");
-	is_int(cmp_rule_parse("cyclic.>10%", &r, &why), -EINVAL, "no metric is rejected");
-	is_int(cmp_rule_parse("cyclic.max>+1x%", &r, &why), -EINVAL, "junk in the number is rejected");
+	is_int(cmp_rule_parse("cyclic.max>10", &r, why, sizeof(why)), -EINVAL, "no % is rejected");
+	is_str(why, "the threshold must be a percentage ending in %", "no %: the reason says so");
+	is_int(cmp_rule_parse("cyclicmax>10%", &r, why, sizeof(why)), -EINVAL, "no workload is rejected");
+	is_str(why, "expected WORKLOAD.METRIC>+N% or WORKLOAD.METRIC<-N%", "no workload: the form expected");
+	is_int(cmp_rule_parse("cyclic.>10%", &r, why, sizeof(why)), -EINVAL, "no metric is rejected");
+	is_int(cmp_rule_parse("cyclic.max>+1x%", &r, why, sizeof(why)), -EINVAL, "junk in the number is rejected");
 }
 
 /* The table's better/worse word for the one row's second set (output.c's rule). */
@@ -49,7 +51,7 @@ static void test_gate(void)
 	struct cmp_config cfg = { .alpha = 0.05, .cv_warn = 10 };
 	struct cmp_data d = { 0 };
 	struct cmp_rule rules[3];
-	const char *why;
+	char why[256] = "";
 
 	d.nsets = 2;
 	/* mean: 100..104 against 120..124: +19.6% (102 -> 122), every value larger: p = 2/252 */
@@ -65,9 +67,9 @@ static void test_gate(void)
 	cmp_analyse(&d, &cfg);
 	is_int(d.nrows, 3, "three rows");
 
-	cmp_rule_parse("cyclic.mean>+10%", &rules[0], &why);
-	cmp_rule_parse("cyclic.p99>+10%", &rules[1], &why);
-	cmp_rule_parse("*.max>+0%", &rules[2], &why);
+	cmp_rule_parse("cyclic.mean>+10%", &rules[0], why, sizeof(why));
+	cmp_rule_parse("cyclic.p99>+10%", &rules[1], why, sizeof(why));
+	cmp_rule_parse("*.max>+0%", &rules[2], why, sizeof(why));
 	is_int(cmp_gate(&d, &cfg, rules, 3, false), LJ_EXIT_THRESHOLD, "one rule fails: exit 3");
 	is_int(rules[0].failures, 1, "the significant +19.6% fails its rule");
 	is_int(rules[1].failures, 0, "+50% on 2 vs 2 runs does not fail...");
@@ -105,11 +107,11 @@ static void add_vals(struct cmp_data *d, int set, const char *w, const char *m, 
 
 static int gate1(struct cmp_data *d, const struct cmp_config *cfg, const char *text, struct cmp_rule *r)
 {
-	const char *why;
+	char why[256] = "";
 
 	cmp_sort_rows(d);
 	cmp_analyse(d, cfg);
-	cmp_rule_parse(text, r, &why);
+	cmp_rule_parse(text, r, why, sizeof(why));
 	return cmp_gate(d, cfg, r, 1, false);
 }
 
