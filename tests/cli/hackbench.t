@@ -131,6 +131,31 @@ else
 	skip 3 "-F and the privilege fallback need root"
 fi
 
+# A forked worker drops the libraries only the parent calls (tools/hackbench/unmap.c):
+# the parent maps libhwloc, a running worker does not (and still counts messages).
+if [ "${LJ_SANITIZE:-0}" = 1 ]; then
+	skip 2 "a sanitizer build keeps every library in its workers"
+else
+	"$LJ_BUILD/lj-hackbench" --load --quiet -g 1 -f 2 -p >"$TMP/u.out" 2>&1 &
+	pid=$!
+	worker= gone=0
+	for ((i = 0; i < 200; i++)); do	# up to 10 s on a loaded machine
+		worker=$(pgrep -P $pid | head -1)
+		# (a maps file read empty: the worker is gone or not yet there)
+		if [ -n "$worker" ] && grep -q libc "/proc/$worker/maps" 2>/dev/null &&
+		   ! grep -q libhwloc "/proc/$worker/maps" 2>/dev/null; then
+			gone=1
+			break
+		fi
+		sleep 0.05
+	done
+	grep -q libhwloc "/proc/$pid/maps"
+	ok $? "the parent maps libhwloc"
+	ok $((gone != 1)) "a forked worker does not (pid ${worker:-none})"
+	kill -TERM $pid
+	wait $pid
+fi
+
 result_validates "$TMP/l.json"
 
 done_testing

@@ -77,6 +77,13 @@ struct hb_slot {
 	int hist_done;			/* receiver: its histogram is complete */
 };
 
+/* Address ranges of the libraries a forked worker unmaps (unmap.c). */
+#define HB_MAX_LIBSPANS 16
+struct hb_libspans {
+	uintptr_t lo[HB_MAX_LIBSPANS], hi[HB_MAX_LIBSPANS];
+	int n;
+};
+
 struct hb_worker {
 	unsigned int group, index;
 	bool sender;
@@ -97,6 +104,7 @@ struct hb_run {
 	int ready[2], wake[2];
 	pid_t pgid;			/* process mode: the workers' process group */
 	pid_t parent;
+	struct hb_libspans parent_libs;	/* process mode: what a forked worker unmaps */
 	bool stamps;			/* messages carry send times */
 	const char *no_stamp_why;
 	int64_t floor_ns;		/* stamps before this are not plausible */
@@ -202,6 +210,10 @@ static inline struct lj_hist *hb_slot_hist(const struct hb_run *run, unsigned in
 
 /* workers.c: the sender or receiver loop of @w; returns 0 or -errno. */
 int hb_worker_main(struct hb_worker *w);
+
+/* unmap.c: the parent finds the libraries only it calls, a forked worker unmaps them (objects or -errno). */
+void hb_libspans_find(struct hb_libspans *sp);
+int hb_libspans_unmap(const struct hb_libspans *sp);
 
 /* run.c */
 int hb_run_init(struct hb_run *run, struct hb_config *cfg);

@@ -75,6 +75,8 @@ int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 		w->sender = w->index >= cfg->fds;
 	}
 	choose_stamps(run);
+	if (cfg->mode == HB_PROCESS)
+		hb_libspans_find(&run->parent_libs);
 	/*
 	 * Shared so forked workers hand back counts and histograms in place;
 	 * slots in cache lines of their own (a sender's count changes per
@@ -134,6 +136,10 @@ static void child_start(struct hb_run *run, struct hb_worker *w)
 		_exit(1);
 	setpgid(0, run->pgid);
 	child_close_others(run, w);
+	/* Its copy of the hooks reaches no hook: none is called from here (-T explains). */
+	run->hooks = &no_hooks;
+	/* A library left mapped costs only time at exit: a failure is no error. */
+	(void)hb_libspans_unmap(&run->parent_libs);
 	_exit(hb_worker_main(w) ? 1 : 0);
 }
 
