@@ -14,7 +14,9 @@
  * Every function the loop calls out of line must carry it, and so must
  * each hook's late() and what it calls. GCC does not split a function
  * with a section of its own into hot and cold parts, so a function's
- * cold paths stay inside the section.
+ * cold paths stay inside the section. Left out: -b's trace mark
+ * (lj_explain_break and the tracing library's code), written once as the
+ * run stops.
  */
 #define LJ_HOT __attribute__((section("lj_hot_text")))
 
