@@ -147,15 +147,32 @@ fi
 # softirqs: a wake-up in the middle of one waits for its end. It starts
 # 300 ms late, when lj-cyclic is measuring, and floods for 1 s of
 # lj-cyclic's 1.5 s: a slow start of either still leaves them overlapping.
-start_helper flood "$CPU" 300 10 1000
+# A loaded machine's own spikes can crowd the flood's out of the largest
+# causes kept: one retry, saying what the first run found.
+has_net_rx() {
+	python3 -c "
+import json, sys
+x = json.load(open(sys.argv[1]))['side']['explain']
+sys.exit(0 if any(c['kind'] == 'softirq' and c['name'] == 'NET_RX' and c['ns'] > 0 for c in x['causes']) else 1)" "$1" 2>/dev/null
+}
+flood_run() {
+	start_helper flood "$CPU" 300 10 1000
+	[ -n "$helper_pid" ] || return 2
+	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 1500 --explain=2us --json "$TMP/flood.json"
+	wait "$helper_job"
+}
+flood_run
 if [ -z "$helper_pid" ]; then
 	skip 2 "the flood did not start: $(cat "$TMP/helper.out")"
 else
-	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 1500 --explain=2us --json "$TMP/flood.json"
-	wait "$helper_job"
+	if [ "$rc" -eq 0 ] && ! has_net_rx "$TMP/flood.json"; then
+		diag "no NET_RX in the first flood run's causes: $(python3 -c "
+import json, sys
+print(', '.join('%s %s %d' % (c['kind'], c['name'], c['ns']) for c in json.load(open(sys.argv[1]))['side']['explain']['causes']))" "$TMP/flood.json" 2>&1); retrying once"
+		flood_run
+	fi
 	is "$rc" 0 "lj-cyclic --explain=2us beside a loopback flood exits 0"
-	json_check "$TMP/flood.json" "any(c['kind'] == 'softirq' and c['name'] == 'NET_RX' and c['ns'] > 0 for c in x['causes'])" \
-		"the aggregated causes hold softirq NET_RX"
+	has_net_rx "$TMP/flood.json"; ok $? "the aggregated causes hold softirq NET_RX"
 fi
 
 # 3. Nothing left behind.
