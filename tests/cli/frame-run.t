@@ -37,7 +37,7 @@ is "$(jq -r '.results[] | select(.name == "production_time") | (.min_ns > 0 and 
 is "$(jq -r '[.results[] | select(.stage != null)] | length' "$J")" 2 "one result per stage"
 is "$(jq -r '[.results[] | select(.stage != null) | .wake_lateness | (.count > 0 and .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns)] | all' "$J")" \
 	true "stage wake-up lateness: counted, min <= p50 <= p99 <= max"
-is "$(jq -r '[.results[] | select(.stage != null) | (.frames_per_cpu | add) == .frames] | all' "$J")" \
+is "$(jq -r '[.results[] | select(.stage != null) | ((.frames_per_cpu | add) // 0) == .frames] | all' "$J")" \
 	true "per-stage placement accounts for every frame worked on"
 is "$(jq -r '.params.calibration | length > 0 and all(.ns_per_unit > 0)' "$J")" true "calibration reports ns per unit"
 is "$(jq -r '.side.overhead_ns_per_frame >= 0' "$J")" true "emulator overhead is reported"
@@ -109,8 +109,9 @@ rate=$(jq -r '.summary.drop_rate.value' "$TMP/heavy.json")
 awk -v r="$rate" 'BEGIN { exit !(r >= 0.9) }'; ok $? "work longer than a period drops nearly all frames (drop rate $rate)"
 # Work that never pauses is cut short by the run's end: that frame counts
 # as abandoned, so it is in neither the stage's frames nor its placement.
-is "$(jq -r '[.results[] | select(.stage != null) | (.frames_per_cpu | add) == .frames] | all' "$TMP/heavy.json")" \
-	true "placement leaves out the frame cut short at the end"
+placed=$(jq -r '[.results[] | select(.stage != null) | ((.frames_per_cpu | add) // 0) == .frames] | all' "$TMP/heavy.json")
+is "$placed" true "placement leaves out the frame cut short at the end"
+[ "$placed" = true ] || diag "stages: $(jq -c '[.results[] | select(.stage != null) | {frames, abandoned, skipped, frames_per_cpu}]' "$TMP/heavy.json")"
 
 # Background threads and the text summary.
 run_rc lj-frame -D 0.3 --work-time 200us --background 2 --bg-load 30
@@ -132,8 +133,12 @@ if is_root && [ "$(nproc)" -ge 2 ]; then
 	is "$fb" "[]" "...no fallback"
 	[ "$fb" = "[]" ] || diag "stderr: $(cat "$TMP/err")"
 	placed=$(jq -c '[.results[] | select(.stage != null) | .frames_per_cpu]' "$TMP/grp.json")
-	is "$(jq -r '[.[] | keys[]] | unique == ["1"]' <<<"$placed")" true \
-		"...every stage frame on the group's CPU (frames per CPU, by stage: $placed)"
+	if [ "$(jq -r '[.[] | keys[]] | length' <<<"$placed")" = 0 ]; then
+		skip 1 "no stage finished a frame in 0.3 s on this loaded machine: placement says nothing"
+	else
+		is "$(jq -r '[.[] | keys[]] | unique == ["1"]' <<<"$placed")" true \
+			"...every stage frame on the group's CPU (frames per CPU, by stage: $placed)"
+	fi
 	[ ! -d "/sys/fs/cgroup/cpuset/ljframe-t$$" ]; ok $? "...and the group is gone afterwards"
 	run_rc lj-frame -D 0.3 --background 1 --bg-cgroup "ljframe-none$$" -q
 	is "$rc" 2 "--bg-cgroup naming a missing group is a usage error"

@@ -19,7 +19,7 @@ trap '[ "$BASHPID" = "$_tap_shell" ] && rm -rf "$TMP"' EXIT
 
 plan() { echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
-diag() { printf '# %s\n' "$@"; }
+diag() { printf '# %s\n' "$@" >&2; }	# on stderr, as Test::More: prove shows it without -v
 
 ok() {	# ok COND_STATUS NAME
 	_tap_n=$((_tap_n + 1))
