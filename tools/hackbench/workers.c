@@ -118,6 +118,19 @@ static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, s
 		message_late(w, sent, now);
 }
 
+/*
+ * A histogram in the shared slots is zero pages until written: write one
+ * byte of each page before the clock starts, or the first samples to land
+ * in each page take a shared-memory fault inside the timed run.
+ */
+static void fault_in(void *p, size_t len)
+{
+	const long page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+
+	for (size_t off = 0; off < len; off += (size_t)page)
+		((volatile char *)p)[off] = 0;
+}
+
 static int receiver(struct hb_worker *w, struct hb_slot *slot)
 {
 	struct hb_run *run = w->run;
@@ -137,6 +150,8 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 
 	apply_policy(run, slot);
 	RSTORE(&slot->msgs, 0);		/* the slot's page faulted in before the clock starts */
+	if (h)
+		fault_in(h, lj_hist_size());
 	ready(run);
 	if (!buf)
 		return -ENOMEM;
