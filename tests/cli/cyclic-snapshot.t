@@ -10,15 +10,6 @@
 [ -x "$LJ_BUILD/lj-cyclic" ] || skip_all "lj-cyclic not built in $LJ_BUILD"
 [ -d /dev/shm ] && [ -w /dev/shm ] || skip_all "no writable /dev/shm"
 
-# wait_for CMD...: poll up to 10 s (a loaded machine starts slowly).
-wait_for() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 # A file left by a process that no longer exists.
 sleep 0 & dead=$!

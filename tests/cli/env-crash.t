@@ -25,14 +25,9 @@ FULL="--cgroup $G --cgroup-depth 2 --cpus 1 --rt-throttle off --idle-state 0 --r
 CMD=(sh -c 'echo $$ >>"$0"; exec sleep 5' "$TMP/pids")
 before=$(snap)
 
-command_started() {	# wait (up to 20 s) until the command wrote its pid: the setup is in force
-	for _ in $(seq 1000); do
-		[ -s "$TMP/pids" ] && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.02
-	done
-	return 1
-}
+# command_started PID: wait until the command wrote its pid: the setup is in force
+pid_written() { [ -s "$TMP/pids" ] || ! kill -0 "$1" 2>/dev/null; }
+command_started() { wait_for pid_written "$1" && [ -s "$TMP/pids" ]; }
 
 reap_commands() {	# the orphaned commands of killed runs
 	[ -s "$TMP/pids" ] && kill $(cat "$TMP/pids") 2>/dev/null

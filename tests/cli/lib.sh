@@ -58,33 +58,39 @@ run_rc() {
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
-# wait_threads PID N: wait (up to 20 s) until process PID has N threads: a
-# tool signalled before its measuring threads exist may not be ready for it,
-# and a loaded machine starts slowly. Fails when PID ends first.
-wait_threads() {
+# wait_for CMD...: run CMD every 50 ms until it succeeds, at most
+# LJ_WAIT_TRIES times (default 400: 20 s, for loaded machines). A test
+# waits for what it checks, never a fixed time. Return: 0 when CMD
+# succeeded, 1 when the time ran out.
+wait_for() {
 	local i
-	for ((i = 0; i < 400; i++)); do
-		[ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -ge "$2" ] && return 0
-		kill -0 "$1" 2>/dev/null || return 1
+	for ((i = 0; i < ${LJ_WAIT_TRIES:-400}; i++)); do
+		"$@" && return 0
 		sleep 0.05
 	done
 	return 1
 }
 
-# wait_child PID [COMM]: wait (up to 20 s) until PID (lj-env) has started
-# its command (a child named COMM, when given), so its setup is in force.
-# Fails when PID ends first.
-wait_child() {
-	local i c
-	for ((i = 0; i < 400; i++)); do
-		for c in $(cat /proc/$1/task/*/children 2>/dev/null); do
-			[ -z "$2" ] || [ "$(cat /proc/$c/comm 2>/dev/null)" = "$2" ] && return 0
-		done
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+# has_threads PID N: PID has at least N threads, or has ended.
+has_threads() {
+	[ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -ge "$2" ] || ! kill -0 "$1" 2>/dev/null
 }
+
+# has_child PID [COMM]: PID has a child (named COMM, when given), or has ended.
+has_child() {
+	local c
+	for c in $(cat /proc/$1/task/*/children 2>/dev/null); do
+		[ -z "$2" ] || [ "$(cat /proc/$c/comm 2>/dev/null)" = "$2" ] && return 0
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+# wait_threads PID N: wait until process PID has N threads: a tool
+# signalled before its measuring threads exist may not be ready for it.
+# wait_child PID [COMM]: wait until PID (lj-env) has started its command,
+# so its setup is in force. Both fail when PID ends first.
+wait_threads() { wait_for has_threads "$@" && kill -0 "$1" 2>/dev/null; }
+wait_child() { wait_for has_child "$@" && kill -0 "$1" 2>/dev/null; }
 
 # v1_mount CONTROLLER: where this machine mounts that v1 controller ("" if not).
 v1_mount() {

@@ -21,12 +21,7 @@ v = 1, 2
 command = $FAKE --sleep 30 --value \${v} $mark
 EOF
 
-# wait_for CMD...: until CMD succeeds (at most ~30 s)
-wait_for() {
-	local i
-	for ((i = 0; i < 600; i++)); do "$@" && return 0; sleep 0.05; done
-	return 1
-}
+export LJ_WAIT_TRIES=600	# wait_for (lib.sh): at most ~30 s
 alive() { pgrep -f -- "$mark" >/dev/null; }
 gone() { ! pgrep -f -- "$mark" >/dev/null; }
 run_dir() { ls -d "$1"/*/ 2>/dev/null | head -1 | sed 's,/$,,'; }

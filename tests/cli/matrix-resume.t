@@ -16,26 +16,14 @@ val = 1, 2, 3, 4
 command = $FAKE --sleep 0.15 --value \${val}
 EOF
 
-# wait_done DIR N: until N cells are done (at most ~30 s, for loaded machines)
-wait_done() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		[ -f "$1/manifest.json" ] && [ "$(cells "$1" | grep -c ' done ')" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
+export LJ_WAIT_TRIES=600	# wait_for (lib.sh): at most ~30 s
+# cells_done DIR N: N cells are done; wait_done DIR N waits for it
+cells_done() { [ -f "$1/manifest.json" ] && [ "$(cells "$1" | grep -c ' done ')" -ge "$2" ]; }
+wait_done() { wait_for cells_done "$@"; }
 
 # run_dir STORE: the run directory lj-matrix creates there (waits for it)
-run_dir() {
-	local i d
-	for ((i = 0; i < 600; i++)); do
-		d=$(ls -d "$1"/*/ 2>/dev/null | head -1)
-		[ -n "$d" ] && { echo "${d%/}"; return 0; }
-		sleep 0.05
-	done
-	return 1
-}
+has_run_dir() { [ -n "$(ls -d "$1"/*/ 2>/dev/null)" ]; }
+run_dir() { wait_for has_run_dir "$1" && ls -d "$1"/*/ | head -1 | sed 's,/$,,'; }
 
 # --- SIGINT in the middle of the second cell
 lj-matrix -q -o "$TMP/s" "$TMP/r.scn" >"$TMP/out" 2>"$TMP/err" &
