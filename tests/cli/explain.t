@@ -53,19 +53,41 @@ fi
 # CPU misses a period at each spin. The spinner outlives the run, so its
 # policy can be read after it (the trace says RT, not FIFO or RR).
 sync	# no writeback of the parallel pass's files inside the known answer
-start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
-if [ -z "$helper_pid" ]; then
-	skip 8 "the spinner did not start: $(cat "$TMP/helper.out")"
-else
+spin_run() {
+	start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
+	[ -n "$helper_pid" ] || return 1
 	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 100 -l 3000 --explain --json "$TMP/spin.json"
 	kill "$helper_job" 2>/dev/null
 	wait "$helper_job"
-	is "$rc" 0 "lj-cyclic --explain beside a FIFO 99 spinner exits 0"
 	# The spikes the spinner caused: those it ran at least half a spin in. A
 	# spike it only grazed (a late sample that a parallel test's task had
 	# already delayed, whose window catches the spin's edge) is someone
 	# else's; a shared machine may add such others: they are listed.
 	big="[e for e in x['explanations'] if any(c.get('pid') == $helper_pid and c['ns'] >= $SPIN_US * 500 for c in e['causes'])]"
+	spins=$(awk '/^spin /{ printf "%s(%s,%s)", (n++ ? "," : ""), $2, $3 }' "$TMP/helper.out")
+	overlap="sum(max(0, min(b, x['t0_ns'] + e['at_ns'] + e['latency_ns']) - max(a, x['t0_ns'] + e['at_ns'])) for a, b in [$spins])"
+	within="[e for e in $big if abs(e['causes'][0]['ns'] - $overlap) <= $SPIN_US * 100]"
+}
+# The host of this VM can take the CPU inside a spin, and then the spike is
+# not the spinner's alone: one retry, printing what the first run found.
+spin_known() {
+	python3 -c "
+import json, sys
+x = json.load(open(sys.argv[1]))['side']['explain']
+sys.exit(0 if len($big) >= 3 and all(e['causes'][0]['pid'] == $helper_pid for e in $big) and len($within) >= 3 else 1)" "$TMP/spin.json" 2>/dev/null
+}
+spin_run
+if [ -n "$helper_pid" ] && [ "$rc" -eq 0 ] && ! spin_known; then
+	diag "first spin run: $(python3 -c "
+import json, sys
+x = json.load(open(sys.argv[1]))['side']['explain']
+print('; '.join('%s %d us' % (e['causes'][0]['name'], e['causes'][0]['ns'] / 1000) for e in $big))" "$TMP/spin.json" 2>&1); retrying once"
+	spin_run
+fi
+if [ -z "$helper_pid" ]; then
+	skip 8 "the spinner did not start: $(cat "$TMP/helper.out")"
+else
+	is "$rc" 0 "lj-cyclic --explain beside a FIFO 99 spinner exits 0"
 	json_check "$TMP/spin.json" "len($big) >= 3" "the spins are explained (at least 3 of them)"
 	json_check "$TMP/spin.json" "all(e['causes'][0]['kind'] == 'task' and e['causes'][0]['pid'] == $helper_pid and e['causes'][0]['name'] == 'interferer' for e in $big)" \
 		"each spike's first cause is the spinner by comm and pid ($helper_pid)"
@@ -80,9 +102,6 @@ else
 	# spin (seen: 1.6 ms of a 3 ms spin with the whole suite running), so
 	# at least 3 attributions must be within 10 % of the overlap, and none
 	# may exceed it by more than 10 %.
-	spins=$(awk '/^spin /{ printf "%s(%s,%s)", (n++ ? "," : ""), $2, $3 }' "$TMP/helper.out")
-	overlap="sum(max(0, min(b, x['t0_ns'] + e['at_ns'] + e['latency_ns']) - max(a, x['t0_ns'] + e['at_ns'])) for a, b in [$spins])"
-	within="[e for e in $big if abs(e['causes'][0]['ns'] - $overlap) <= $SPIN_US * 100]"
 	json_check "$TMP/spin.json" "len($within) >= 3 and all(e['causes'][0]['ns'] <= $overlap + $SPIN_US * 100 for e in $big)" \
 		"the spinner's time is within 10 % of its spins' overlap with the spike (from the spinner's log)"
 	[ "$_tap_fail" -eq 0 ] || python3 -c "
