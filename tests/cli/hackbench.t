@@ -65,6 +65,20 @@ lj-hackbench -g 1 -f 2 -l 10 --no-latency --json "$TMP/n.json" >/dev/null 2>&1
 json_ok "$TMP/n.json" '!defined $d->{results}[0]{latency} && $d->{results}[0]{latency_unavailable} eq "--no-latency" && $d->{results}[0]{messages} == 40' \
 	"--no-latency: every message, no latency"
 
+# Stamps: the TSC where it is the kernel's clocksource (x86-64), clock_gettime otherwise or with --no-tsc.
+want=CLOCK_MONOTONIC
+[ "$(uname -m)" = x86_64 ] && [ "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)" = tsc ] && want=tsc
+for opt in "" --no-tsc; do
+	[ -n "$opt" ] && want=CLOCK_MONOTONIC
+	lj-hackbench -g 2 -f 4 -l 50 $opt --json "$TMP/c.json" >/dev/null 2>&1
+	json_ok "$TMP/c.json" '$d->{params}{stamp_clock} eq "'$want'" && ($d->{params}{stamp_clock} eq "tsc") == defined $d->{params}{tsc_ns_per_tick} && ($d->{params}{stamp_clock} eq "tsc") != defined $d->{params}{stamp_clock_why}' \
+		"stamps from $want${opt:+ with $opt}, named in params with the rate or the reason"
+	# every message was sent after the start and received before the end: a wrong rate breaks this
+	json_ok "$TMP/c.json" 'my $r = $d->{results}[0]; $r->{latency}{count} == 1600 && $r->{bad_stamps} == 0 && $r->{latency}{min_ns} > 0 && $r->{latency}{max_ns} <= $r->{time_ns}' \
+		"stamps from $want: every message between the run's start and end"
+done
+json_ok "$TMP/c.json" '$d->{params}{stamp_clock_why} eq "not asked"' "--no-tsc: the reason says so"
+
 run_rc lj-hackbench -g 1 -f 2 -l 10 --percentiles
 grep -qE '^# Send-to-receive delay \(us, mostly queueing\): min:[0-9.]+ p50:[0-9.]+ p90:[0-9.]+ p99:[0-9.]+ p99.9:[0-9.]+ max:[0-9.]+$' "$TMP/out"
 ok $? "--percentiles prints the latency line"

@@ -16,6 +16,7 @@
 #include "lj_result.h"
 #include "lj_sched.h"
 #include "lj_setupopt.h"
+#include "stamp.h"
 
 struct lj_hist;
 
@@ -51,6 +52,7 @@ struct hb_config {
 	bool quiet;			/* no per-second lines in load mode */
 	bool percentiles;
 	bool no_latency;		/* --no-latency: hackbench's exact per-message work */
+	bool no_tsc;			/* --no-tsc: stamps from clock_gettime even where the TSC is the clock */
 	const char *json;
 	struct lj_setupopt setup;
 };
@@ -107,7 +109,9 @@ struct hb_run {
 	struct hb_libspans parent_libs;	/* process mode: what a forked worker unmaps */
 	bool stamps;			/* messages carry send times */
 	const char *no_stamp_why;
-	int64_t floor_ns;		/* stamps before this are not plausible */
+	struct hb_tsc tsc;		/* what stamps are read from, and their rate */
+	char tsc_why[64];		/* why stamps are not TSC ticks */
+	uint64_t floor;			/* stamps before this are not plausible */
 	int64_t start_ns, end_ns;
 	unsigned int started;
 	struct lj_hooks *hooks;		/* the driver's: thread-mode receivers report late messages */

@@ -21,6 +21,7 @@ enum {
 	K_PERCENTILES,
 	K_PROCESSES,
 	K_NO_LATENCY,
+	K_NO_TSC,
 	K_EXPLAIN,
 };
 
@@ -60,6 +61,9 @@ static const struct lj_opt hb_opts[] = {
 	{ "no-latency", K_NO_LATENCY, LJ_OPT_NOARG, NULL,
 	  "do not time-stamp messages (no latency; exactly hackbench's per-message work)",
 	  LJ_OPT_FLAG, AT(no_latency) },
+	{ "no-tsc", K_NO_TSC, LJ_OPT_NOARG, NULL,
+	  "stamp messages with clock_gettime even where the TSC is the kernel's clock",
+	  LJ_OPT_FLAG, AT(no_tsc) },
 	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
 	  "-T: explain the messages above the run's p99.9 (or above US) from trace events" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the ljkit-result/1 document to FILE (- for stdout)",

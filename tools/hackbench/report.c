@@ -94,6 +94,11 @@ static void json_params(const struct hb_run *run, json_object *params)
 						       LJ_POLICY_OTHER : cfg->policy)));
 	put(params, "priority", json_object_new_int(run->sched_fallback ? 0 : cfg->priority));
 	put(params, "clock", json_object_new_string("CLOCK_MONOTONIC"));
+	/* message stamps: the TSC (converted to CLOCK_MONOTONIC ns) or clock_gettime, and why not the TSC */
+	put(params, "stamp_clock", run->stamps ? json_object_new_string(hb_tsc_source(&run->tsc)) : NULL);
+	put(params, "stamp_clock_why", run->stamps && !run->tsc.on ? json_object_new_string(run->tsc_why) : NULL);
+	put(params, "tsc_ns_per_tick", run->stamps && run->tsc.on ?
+	    json_object_new_double(run->tsc.ns_per_tick) : NULL);
 }
 
 /* The send-to-receive delays, or why there are none. */

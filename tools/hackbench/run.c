@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -75,6 +76,9 @@ int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 		w->sender = w->index >= cfg->fds;
 	}
 	choose_stamps(run);
+	/* the rate is measured while the workers are spawned (hb_tsc_rate in hb_run_start) */
+	if (run->stamps)
+		hb_tsc_start(&run->tsc, !cfg->no_tsc, run->tsc_why, sizeof(run->tsc_why));
 	if (cfg->mode == HB_PROCESS)
 		hb_libspans_find(&run->parent_libs);
 	/*
@@ -270,7 +274,10 @@ int hb_run_start(struct hb_run *run)
 	const struct hb_config *cfg = run->cfg;
 	int err, ready;
 
-	run->floor_ns = lj_now_ns();
+	/* before the fork: process-mode workers use their copy of the rate */
+	if (run->stamps && hb_tsc_rate(&run->tsc))
+		snprintf(run->tsc_why, sizeof(run->tsc_why), "the TSC did not advance with the clock");
+	run->floor = hb_tsc_now(&run->tsc);
 	err = spawn_all(run);
 	for (unsigned int i = 0; i < run->nworkers; i++)
 		run->started += run->w[i].started;

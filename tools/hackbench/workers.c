@@ -57,6 +57,7 @@ static int sender(struct hb_worker *w, struct hb_slot *slot)
 	const size_t len = cfg->datasize;
 	const unsigned int fds = cfg->fds, loops = cfg->loops;
 	const bool stamps = run->stamps, mq = cfg->transport == HB_MQ, load = cfg->load;
+	const struct hb_tsc tsc = run->tsc;
 	char *buf = malloc(len);
 	uint64_t sent = 0;
 	int err = 0;
@@ -73,7 +74,7 @@ static int sender(struct hb_worker *w, struct hb_slot *slot)
 			break;
 		for (unsigned int j = 0; j < fds; j++) {
 			if (stamps) {
-				int64_t now = lj_now_ns();
+				uint64_t now = hb_tsc_now(&tsc);
 
 				memcpy(buf, &now, sizeof(now));
 			}
@@ -92,29 +93,32 @@ out:
 }
 
 /* A message above the hooks' threshold (thread mode: forked workers hold a copy with no hook). */
-static void message_late(const struct hb_worker *w, int64_t sent, int64_t now)
+static void message_late(const struct hb_worker *w, uint64_t sent, uint64_t now)
 {
+	const struct hb_tsc *tsc = &w->run->tsc;
 	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = sched_getcpu(), .tid = gettid(),
 			      .index = (int)(w->group * 2 * w->run->cfg->fds + w->index),
-			      .due_ns = (uint64_t)sent, .ran_ns = (uint64_t)now };
+			      .due_ns = (uint64_t)hb_tsc_mono(tsc, sent), .ran_ns = (uint64_t)hb_tsc_mono(tsc, now) };
 
 	lj_hooks_late(w->run->hooks, &ev);
 }
 
 /* A received stamp: into the histogram, to the hooks when late; an implausible one is counted. */
 static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, struct lj_hist *h,
-			      const char *buf, int64_t floor_ns)
+			      const char *buf, const struct hb_tsc *tsc, uint64_t floor)
 {
-	int64_t now = lj_now_ns(), sent;
+	uint64_t now = hb_tsc_now(tsc), sent;
+	int64_t ns;
 
 	memcpy(&sent, buf, sizeof(sent));
 	/* A stamp from before the run or from the future is not ours: count it. */
-	if (sent < floor_ns || sent > now) {
+	if (sent < floor || sent > now) {
 		slot->bad++;
 		return;
 	}
-	lj_hist_add(h, now - sent);
-	if (lj_hooks_wants(w->run->hooks, (uint64_t)(now - sent)))
+	ns = hb_tsc_ns(tsc, now - sent);
+	lj_hist_add(h, ns);
+	if (lj_hooks_wants(w->run->hooks, (uint64_t)ns))
 		message_late(w, sent, now);
 }
 
@@ -140,7 +144,8 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 	const size_t len = cfg->datasize;
 	const int fd = ch->rfd;
 	const bool mq = cfg->transport == HB_MQ;
-	const int64_t floor_ns = run->floor_ns;
+	const uint64_t floor = run->floor;
+	const struct hb_tsc tsc = run->tsc;
 	const uint64_t expected = cfg->load ? UINT64_MAX : (uint64_t)cfg->fds * cfg->loops;
 	/* In the shared slot: main merges it after the reap, nothing to copy back. */
 	struct lj_hist *h = run->stamps ? lj_hist_init(hb_slot_hist(run, (unsigned int)(w - run->w))) : NULL;
@@ -168,7 +173,7 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 		}
 		/* Without stamps no clock read: --no-latency is hackbench's exact per-message work. */
 		if (h)
-			take_stamp(w, slot, h, buf, floor_ns);
+			take_stamp(w, slot, h, buf, &tsc, floor);
 		RSTORE(&slot->msgs, ++got);
 	}
 	__atomic_store_n(&slot->hist_done, 1, __ATOMIC_RELEASE);
