@@ -17,16 +17,16 @@
 #endif
 
 /*
- * A loop that stamps every event (lj-hackbench: two stamps per message of
- * about 400 ns) pays for clock_gettime's ordering fence and sequence
- * retry on each: 33 ns a read on the development VM against 20 ns for the
- * bare counter. When the kernel's clocksource is the TSC (so the kernel
- * has found it synchronised across CPUs and constant in rate), a stamp is
- * the raw counter and a difference of two stamps becomes ns with a rate
- * measured against CLOCK_MONOTONIC before the loops start. Otherwise
- * stamps are CLOCK_MONOTONIC ns and the conversions are the identity.
- * The struct is read-only once hb_tsc_rate returned: forked workers may
- * use their copy.
+ * A message carries two stamps, and clock_gettime wraps the counter it
+ * reads in an ordering fence and a sequence retry: 36 ns a read on the
+ * development VM against 21 ns for the bare counter (scripts/bench-stamp),
+ * on a message of about 400 ns. So where the kernel's clocksource is the
+ * TSC (the kernel has found it synchronised across CPUs and constant in
+ * rate), a stamp is the raw counter, and a difference of two stamps
+ * becomes ns with a rate measured against CLOCK_MONOTONIC before the
+ * workers start. Otherwise stamps are CLOCK_MONOTONIC ns and the
+ * conversions are the identity. The struct is read-only once hb_tsc_rate
+ * returned: forked workers use their copy.
  */
 struct hb_tsc {
 	bool on;			/* stamps are TSC ticks; false: CLOCK_MONOTONIC ns */
