@@ -52,6 +52,8 @@ static inline uint64_t hb_tsc_now(const struct hb_tsc *c)
 #if HB_TSC_ARCH
 	if (c->on)
 		return __rdtsc();
+#else
+	(void)c;
 #endif
 	return (uint64_t)lj_now_ns();
 }

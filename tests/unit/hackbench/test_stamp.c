@@ -57,7 +57,7 @@ int main(void)
 	hb_tsc_start(&c, true, why, sizeof(why));
 	if (!c.on) {
 		diag("stamps stay on CLOCK_MONOTONIC here: %s", why);
-		skip(6, "the TSC is not the kernel's clocksource");
+		skip(6, why);
 		return done();
 	}
 	t0 = c.ns0;
