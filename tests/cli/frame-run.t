@@ -41,6 +41,10 @@ is "$(jq -r '[.results[] | select(.stage != null) | ((.frames_per_cpu | add) // 
 	true "per-stage placement accounts for every frame worked on"
 is "$(jq -r '.params.calibration | length > 0 and all(.ns_per_unit > 0)' "$J")" true "calibration reports ns per unit"
 is "$(jq -r '.side.overhead_ns_per_frame >= 0' "$J")" true "emulator overhead is reported"
+# the main thread polls the validity hook 10 times a second: it ran, and far less than the stages did
+is "$(jq -r '.side.main_thread_cpu_ns > 0 and .side.main_thread_cpu_pct > 0 and .side.main_thread_cpu_pct < 100 and
+	.side.main_thread_cpu_ns < ([.results[] | select(.stage != null) | .cpu_ns] | add)' "$J")" \
+	true "the main thread's CPU time while the stages ran is reported, below the stages'"
 is "$(jq -r '.side.cpufreq | type' "$J")" "$( [ -e /sys/devices/system/cpu/cpu0/cpufreq ] && echo object || echo string)" \
 	"cpufreq samples, or why there are none"
 

@@ -182,6 +182,8 @@ struct frm_trial {
 	atomic_int abort;		/* stop before or during the run */
 	int64_t overhead_ns;		/* all stages */
 	int64_t wall_ns;
+	int64_t main_cpu_ns;		/* the main thread's CPU time while the stages ran (its validity polls) */
+	int64_t main_wall_ns;		/* ...and the wall time it was measured over */
 	/* Both set before frm_trial_run (kept by it). */
 	struct lj_hooks *hooks;		/* told of late frames; NULL: none (the ramp's trials) */
 	const struct frm_told *told;	/* told of the threads; NULL: none */

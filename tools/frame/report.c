@@ -456,6 +456,10 @@ static void trial_json(struct lj_result *res, const struct frm_config *cfg,
 	add(side, "timeline_t0_ns", i64(frm_trial_vsync(tr, tr->warmup)));
 	add(side, "overhead_ns_per_frame", dbl(ovh));
 	add(side, "overhead_pct_of_period", dbl(100.0 * ovh / (double)cfg->period_ns));
+	/* lj-frame's main thread while the stages ran: the validity hook's 100 ms polls */
+	add(side, "main_thread_cpu_ns", i64(tr->main_cpu_ns));
+	add(side, "main_thread_cpu_pct", dbl(tr->main_wall_ns > 0 ? 100.0 * (double)tr->main_cpu_ns /
+						(double)tr->main_wall_ns : 0));
 }
 
 static int cmp_point(const void *a, const void *b)

@@ -508,6 +508,7 @@ static int run_threads(struct frm_trial *tr)
 	const struct frm_config *cfg = tr->cfg;
 	pthread_attr_t attr;
 	int created = 0, err = 0;
+	int64_t main_cpu, main_wall;
 	struct timespec ms = { 0, LJ_NSEC_PER_MSEC };
 	int64_t lead = cfg->period_ns > 20 * LJ_NSEC_PER_MSEC ? cfg->period_ns : 20 * LJ_NSEC_PER_MSEC;
 
@@ -529,7 +530,11 @@ static int run_threads(struct frm_trial *tr)
 	tr->t0 = lj_now_ns() + lead;
 	atomic_store(&tr->go, 1);
 	futex(&tr->go, FUTEX_WAKE_PRIVATE, INT32_MAX);
+	main_cpu = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	main_wall = lj_now_ns();
 	join_polling(tr, created);
+	tr->main_cpu_ns = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID) - main_cpu;
+	tr->main_wall_ns = lj_now_ns() - main_wall;
 	if (left)
 		waiter_return(cfg);
 	tr->wall_ns = lj_now_ns() - frm_trial_vsync(tr, tr->warmup);
