@@ -94,9 +94,6 @@ int hb_tsc_rate(struct hb_tsc *c)
 		return -EINVAL;
 	}
 	c->ns_per_tick = (double)(ns1 - c->ns0) / (double)(t1 - c->t0);
-	/* later conversions pair with the newer reading: less extrapolation */
-	c->t0 = t1;
-	c->ns0 = ns1;
 #else
 	(void)c;
 #endif

@@ -30,7 +30,7 @@
  */
 struct hb_tsc {
 	bool on;			/* stamps are TSC ticks; false: CLOCK_MONOTONIC ns */
-	uint64_t t0;			/* a tick reading paired with ns0 */
+	uint64_t t0;			/* where the rate's span began: a tick reading paired with ns0 */
 	int64_t ns0;
 	double ns_per_tick;		/* 1 when off */
 };
@@ -62,14 +62,6 @@ static inline uint64_t hb_tsc_now(const struct hb_tsc *c)
 static inline int64_t hb_tsc_ns(const struct hb_tsc *c, uint64_t ticks)
 {
 	return c->on ? (int64_t)((double)ticks * c->ns_per_tick) : (int64_t)ticks;
-}
-
-/* A stamp as a CLOCK_MONOTONIC time. */
-static inline int64_t hb_tsc_mono(const struct hb_tsc *c, uint64_t stamp)
-{
-	if (!c->on)
-		return (int64_t)stamp;
-	return c->ns0 + (int64_t)(((double)stamp - (double)c->t0) * c->ns_per_tick);
 }
 
 /* "tsc" or "CLOCK_MONOTONIC": what the stamps were read from, for the result. */

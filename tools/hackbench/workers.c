@@ -92,13 +92,19 @@ out:
 	return err;
 }
 
-/* A message above the hooks' threshold (thread mode: forked workers hold a copy with no hook). */
-static void message_late(const struct hb_worker *w, uint64_t sent, uint64_t now)
+/*
+ * A message above the hooks' threshold (thread mode: forked workers hold a
+ * copy with no hook). Its CLOCK_MONOTONIC times are anchored on a clock
+ * read here, not extrapolated from the rate's pairing, so they stay exact
+ * however long a load-mode run goes (and while NTP slews the clock).
+ */
+static void message_late(const struct hb_worker *w, uint64_t now, int64_t ns)
 {
 	const struct hb_tsc *tsc = &w->run->tsc;
+	int64_t ran = tsc->on ? lj_now_ns() : (int64_t)now;
 	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = sched_getcpu(), .tid = gettid(),
 			      .index = (int)(w->group * 2 * w->run->cfg->fds + w->index),
-			      .due_ns = (uint64_t)hb_tsc_mono(tsc, sent), .ran_ns = (uint64_t)hb_tsc_mono(tsc, now) };
+			      .due_ns = (uint64_t)(ran - ns), .ran_ns = (uint64_t)ran };
 
 	lj_hooks_late(w->run->hooks, &ev);
 }
@@ -119,7 +125,7 @@ static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, s
 	ns = hb_tsc_ns(tsc, now - sent);
 	lj_hist_add(h, ns);
 	if (lj_hooks_wants(w->run->hooks, (uint64_t)ns))
-		message_late(w, sent, now);
+		message_late(w, now, ns);
 }
 
 /*
