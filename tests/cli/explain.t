@@ -194,8 +194,8 @@ print(', '.join('%s %s %d' % (c['kind'], c['name'], c['ns']) for c in json.load(
 	has_net_rx "$TMP/flood.json"; ok $? "the aggregated causes hold softirq NET_RX"
 fi
 
-# lj-hackbench -T: the late messages are explained by what ran instead (the other workers); the
-# spikes' times come from TSC stamps converted to CLOCK_MONOTONIC, so they must fall inside the run.
+# lj-hackbench -T: the late messages are explained by what ran instead (the other workers); a
+# spike's times are a clock read at its arrival minus its delay from the stamps, inside the run.
 if [ -x "$LJ_BUILD/lj-hackbench" ]; then
 	run_rc "$LJ_BUILD/lj-hackbench" -T -g 2 -f 4 -l 200 --explain=50 --json "$TMP/hb.json"
 	is "$rc" 0 "lj-hackbench -T --explain=50 exits 0"
