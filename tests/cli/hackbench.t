@@ -68,6 +68,7 @@ json_ok "$TMP/n.json" '!defined $d->{results}[0]{latency} && $d->{results}[0]{la
 # Stamps: the TSC where it is the kernel's clocksource (x86-64), clock_gettime otherwise or with --no-tsc.
 want=CLOCK_MONOTONIC
 [ "$(uname -m)" = x86_64 ] && [ "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)" = tsc ] && want=tsc
+want_tsc=$want
 for opt in "" --no-tsc; do
 	[ -n "$opt" ] && want=CLOCK_MONOTONIC
 	lj-hackbench -g 2 -f 4 -l 50 $opt --json "$TMP/c.json" >/dev/null 2>&1
@@ -78,6 +79,21 @@ for opt in "" --no-tsc; do
 		"stamps from $want: every message between the run's start and end"
 done
 json_ok "$TMP/c.json" '$d->{params}{stamp_clock_why} eq "not asked"' "--no-tsc: the reason says so"
+
+# lj-compare says when the runs it compares stamped from different clocks (their times differ by the tool too).
+if [ "$want_tsc" = tsc ] && [ -x "$LJ_BUILD/lj-compare" ]; then
+	mkdir -p "$TMP/cmpA" "$TMP/cmpB"
+	cp "$TMP/c.json" "$TMP/cmpB/r.json"
+	lj-hackbench -g 1 -f 2 -l 10 --json "$TMP/cmpA/r.json" >/dev/null 2>&1
+	lj-compare "$TMP/cmpA" "$TMP/cmpB" >/dev/null 2>"$TMP/cmperr"
+	grep -q "runs used different lj-hackbench stamp clocks ('tsc' in .*, 'CLOCK_MONOTONIC' in " "$TMP/cmperr"
+	ok $? "lj-compare warns when the runs' stamp clocks differ"
+	lj-hackbench -g 1 -f 2 -l 10 --no-tsc --json "$TMP/cmpA/r.json" >/dev/null 2>&1
+	lj-compare "$TMP/cmpA" "$TMP/cmpB" >/dev/null 2>"$TMP/cmperr"
+	grep -q 'stamp clocks' "$TMP/cmperr"; ok $(( ! $? )) "...and not when they are the same"
+else
+	skip 2 "no TSC stamps here, or lj-compare not built"
+fi
 
 run_rc lj-hackbench -g 1 -f 2 -l 10 --percentiles
 grep -qE '^# Send-to-receive delay \(us, mostly queueing\): min:[0-9.]+ p50:[0-9.]+ p90:[0-9.]+ p99:[0-9.]+ p99.9:[0-9.]+ max:[0-9.]+$' "$TMP/out"

@@ -96,6 +96,14 @@ struct cmp_row {
 	struct cmp_cellstat st[CMP_MAX_SETS];
 };
 
+/* A params key that names how a tool measured (method.c): the first value seen, and where. */
+#define CMP_METHOD_KEYS 2
+struct cmp_method_seen {
+	char value[256];
+	char path[256];
+	bool warned;
+};
+
 struct cmp_data {
 	struct cmp_set sets[CMP_MAX_SETS];
 	int nsets;
@@ -114,10 +122,8 @@ struct cmp_data {
 	/* every summary metric name any loaded result has, --metrics or not */
 	char **names;
 	size_t nnames, capnames;
-	/* the first lj-frame calibration seen (calib.c) */
-	char calib_id[256];
-	char calib_path[256];
-	bool calib_warned;
+	/* per measuring-method key, the first value seen (method.c) */
+	struct cmp_method_seen method[CMP_METHOD_KEYS];
 };
 
 /* load.c */
@@ -159,8 +165,8 @@ bool cmp_count_metric(const char *name, const char *unit, enum lj_better better,
 /* The worst problem of one result document's values, for --validate: 0 or -EINVAL with @why. */
 int cmp_check_values(json_object *doc, char *why, size_t len);
 
-/* calib.c: warn once when lj-frame runs used different calibrations. */
-void cmp_check_calibration(struct cmp_data *d, const char *path, json_object *doc);
+/* method.c: warn once per key when runs measured differently (lj-frame calibrations, lj-hackbench stamp clocks). */
+void cmp_check_method(struct cmp_data *d, const char *path, json_object *doc);
 
 /* analyse.c */
 void cmp_analyse(struct cmp_data *d, const struct cmp_config *cfg);

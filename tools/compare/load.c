@@ -243,7 +243,7 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		return -ECANCELED;
 	}
 	cmp_note_validity(d, set, doc);
-	cmp_check_calibration(d, path, doc);
+	cmp_check_method(d, path, doc);
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
 		enum lj_better better = LJ_BETTER_NONE;
