@@ -91,8 +91,19 @@ if [ "$want_tsc" = tsc ] && [ -x "$LJ_BUILD/lj-compare" ]; then
 	lj-hackbench -g 1 -f 2 -l 10 --no-tsc --json "$TMP/cmpA/r.json" >/dev/null 2>&1
 	lj-compare "$TMP/cmpA" "$TMP/cmpB" >/dev/null 2>"$TMP/cmperr"
 	grep -q 'stamp clocks' "$TMP/cmperr"; ok $(( ! $? )) "...and not when they are the same"
+	# a result from before stamp_clock was recorded stamped with clock_gettime (unless it had no stamps)
+	lj-hackbench -g 1 -f 2 -l 10 --json "$TMP/t.json" >/dev/null 2>&1
+	jq 'del(.params.stamp_clock, .params.stamp_clock_why, .params.tsc_ns_per_tick)' "$TMP/t.json" >"$TMP/cmpA/r.json"
+	cp "$TMP/t.json" "$TMP/cmpB/r.json"
+	lj-compare "$TMP/cmpA" "$TMP/cmpB" >/dev/null 2>"$TMP/cmperr"
+	grep -q "different lj-hackbench stamp clocks ('CLOCK_MONOTONIC' in .*, 'tsc' in " "$TMP/cmperr"
+	ok $? "an older result without stamp_clock counts as CLOCK_MONOTONIC"
+	lj-hackbench -g 1 -f 2 -l 10 --no-latency --json "$TMP/n2.json" >/dev/null 2>&1
+	jq 'del(.params.stamp_clock, .params.stamp_clock_why, .params.tsc_ns_per_tick)' "$TMP/n2.json" >"$TMP/cmpA/r.json"
+	lj-compare "$TMP/cmpA" "$TMP/cmpB" >/dev/null 2>"$TMP/cmperr"
+	grep -q 'stamp clocks' "$TMP/cmperr"; ok $(( ! $? )) "...but one without stamps says nothing"
 else
-	skip 2 "no TSC stamps here, or lj-compare not built"
+	skip 4 "no TSC stamps here, or lj-compare not built"
 fi
 
 run_rc lj-hackbench -g 1 -f 2 -l 10 --percentiles

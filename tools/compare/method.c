@@ -12,18 +12,42 @@
  * with different values differ by the tool's own doing as well as by the
  * system's, so a difference lj-compare finds between them is not the
  * system's alone. Each is said once, on stderr, naming both files. A run
- * without the key (an older result, or lj-hackbench without stamps)
- * says nothing.
+ * whose value is null (lj-hackbench without stamps) says nothing; one
+ * without the key says what the tool did before it recorded it, where
+ * that is known.
  */
+static const char *older_hackbench_clock(json_object *doc);
+
 static const struct method_key {
 	const char *key, *what, *why;
+	const char *(*missing)(json_object *doc);	/* the value of a result without the key, or NULL */
 } method_keys[CMP_METHOD_KEYS] = {
 	{ "calibration_id", "lj-frame calibrations",
-	  "the same --work-time was a different amount of work" },
+	  "the same --work-time was a different amount of work", NULL },
 	{ "stamp_clock", "lj-hackbench stamp clocks",
 	  "per-message stamps cost differently, so time and msgs_per_s move with the tool too"
-	  " (compare --no-latency runs, or runs with the same clock)" },
+	  " (compare --no-latency runs, or runs with the same clock)", older_hackbench_clock },
 };
+
+/*
+ * lj-hackbench stamped from clock_gettime before it recorded stamp_clock:
+ * a result of it with a latency and no key is that (the case of a board
+ * farm comparing its history across an ljkit upgrade).
+ */
+static const char *older_hackbench_clock(json_object *doc)
+{
+	json_object *tool, *results, *r, *lat;
+
+	if (!json_object_object_get_ex(doc, "tool", &tool) ||
+	    strcmp(json_object_get_string(tool), "lj-hackbench") ||
+	    !json_object_object_get_ex(doc, "results", &results) ||
+	    !json_object_is_type(results, json_type_array) || !json_object_array_length(results))
+		return NULL;
+	r = json_object_array_get_idx(results, 0);
+	if (!json_object_object_get_ex(r, "latency", &lat) || !json_object_is_type(lat, json_type_object))
+		return NULL;
+	return "CLOCK_MONOTONIC";
+}
 
 void cmp_check_method(struct cmp_data *d, const char *path, json_object *doc)
 {
@@ -36,9 +60,14 @@ void cmp_check_method(struct cmp_data *d, const char *path, json_object *doc)
 		struct cmp_method_seen *seen = &d->method[i];
 		const char *s;
 
-		if (!json_object_object_get_ex(params, k->key, &v) || !json_object_is_type(v, json_type_string))
+		if (json_object_object_get_ex(params, k->key, &v) && json_object_is_type(v, json_type_string))
+			s = json_object_get_string(v);
+		else if (!json_object_object_get_ex(params, k->key, NULL) && k->missing)
+			s = k->missing(doc);
+		else
+			s = NULL;
+		if (!s)
 			continue;
-		s = json_object_get_string(v);
 		if (!seen->value[0]) {
 			snprintf(seen->value, sizeof(seen->value), "%s", s);
 			snprintf(seen->path, sizeof(seen->path), "%s", path);
