@@ -38,7 +38,7 @@ static const char *older_hackbench_clock(json_object *doc)
 {
 	json_object *tool, *results, *r, *lat;
 
-	if (!json_object_object_get_ex(doc, "tool", &tool) ||
+	if (!json_object_object_get_ex(doc, "tool", &tool) || !json_object_is_type(tool, json_type_string) ||
 	    strcmp(json_object_get_string(tool), "lj-hackbench") ||
 	    !json_object_object_get_ex(doc, "results", &results) ||
 	    !json_object_is_type(results, json_type_array) || !json_object_array_length(results))
