@@ -39,8 +39,8 @@ int main(int argc, char **argv)
 	}
 	hb_tsc_start(&mono, false, NULL, 0);
 	hb_tsc_start(&tsc, true, why, sizeof(why));
-	if (!tsc.on || hb_tsc_rate(&tsc)) {
-		printf("# stamps are clock_gettime here (%s): nothing to compare\n", tsc.on ? "no rate" : why);
+	if (!tsc.on || hb_tsc_rate(&tsc, why, sizeof(why))) {
+		printf("# stamps are clock_gettime here (%s): nothing to compare\n", why);
 		printf("clock_gettime %.1f ns per stamp\n", per_read(&mono, n, &sink));
 		return sink == 42;
 	}

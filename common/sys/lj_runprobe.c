@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_runprobe - /proc/stat, the clock source and /dev/kmsg read around a run. */
 #include "lj_runprobe.h"
+#include "lj_clocksource.h"
 #include "lj_validity.h"
 
 #include <errno.h>
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-#define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -76,7 +75,7 @@ int lj_runprobe_read(struct lj_runprobe *p, const cpu_set_t *cpus, int kmsg)
 
 	memset(p, 0, sizeof(*p));
 	p->kmsg_fd = -1;
-	read_line(CLOCKSOURCE, p->clocksource, sizeof(p->clocksource));
+	lj_clocksource(p->clocksource, sizeof(p->clocksource));	/* "" when unknown */
 	read_freq(p, cpus);
 	lj_cgstat_read(0, &p->cg);	/* p->cg.known says whether it could */
 	read_line("/proc/self/stat", line, sizeof(line));

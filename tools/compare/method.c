@@ -60,12 +60,10 @@ void cmp_check_method(struct cmp_data *d, const char *path, json_object *doc)
 		struct cmp_method_seen *seen = &d->method[i];
 		const char *s;
 
-		if (json_object_object_get_ex(params, k->key, &v) && json_object_is_type(v, json_type_string))
-			s = json_object_get_string(v);
-		else if (!json_object_object_get_ex(params, k->key, NULL) && k->missing)
-			s = k->missing(doc);
+		if (!json_object_object_get_ex(params, k->key, &v))
+			s = k->missing ? k->missing(doc) : NULL;
 		else
-			s = NULL;
+			s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 		if (!s)
 			continue;
 		if (!seen->value[0]) {

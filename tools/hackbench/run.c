@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -275,8 +274,8 @@ int hb_run_start(struct hb_run *run)
 	int err, ready;
 
 	/* before the fork: process-mode workers use their copy of the rate */
-	if (run->stamps && hb_tsc_rate(&run->tsc))
-		snprintf(run->tsc_why, sizeof(run->tsc_why), "the TSC did not advance with the clock");
+	if (run->stamps)
+		hb_tsc_rate(&run->tsc, run->tsc_why, sizeof(run->tsc_why));
 	run->floor = hb_tsc_now(&run->tsc);
 	err = spawn_all(run);
 	for (unsigned int i = 0; i < run->nworkers; i++)

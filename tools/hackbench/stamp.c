@@ -3,17 +3,12 @@
 #include "stamp.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
-#define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
-#define PAIR_TRIES 7
+#include "lj_clocksource.h"
+#include "lj_why.h"
 
-static void say(char *why, size_t len, const char *msg)
-{
-	if (why && len)
-		snprintf(why, len, "%s", msg);
-}
+#define PAIR_TRIES 7
 
 #if HB_TSC_ARCH
 /*
@@ -41,29 +36,22 @@ static void pair(uint64_t *ticks, int64_t *ns)
 
 void hb_tsc_start(struct hb_tsc *c, bool want, char *why, size_t why_len)
 {
-	char src[32] = "";
-	FILE *f;
+	char src[32];
 
 	memset(c, 0, sizeof(*c));
 	c->ns_per_tick = 1;
 	if (!want) {
-		say(why, why_len, "not asked");
+		lj_why(why, why_len, "not asked");
 		return;
 	}
 	if (!HB_TSC_ARCH) {
-		say(why, why_len, "no TSC on this architecture");
+		lj_why(why, why_len, "no TSC on this architecture");
 		return;
 	}
-	f = fopen(CLOCKSOURCE, "re");
-	if (f) {
-		if (!fgets(src, sizeof(src), f))
-			src[0] = '\0';
-		fclose(f);
-	}
-	src[strcspn(src, "\n")] = '\0';
+	lj_clocksource(src, sizeof(src));
 	if (strcmp(src, "tsc")) {
-		say(why, why_len, src[0] ? "the kernel's clocksource is not the TSC" :
-		    "the kernel's clocksource is unknown");
+		lj_why(why, why_len, "%s", src[0] ? "the kernel's clocksource is not the TSC" :
+		       "the kernel's clocksource is unknown");
 		return;
 	}
 #if HB_TSC_ARCH
@@ -72,7 +60,7 @@ void hb_tsc_start(struct hb_tsc *c, bool want, char *why, size_t why_len)
 #endif
 }
 
-int hb_tsc_rate(struct hb_tsc *c)
+int hb_tsc_rate(struct hb_tsc *c, char *why, size_t why_len)
 {
 #if HB_TSC_ARCH
 	uint64_t t1;
@@ -91,11 +79,13 @@ int hb_tsc_rate(struct hb_tsc *c)
 	if (t1 <= c->t0 || ns1 <= c->ns0) {
 		c->on = false;
 		c->ns_per_tick = 1;
-		return -EINVAL;
+		return lj_why_err(why, why_len, -EINVAL, "the TSC did not advance with the clock");
 	}
 	c->ns_per_tick = (double)(ns1 - c->ns0) / (double)(t1 - c->t0);
 #else
 	(void)c;
+	(void)why;
+	(void)why_len;
 #endif
 	return 0;
 }

@@ -44,8 +44,8 @@ struct hb_tsc {
  * says why not.
  */
 void hb_tsc_start(struct hb_tsc *c, bool want, char *why, size_t why_len);
-/* Finish the rate, sleeping until HB_TSC_MIN_SPAN_NS after hb_tsc_start. 0 or -errno (off again). */
-int hb_tsc_rate(struct hb_tsc *c);
+/* Finish the rate, sleeping until HB_TSC_MIN_SPAN_NS after hb_tsc_start. 0, or -errno with @why (off again). */
+int hb_tsc_rate(struct hb_tsc *c, char *why, size_t why_len);
 
 static inline uint64_t hb_tsc_now(const struct hb_tsc *c)
 {
