@@ -110,6 +110,15 @@ static long prefault(bool hot_only, uintptr_t hot_lo, uintptr_t hot_hi)
 	return total;
 }
 
+long lj_prefault_range(void *p, size_t len)
+{
+	const long ps = sysconf(_SC_PAGESIZE);
+	const uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+	uintptr_t lo = (uintptr_t)p & ~(page - 1);
+
+	return len ? touch_range(lo, (uintptr_t)p + len, 1, page) : 0;
+}
+
 long lj_prefault_images(void)
 {
 	return prefault(false, 0, 0);

@@ -30,6 +30,14 @@ long lj_prefault_images(void);
 long lj_prefault_hot(void);
 
 /*
+ * Write one byte (an atomic add of 0) in every page of @len bytes at @p,
+ * so that memory still untouched (fresh zero pages, a shared mapping) is
+ * allocated and mapped writable now, not at its first use in a timed or
+ * measured section. Return: the number of pages touched.
+ */
+long lj_prefault_range(void *p, size_t len);
+
+/*
  * Whether the mapping of @path (a /proc/self/maps path, "" for an
  * anonymous one) is one lj_prefault_images touches, given the program's
  * own path @exe. Pure; exposed for the unit test.

@@ -74,11 +74,31 @@ static void test_hot(void)
 	ok(total > 0 && resident == total, "every page of the hot section is resident");
 }
 
+/* A fresh shared mapping is not resident until written; the range from mid-page 1 to mid-page 4 is. */
+static void test_range(void)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 6 * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long total = 0;
+
+	if (m == MAP_FAILED) {
+		skip(3, "mmap failed");
+		return;
+	}
+	ok(resident_pages(m, m + 6 * page, &total) == 0, "a fresh shared mapping has no page resident");
+	is_int(lj_prefault_range(m + page + 100, 3 * (size_t)page), 4,
+	       "lj_prefault_range touches every page the range reaches (4 of them)");
+	ok(resident_pages(m + page, m + 5 * page, &total) == 4 && resident_pages(m, m + page, &total) == 0 &&
+	   resident_pages(m + 5 * page, m + 6 * page, &total) == 0, "...those 4 and no others are resident");
+	munmap(m, 6 * (size_t)page);
+}
+
 int main(void)
 {
 	plan_no_plan();
 	test_wanted();
 	test_touch();
 	test_hot();
+	test_range();
 	return done();
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lj_hist.h"
+#include "lj_prefault.h"
 #include "lj_stop.h"
 #include "lj_time.h"
 
@@ -128,19 +129,6 @@ static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, s
 		message_late(w, now, ns);
 }
 
-/*
- * A histogram in the shared slots is zero pages until written: write one
- * byte of each page before the clock starts, or the first samples to land
- * in each page take a shared-memory fault inside the timed run.
- */
-static void fault_in(void *p, size_t len)
-{
-	const long page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
-
-	for (size_t off = 0; off < len; off += (size_t)page)
-		((volatile char *)p)[off] = 0;
-}
-
 static int receiver(struct hb_worker *w, struct hb_slot *slot)
 {
 	struct hb_run *run = w->run;
@@ -161,8 +149,9 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 
 	apply_policy(run, slot);
 	RSTORE(&slot->msgs, 0);		/* the slot's page faulted in before the clock starts */
+	/* the histogram's shared pages are zero until written: not inside the timed run */
 	if (h)
-		fault_in(h, lj_hist_size());
+		lj_prefault_range(h, lj_hist_size());
 	ready(run);
 	if (!buf)
 		return -ENOMEM;
