@@ -13,7 +13,7 @@ cat >"$TMP/r.scn" <<EOF
 repeat = 2
 val = 1, 2, 3, 4
 [workload fake]
-command = $FAKE --sleep 0.15 --value \${val}
+command = $FAKE --sleep 0.3 --value \${val}
 EOF
 
 export LJ_WAIT_TRIES=600	# wait_for (lib.sh): at most ~30 s
@@ -31,7 +31,7 @@ pid=$!
 dir=$(run_dir "$TMP/s")
 wait_done "$dir" 1
 ok $? "the first cell finishes"
-sleep 0.2
+sleep 0.2	# less than one run: the SIGINT lands inside the second cell
 kill -INT $pid
 wait $pid
 rc=$?
