@@ -118,6 +118,16 @@ static inline _Bool lj_hooks_wants(struct lj_hooks *hs, uint64_t latency_ns)
 	return latency_ns > ~atomic_load_explicit(&hs->inv_threshold_ns, memory_order_relaxed);
 }
 
+/*
+ * The lowest threshold a started hook asked for (UINT64_MAX: none), for a
+ * measuring process that holds only a copy of the hooks (lj-hackbench's
+ * forked workers filter by it and hand their late samples back).
+ */
+static inline uint64_t lj_hooks_threshold(struct lj_hooks *hs)
+{
+	return ~atomic_load_explicit(&hs->inv_threshold_ns, memory_order_relaxed);
+}
+
 /* Whether a missed period / dropped frame reaches any hook (one relaxed load). */
 static inline _Bool lj_hooks_wants_missed(struct lj_hooks *hs)
 {

@@ -79,6 +79,40 @@ struct hb_slot {
 	int hist_done;			/* receiver: its histogram is complete */
 };
 
+/*
+ * Process mode with hooks that want late messages (--explain): each
+ * receiver's slot holds a ring of its late messages, which a thread of
+ * main hands to the hooks while the run goes (forward.c), soon enough for
+ * the recorder to keep the trace around them. One writer (the receiver),
+ * one reader (main). A receiver's running top LJ_EXPLAIN_TOPK (below)
+ * takes in about K (1 + ln(N / K)) of N messages: under 700 of a million,
+ * so the ring fills only with a threshold most messages pass.
+ */
+#define HB_LATE_RING 1024
+struct hb_late_rec {
+	uint64_t due_ns, ran_ns;	/* CLOCK_MONOTONIC: the send and the receipt */
+	int cpu;
+	pid_t tid;
+};
+struct hb_late_ring {
+	uint32_t head;			/* written by the receiver */
+	uint32_t tail;			/* written by main */
+	uint64_t threshold_ns;		/* the hooks' threshold, set by main before the start */
+	uint64_t dropped;		/* late messages the full ring could not take */
+	struct hb_late_rec rec[HB_LATE_RING];
+};
+
+/*
+ * A hook that wants every sample (--explain's default) keeps each
+ * thread's LJ_EXPLAIN_TOPK largest, so a receiver hands back only the
+ * messages that enter its own running top LJ_EXPLAIN_TOPK: the same set,
+ * at a compare per message. A min-heap of the latencies.
+ */
+struct hb_topk {
+	int n;
+	uint64_t v[LJ_EXPLAIN_TOPK];
+};
+
 /* Address ranges of the libraries a forked worker unmaps (unmap.c). */
 #define HB_MAX_LIBSPANS 16
 struct hb_libspans {
@@ -103,6 +137,11 @@ struct hb_run {
 	void *shm;			/* nworkers slots, each with room for a histogram with stamps */
 	size_t slot_size, shm_size;
 	size_t hist_off;		/* a slot's histogram, 0: none (no stamps) */
+	size_t ring_off;		/* a receiver slot's hb_late_ring, 0: none (forward.c) */
+	pthread_t forwarder;		/* main's thread that empties the rings */
+	bool forwarding;
+	_Atomic bool forward_stop;
+	uint64_t forward_dropped;	/* late messages lost to a full ring */
 	int ready[2], wake[2];
 	pid_t pgid;			/* process mode: the workers' process group */
 	pid_t parent;
@@ -114,7 +153,7 @@ struct hb_run {
 	uint64_t floor;			/* stamps before this are not plausible */
 	int64_t start_ns, end_ns;
 	unsigned int started;
-	struct lj_hooks *hooks;		/* the driver's: thread-mode receivers report late messages */
+	struct lj_hooks *hooks;		/* the driver's: thread-mode receivers report late messages, forward.c the others' */
 	bool sched_fallback;
 	int sched_err;			/* the first worker's refusal of --policy */
 	int fifo_err;			/* -F refused for the main thread */
@@ -211,6 +250,25 @@ static inline struct lj_hist *hb_slot_hist(const struct hb_run *run, unsigned in
 {
 	return (struct lj_hist *)((char *)hb_slot(run, worker) + run->hist_off);
 }
+
+/* A receiver's ring of late messages, in its slot (only with run->ring_off). */
+static inline struct hb_late_ring *hb_slot_ring(const struct hb_run *run, unsigned int worker)
+{
+	return (struct hb_late_ring *)((char *)hb_slot(run, worker) + run->ring_off);
+}
+
+/* forward.c: a receiver's side (inline: the message loop's) and main's. */
+static inline bool hb_topk_enters(const struct hb_topk *k, uint64_t ns)
+{
+	return k->n < LJ_EXPLAIN_TOPK || ns > k->v[0];
+}
+void hb_topk_add(struct hb_topk *k, uint64_t ns);
+/* Into @ring: false when it is full (counted in ring->dropped). */
+bool hb_late_push(struct hb_late_ring *ring, const struct hb_late_rec *rec);
+/* Main, as the workers start: tell the rings the hooks' threshold, start the thread. 0 or -errno. */
+int hb_forward_start(struct hb_run *run);
+/* Main, after the reap: stop the thread, hand over what is left. */
+void hb_forward_stop(struct hb_run *run);
 
 /* workers.c: the sender or receiver loop of @w; returns 0 or -errno. */
 int hb_worker_main(struct hb_worker *w);

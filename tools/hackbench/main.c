@@ -65,15 +65,14 @@ static void abandon(struct hb_run *run)
 /*
  * The validity verdict runs beside every lj-hackbench run (it reads back
  * the workers' policy when one is asked); the recorder with --explain
- * (thread mode: forked workers tell no hook).
+ * (forked workers hand their late messages back through their slots:
+ * forward.c).
  */
 static int hooks(void *p, struct lj_tool *t)
 {
 	struct hb_tool *h = p;
 	int err = lj_vhook_add(&t->hooks, &h->validity);
 
-	if (!err && h->cfg.explain.explain && h->cfg.mode != HB_THREAD)
-		lj_warn("--explain explains thread mode (-T) only: forked workers tell no hook");
 	return err ? err : lj_explain_register(&t->hooks, &h->cfg.explain, NULL);
 }
 

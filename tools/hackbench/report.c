@@ -130,6 +130,9 @@ static void json_side(const struct hb_run *run, json_object *side)
 	put(side, "worker_error", run->worker_err ?
 	    json_object_new_string(lj_strerror(run->worker_err)) : NULL);
 	put(side, "partial_bytes", json_object_new_int64((int64_t)run->partial));
+	/* forked receivers' late messages their ring could not take: --explain never saw them */
+	if (run->ring_off)
+		put(side, "late_messages_dropped", json_object_new_int64((int64_t)run->forward_dropped));
 }
 
 int hb_report_json(const struct hb_run *run, struct lj_result *res)

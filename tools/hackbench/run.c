@@ -90,6 +90,11 @@ int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 		run->hist_off = run->slot_size;
 		run->slot_size += ROUND_UP(lj_hist_size(), LJ_HIST_ALIGN);
 	}
+	/* forked receivers cannot call the hooks: they hand late messages back (forward.c) */
+	if (run->stamps && cfg->mode == HB_PROCESS && cfg->explain.explain) {
+		run->ring_off = run->slot_size;
+		run->slot_size += ROUND_UP(sizeof(struct hb_late_ring), LJ_HIST_ALIGN);
+	}
 	run->shm_size = run->slot_size * run->nworkers;
 	run->shm = mmap(NULL, run->shm_size, PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -304,7 +309,11 @@ int hb_run_start(struct hb_run *run)
 int hb_run_go(struct hb_run *run)
 {
 	char c = 0;
+	int err = hb_forward_start(run);
 
+	if (err)
+		lj_warn_errno(err, "--explain: cannot start the thread that collects the workers' late messages; "
+			      "they reach it after the run, explained from the trace's last window only");
 	run->start_ns = lj_now_ns();
 	if (write(run->wake[1], &c, 1) != 1)
 		return -errno;
@@ -422,6 +431,7 @@ int hb_run_wait(struct hb_run *run)
 			hb_chan_end(run, &run->chan[i]);
 	reap(run, false);
 	run->end_ns = lj_now_ns();
+	hb_forward_stop(run);
 	alarm(0);
 	return 0;
 }

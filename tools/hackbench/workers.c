@@ -110,9 +110,33 @@ static void message_late(const struct hb_worker *w, uint64_t now, int64_t ns)
 	lj_hooks_late(w->run->hooks, &ev);
 }
 
+/*
+ * A forked receiver's late message (above the hooks' threshold, and among
+ * its largest when they want every sample): into its ring, for main's
+ * thread to hand to the hooks (forward.c). Times anchored as above.
+ */
+static void message_late_forked(struct hb_late_ring *ring, struct hb_topk *top, const struct hb_slot *slot,
+				const struct hb_tsc *tsc, uint64_t now, int64_t ns)
+{
+	int64_t ran = tsc->on ? lj_now_ns() : (int64_t)now;
+	struct hb_late_rec rec = { .due_ns = (uint64_t)(ran - ns), .ran_ns = (uint64_t)ran,
+				   .cpu = sched_getcpu(), .tid = slot->tid };
+
+	if (!ring->threshold_ns)
+		hb_topk_add(top, (uint64_t)ns);
+	hb_late_push(ring, &rec);
+}
+
+/* Where a forked receiver's late messages go: NULL in thread mode or without --explain. */
+struct late_out {
+	struct hb_late_ring *ring;
+	uint64_t threshold_ns;		/* the hooks' at the start (0: every sample) */
+	struct hb_topk top;		/* with threshold 0: the receiver's largest so far */
+};
+
 /* A received stamp: into the histogram, to the hooks when late; an implausible one is counted. */
 static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, struct lj_hist *h,
-			      const char *buf, const struct hb_tsc *tsc, uint64_t floor)
+			      const char *buf, const struct hb_tsc *tsc, uint64_t floor, struct late_out *out)
 {
 	uint64_t now = hb_tsc_now(tsc), sent;
 	int64_t ns;
@@ -127,6 +151,9 @@ static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, s
 	lj_hist_add(h, ns);
 	if (lj_hooks_wants(w->run->hooks, (uint64_t)ns))
 		message_late(w, now, ns);
+	else if (out && (uint64_t)ns > out->threshold_ns &&
+		 (out->threshold_ns || hb_topk_enters(&out->top, (uint64_t)ns)))
+		message_late_forked(out->ring, &out->top, slot, tsc, now, ns);
 }
 
 static int receiver(struct hb_worker *w, struct hb_slot *slot)
@@ -144,10 +171,13 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 	/* In the shared slot: main merges it after the reap, nothing to copy back. */
 	struct lj_hist *h = run->stamps ? lj_hist_init(hb_slot_hist(run, (unsigned int)(w - run->w))) : NULL;
 	char *buf = malloc(len);
+	struct late_out *out = NULL;
 	uint64_t got = 0;
 	int err = 0;
 
 	apply_policy(run, slot);
+	if (h && run->ring_off)
+		out = calloc(1, sizeof(*out));	/* before the clock: touched once here */
 	RSTORE(&slot->msgs, 0);		/* the slot's page faulted in before the clock starts */
 	/* the histogram's shared pages are zero until written: not inside the timed run */
 	if (h)
@@ -155,6 +185,11 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 	ready(run);
 	if (!buf)
 		return -ENOMEM;
+	if (out) {
+		/* main set the threshold before it released the workers */
+		out->ring = hb_slot_ring(run, (unsigned int)(w - run->w));
+		out->threshold_ns = out->ring->threshold_ns;
+	}
 	while (got < expected) {
 		ssize_t n = mq ? hb_chan_recv(run, ch, buf) : hb_stream_recv(fd, buf, len);
 
@@ -168,10 +203,11 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 		}
 		/* Without stamps no clock read: --no-latency is hackbench's exact per-message work. */
 		if (h)
-			take_stamp(w, slot, h, buf, &tsc, floor);
+			take_stamp(w, slot, h, buf, &tsc, floor, out);
 		RSTORE(&slot->msgs, ++got);
 	}
 	__atomic_store_n(&slot->hist_done, 1, __ATOMIC_RELEASE);
+	free(out);
 	free(buf);
 	return err;
 }
