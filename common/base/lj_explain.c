@@ -368,6 +368,23 @@ static int by_ns_desc(const void *a, const void *b)
 	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
 }
 
+/*
+ * After the wake-up (before it, attribute() gives lower priorities to
+ * "unaccounted"), the share of tasks an RT thread outranks: kernel prio
+ * 0-99 is RT, a larger number a lower priority.
+ */
+static uint64_t lower_prio(const struct acc *acc, const struct lj_explanation *x)
+{
+	uint64_t ns = 0;
+
+	if (x->tid_prio == PRIO_UNKNOWN || x->tid_prio < 0 || x->tid_prio >= 100)
+		return 0;
+	for (int i = 0; i < acc->n; i++)
+		if (acc->c[i].kind == LJ_CAUSE_TASK && acc->c[i].prio > x->tid_prio)
+			ns += acc->c[i].ns;
+	return ns;
+}
+
 static void keep_largest(struct acc *acc, struct lj_explanation *x)
 {
 	qsort(acc->c, (size_t)acc->n, sizeof(acc->c[0]), by_ns_desc);
@@ -475,6 +492,7 @@ static int explain_with(const struct lj_trace_view *tv, const struct lj_trace_vi
 	walk(&tv->cpus[out->cpu], wake_ts, out, acc);
 	if (acc->lost)
 		out->incomplete = true;
+	out->lower_prio_ns = lower_prio(acc, out);
 	keep_largest(acc, out);
 	free(acc);
 	return 0;

@@ -61,6 +61,12 @@ struct lj_explanation {
 	uint64_t wake_delay_ns;	/* due -> its wake-up (0 when woken before due) */
 	uint64_t runq_wait_ns;	/* max(due, wake-up) -> switched in */
 	uint64_t idle_exit_ns;	/* due -> leaving idle, when the CPU was idle at due */
+	/*
+	 * An RT thread, woken: tasks of lower priority held its CPU anyway
+	 * (the kernel did not preempt them: its preemption model, a section
+	 * that cannot be preempted, the fair server or RT throttling).
+	 */
+	uint64_t lower_prio_ns;
 	bool migrated;
 	int mig_from, mig_to;
 	uint32_t freq_khz;	/* last cpu_frequency of the CPU (0: none seen) */

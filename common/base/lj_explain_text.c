@@ -88,7 +88,7 @@ static size_t cause_text(const struct lj_cause *c, char *buf, size_t len)
 	}
 }
 
-/* "; idle exit 40 us; migrated 0->1; at 800 MHz; 99 % explained" */
+/* "; idle exit 40 us; migrated 0->1; at 800 MHz; lower priority ran 4 us after its wake-up; 99 % explained" */
 static void tail_text(const struct lj_explanation *x, char *buf, size_t len)
 {
 	size_t o = strlen(buf);
@@ -103,6 +103,9 @@ static void tail_text(const struct lj_explanation *x, char *buf, size_t len)
 				      x->mig_to);
 	if (x->freq_khz && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "; at %u MHz", x->freq_khz / 1000);
+	if (x->lower_prio_ns && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "; lower priority ran %s after its wake-up",
+				      lj_explain_dur(x->lower_prio_ns, d, sizeof(d)));
 	if (o < len)
 		snprintf(buf + o, len - o, "; %.0f %% explained%s",
 			 x->latency_ns ? 100.0 * (double)(x->latency_ns - un) / (double)x->latency_ns : 100.0,

@@ -13,6 +13,7 @@
 #include "lj_explain_json.h"
 #include "lj_hot.h"
 #include "lj_parse.h"
+#include "lj_preempt.h"
 #include "lj_result.h"
 #include "lj_time.h"
 #include "lj_trace.h"
@@ -59,6 +60,9 @@ struct lj_explain {
 	uint64_t outside_window, failed, dropped;
 	struct lj_cause agg[MAXAGG];
 	int nagg;
+	uint64_t lower_ns;		/* lower priorities after wake-ups, summed */
+	int nlower;			/* explanations with some */
+	struct lj_preempt_info preempt;	/* read when nlower: what let them run */
 	char why[256];
 };
 
@@ -489,6 +493,9 @@ static void summarise_causes(const struct lj_explain *x, struct lj_result *res)
 		snprintf(name, sizeof(name), "explain_%s_ns", lj_cause_kind_name(k));
 		lj_result_summary(res, name, (double)total[k] / x->ndone, "ns", LJ_BETTER_LOWER);
 	}
+	/* part of the task time: what two preemption models compare on */
+	lj_result_summary(res, "explain_lower_prio_ns", (double)x->lower_ns / x->ndone, "ns",
+			  LJ_BETTER_LOWER);
 }
 
 static void stop(void *priv)
@@ -515,7 +522,37 @@ static void stop(void *priv)
 	explain_all(x, all, n);
 	free(all);
 	aggregate(x);
+	for (int i = 0; i < x->ndone; i++)
+		if (x->done[i].x.lower_prio_ns) {
+			x->lower_ns += x->done[i].x.lower_prio_ns;
+			x->nlower++;
+		}
+	if (x->nlower)
+		lj_preempt_detect(&x->preempt);
 	mark_lost(x);
+}
+
+/*
+ * Why a task an RT thread outranks could keep the CPU after the thread
+ * was woken, given the kernel's preemption model.
+ */
+static const char *lower_prio_why(enum lj_preempt_model m)
+{
+	switch (m) {
+	case LJ_PREEMPT_NONE:
+		return "the kernel is not preemptible: a task inside the kernel keeps the CPU "
+		       "until it sleeps, returns to user space or reaches cond_resched()";
+	case LJ_PREEMPT_VOLUNTARY:
+		return "voluntary preemption: a task inside the kernel keeps the CPU until "
+		       "its next might_sleep() point";
+	case LJ_PREEMPT_FULL:
+	case LJ_PREEMPT_LAZY:
+	case LJ_PREEMPT_RT:
+		return "a preemptible kernel: only sections that cannot be preempted (spinlocks, "
+		       "interrupts off), the fair server or RT throttling let them run";
+	default:
+		return "preemption model unknown";
+	}
 }
 
 static int contribute(void *priv, struct lj_result *res)
@@ -552,6 +589,17 @@ static int contribute(void *priv, struct lj_result *res)
 		json_object_array_add(causes, lj_cause_json(&x->agg[i]));
 	json_object_object_add(o, "explanations", arr);
 	json_object_object_add(o, "causes", causes);
+	if (x->nlower) {
+		json_object *lp = json_object_new_object();
+
+		json_object_object_add(lp, "ns", json_object_new_int64((int64_t)x->lower_ns));
+		json_object_object_add(lp, "explained", json_object_new_int(x->nlower));
+		json_object_object_add(lp, "preempt", json_object_new_string(lj_preempt_name(x->preempt.mode)));
+		json_object_object_add(lp, "why", json_object_new_string(lower_prio_why(x->preempt.mode)));
+		json_object_object_add(o, "lower_prio", lp);
+	} else {
+		json_object_object_add(o, "lower_prio", NULL);
+	}
 	json_object_object_add(lj_result_side(res), "explain", o);
 	summarise_causes(x, res);
 	return 0;
@@ -585,6 +633,11 @@ static void report_summary(struct lj_explain *x, FILE *out)
 			fprintf(out, " (%s)", c->name);
 	}
 	fputc('\n', out);
+	if (x->nlower)
+		fprintf(out, "## explain: in %d of %d, tasks of lower priority kept the CPU after the wake-up, "
+			"%s in all (preempt=%s: %s)\n", x->nlower, x->ndone,
+			lj_explain_dur(x->lower_ns, d, sizeof(d)), lj_preempt_name(x->preempt.mode),
+			lower_prio_why(x->preempt.mode));
 }
 
 static int done_by_latency_desc(const void *a, const void *b)

@@ -51,6 +51,7 @@ json_object *lj_explanation_json(const struct lj_explanation *x, const char *wha
 	add_u64(o, "wake_delay_ns", x->wake_delay_ns);
 	add_u64(o, "runq_wait_ns", x->runq_wait_ns);
 	add_u64(o, "idle_exit_ns", x->idle_exit_ns);
+	add_u64(o, "lower_prio_ns", x->lower_prio_ns);
 	if (x->migrated) {
 		mig = json_object_new_object();
 		json_object_object_add(mig, "from", json_object_new_int(x->mig_from));

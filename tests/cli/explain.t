@@ -119,6 +119,10 @@ for e in e:
 	# kind's time, all seven present, adding up to the mean latency.
 	json_check "$TMP/spin.json" "abs(sum(d['summary']['explain_%s_ns' % k]['value'] for k in ('task','irq','softirq','idle','self','unaccounted','other')) - sum(e['latency_ns'] for e in x['explanations']) / len(x['explanations'])) < 1" \
 		"summary explain_<kind>_ns: the mean per explained sample, adding up to the mean latency"
+	# The spinner outranks lj-cyclic: its time is never "lower priority"; the summary metric is
+	# the mean of the explanations' lower_prio_ns, and side.explain.lower_prio is null without any.
+	json_check "$TMP/spin.json" "all(e['lower_prio_ns'] + sum(c['ns'] for c in e['causes'] if c.get('pid') == $helper_pid) <= e['latency_ns'] for e in x['explanations']) and abs(d['summary']['explain_lower_prio_ns']['value'] - sum(e['lower_prio_ns'] for e in x['explanations']) / len(x['explanations'])) < 1 and ((x['lower_prio'] is None) == all(e['lower_prio_ns'] == 0 for e in x['explanations']))" \
+		"lower_prio_ns: never the higher-priority spinner's time; summary and side.explain.lower_prio agree"
 	diag "$(grep -m2 '^## ' "$TMP/out")"
 	[ "$_tap_fail" -eq 0 ] || diag "$(grep '^## ' "$TMP/out")"
 fi

@@ -131,6 +131,7 @@ static void test_wake_behind_fifo(void)
 	is_int(ns_of(&x, LJ_CAUSE_IRQ, -1), 15 * US, "local timer 15 us");
 	is_int(ns_of(&x, LJ_CAUSE_SOFTIRQ, 9), 1 * US, "RCU softirq 1 us");
 	is_int(ns_of(&x, LJ_CAUSE_SELF, 9670), 9 * US, "the thread itself 9 us");
+	is_int(x.lower_prio_ns, 0, "nothing of lower priority held the CPU (the spinner outranks it)");
 	is_int(total(&x), x.latency_ns, "the shares add up to the latency");
 	is_int(lj_explain_unaccounted(&x), 0, "nothing unaccounted");
 	ok(!x.incomplete, "the trace covers the interval");
@@ -156,6 +157,7 @@ static void test_preempt(void)
 	is_int(ns_of(&x, LJ_CAUSE_TASK, 9681), 3194 * US, "the spinner ran 3194 us");
 	is_int(ns_of(&x, LJ_CAUSE_IRQ, -1), 9 * US, "local timer 9 us");
 	is_int(ns_of(&x, LJ_CAUSE_SELF, 9680), 34 * US, "itself 34 us");
+	is_int(x.lower_prio_ns, 0, "a SCHED_OTHER thread outranks nobody");
 	is_int(total(&x), 3237 * US, "the shares add up to 3237 us");
 }
 
@@ -202,6 +204,7 @@ static void test_storm(void)
 static void test_unaccounted(void)
 {
 	struct lj_explanation x;
+	char text[512];
 
 	is_int(load("wake-behind-fifo.trace"), 0, "fixture loads");
 	is_int(lj_explain(&view, 1, 9670, 585173000 * US, 585173245 * US, &x), 0, "late timer explained");
@@ -211,6 +214,10 @@ static void test_unaccounted(void)
 	is_int(ns_of(&x, LJ_CAUSE_TASK, 9642), 4 * US, "cc1 blamed only after the wake-up (4 us)");
 	is_int(ns_of(&x, LJ_CAUSE_IRQ, -1), 9 * US, "the late timer's own 9 us");
 	is_int(total(&x), 245 * US, "the shares add up");
+	is_int(x.lower_prio_ns, 4 * US, "lower priority after the wake-up: cc1's 4 us, not the 224 us before it");
+	lj_explain_text(&x, "spike", 585 * 1000000000ULL, text, sizeof(text));
+	ok(strstr(text, "; lower priority ran 4.00 us after its wake-up; ") != NULL,
+	   "the text line says so");
 
 	is_int(lj_explain(&view, 1, 9670, 585167915 * US, 585168200 * US, &x), 0, "early explained");
 	is_int(ns_of(&x, LJ_CAUSE_UNACCOUNTED, 0), 100 * US, "100 us before the trace: no events");
