@@ -234,6 +234,33 @@ else
 	skip 6 "lj-hackbench not built"
 fi
 
+# Known-answer interference for lower_prio_ns: a messaging load (SCHED_OTHER, mostly inside pipe
+# system calls) on the measured CPU. On a kernel that is not preemptible (none, voluntary) the FIFO
+# thread's CPU stays with a hackbench task after the wake-up, until its system call returns.
+if [ -x "$LJ_BUILD/lj-hackbench" ]; then
+	"$LJ_BUILD/lj-hackbench" --duration 6 -g 2 --cpus "$CPU" --quiet --no-latency >/dev/null 2>&1 &
+	hb=$!
+	sleep 0.5
+	run_rc env -u LJ_RESULT_NO_SYSINFO lj-cyclic -q -a "$CPU" -p 90 -i 1000 -l 2000 --explain=20 --json "$TMP/lp.json"
+	kill "$hb" 2>/dev/null
+	wait "$hb" 2>/dev/null
+	model=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['system']['preempt']['mode'])" "$TMP/lp.json" 2>/dev/null)
+	case $model in
+	none | voluntary)
+		json_check "$TMP/lp.json" "x['lower_prio'] is not None and x['lower_prio']['explained'] >= 1 and x['lower_prio']['preempt'] == '$model' and d['summary']['explain_lower_prio_ns']['value'] > 0" \
+			"under messaging load on a preempt=$model kernel, lower priorities kept the FIFO thread's CPU after wake-ups"
+		grep -q "^## explain: in [0-9]* of [0-9]*, tasks of lower priority kept the CPU after the wake-up, .* (preempt=$model: " "$TMP/err"
+		ok $? "the run's line says so, with the preemption model"
+		[ "$_tap_fail" -eq 0 ] || diag "$(grep '^## ' "$TMP/err" | tail -3)"
+		;;
+	*)
+		skip 2 "preemption model '${model:-unknown}': a lower priority is preempted at once"
+		;;
+	esac
+else
+	skip 2 "lj-hackbench not built"
+fi
+
 # 3. Nothing left behind.
 is "$(instances)" 0 "no ljkit tracefs instance left"
 is "$(grep -c ' tracefs ' /proc/self/mounts)" "$mounts_before" "tracefs mounted as before"
