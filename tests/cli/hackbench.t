@@ -19,11 +19,19 @@ ok $? "--help lists --transport"
 run_rc lj-hackbench -h
 ok $((rc != 0)) "-h is help, as in hackbench"
 
-for bad in "-g 0" "-l x" "-s 0" "-f -1" "-p -i" "--transport foo" "--duration 0" "--priority 5 --policy batch" "extra"; do
+for bad in "-g 0" "-l x" "-s 0" "-f -1" "-p -i" "--transport foo" "--duration 0" "--priority 5 --policy batch" "extra" \
+	"--no-latency --explain"; do
 	run_rc lj-hackbench $bad
 	is "$rc" 2 "usage error exits 2: $bad"
 	is "$(wc -l <"$TMP/err")" 1 "one-line message: $bad"
 done
+
+# --explain where no message can carry a stamp: said, and no trace recorded
+run_rc lj-hackbench -g 1 -l 10 -s 4 --explain --json "$TMP/nostamp.json"
+is "$rc" 0 "--explain with 4-byte messages exits 0"
+grep -q "^lj-hackbench: warning: --explain: nothing to explain, no message carries its send time (messages shorter than 8 bytes" "$TMP/err"
+ok $? "...and says there is nothing to explain, and why"
+json_ok "$TMP/nostamp.json" '!exists $d->{side}{explain}' "...and records no trace"
 
 run_rc lj-hackbench -g 1 -l 10
 is "$rc" 0 "default transport, process mode exits 0"

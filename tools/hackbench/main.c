@@ -73,7 +73,15 @@ static int hooks(void *p, struct lj_tool *t)
 	struct hb_tool *h = p;
 	int err = lj_vhook_add(&t->hooks, &h->validity);
 
-	return err ? err : lj_explain_register(&t->hooks, &h->cfg.explain, NULL);
+	if (err || !h->cfg.explain.explain)
+		return err;
+	/* no stamps, no late message: no trace to record */
+	if (!h->run.stamps) {
+		lj_warn("--explain: nothing to explain, no message carries its send time (%s)",
+			h->run.no_stamp_why);
+		return 0;
+	}
+	return lj_explain_register(&t->hooks, &h->cfg.explain, NULL);
 }
 
 /* The workers' ids (in run->w's order: explain's index) and what they were asked; policy -1: nothing. */

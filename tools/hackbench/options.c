@@ -155,6 +155,9 @@ int hb_parse(struct hb_config *cfg, int argc, char **argv)
 	ret = lj_opt_policy_priority(cfg->policy_given, &cfg->policy, cfg->priority);
 	if (ret)
 		return ret;
+	if (cfg->explain.explain && cfg->no_latency)
+		return lj_usage_error("--explain explains late messages, found by the stamps --no-latency leaves out: "
+				      "use one of them");
 	if ((uint64_t)cfg->groups * cfg->fds * 2 > 4000000)
 		return lj_usage_error("--groups %u x --fds %u is %llu tasks: too many", cfg->groups,
 				      cfg->fds, 2ULL * cfg->groups * cfg->fds);
