@@ -183,7 +183,7 @@ static int receiver(struct hb_worker *w, struct hb_slot *slot)
 	if (h)
 		lj_prefault_range(h, lj_hist_size());
 	ready(run);
-	if (!buf)
+	if (!buf || (h && run->ring_off && !out))
 		return -ENOMEM;
 	if (out) {
 		/* main set the threshold before it released the workers */
