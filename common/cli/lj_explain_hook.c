@@ -16,6 +16,7 @@
 #include "lj_preempt.h"
 #include "lj_result.h"
 #include "lj_time.h"
+#include "lj_topk.h"
 #include "lj_trace.h"
 #include "lj_validity_hook.h"
 
@@ -24,6 +25,7 @@
 #define AGG_WORK 512
 
 struct cand {
+	uint64_t lat;		/* ran - due (0 if before): first, lj_topk's key */
 	enum lj_late_kind kind;
 	int cpu;
 	pid_t tid;
@@ -35,7 +37,7 @@ struct thread_cands {
 	pid_t tid;
 	uint64_t nsamples;		/* samples late() saw (default threshold: all of them) */
 	int ntop;
-	struct cand top[LJ_EXPLAIN_TOPK];	/* min-heap by latency: the largest samples */
+	struct cand top[LJ_EXPLAIN_TOPK];	/* the largest samples (lj_topk) */
 };
 
 struct done {
@@ -117,53 +119,12 @@ int lj_explain_register(struct lj_hooks *hs, const struct lj_explain_opts *o,
 	return err;
 }
 
-static uint64_t lat_of(const struct cand *c)
-{
-	return c->ran > c->due ? c->ran - c->due : 0;
-}
-
-static void heap_down(struct cand *h, int n, int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i;
-		struct cand t;
-
-		if (l < n && lat_of(&h[l]) < lat_of(&h[m]))
-			m = l;
-		if (r < n && lat_of(&h[r]) < lat_of(&h[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
-
-/*
- * Keep @c if it is among the LJ_EXPLAIN_TOPK largest: the heap's root is
- * the moving threshold. Return: whether it was kept.
- */
+/* Keep @c if it is among the LJ_EXPLAIN_TOPK largest. Return: whether it was kept. */
 static bool LJ_HOT keep_top(struct thread_cands *tc, const struct cand *c)
 {
-	if (tc->ntop < LJ_EXPLAIN_TOPK) {
-		int i = tc->ntop++;
-
-		tc->top[i] = *c;
-		while (i > 0 && lat_of(&tc->top[(i - 1) / 2]) > lat_of(&tc->top[i])) {
-			struct cand t = tc->top[i];
-
-			tc->top[i] = tc->top[(i - 1) / 2];
-			tc->top[(i - 1) / 2] = t;
-			i = (i - 1) / 2;
-		}
-	} else if (lat_of(c) > lat_of(&tc->top[0])) {
-		tc->top[0] = *c;
-		heap_down(tc->top, tc->ntop, 0);
-	} else {
+	if (!lj_topk_enters(tc->top, tc->ntop, LJ_EXPLAIN_TOPK, c->lat))
 		return false;
-	}
+	lj_topk_add(tc->top, &tc->ntop, LJ_EXPLAIN_TOPK, sizeof(*c), c);
 	return true;
 }
 
@@ -182,7 +143,8 @@ static void LJ_HOT late(void *priv, const struct lj_late *ev)
 {
 	struct lj_explain *x = priv;
 	struct thread_cands *tc = thread_of(x, ev);
-	struct cand c = { ev->kind, ev->cpu, ev->tid, ev->due_ns, ev->ran_ns };
+	struct cand c = { .lat = ev->ran_ns > ev->due_ns ? ev->ran_ns - ev->due_ns : 0, .kind = ev->kind,
+			  .cpu = ev->cpu, .tid = ev->tid, .due = ev->due_ns, .ran = ev->ran_ns };
 
 	if (!tc) {
 		atomic_fetch_add_explicit(&x->unmatched, 1, memory_order_relaxed);
@@ -281,7 +243,7 @@ static const char *what_of(enum lj_late_kind k)
 
 static int by_latency_desc(const void *a, const void *b)
 {
-	uint64_t x = lat_of(a), y = lat_of(b);
+	uint64_t x = ((const struct cand *)a)->lat, y = ((const struct cand *)b)->lat;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }

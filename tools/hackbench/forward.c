@@ -15,35 +15,6 @@
  */
 #define FORWARD_PERIOD_NS (20 * LJ_NSEC_PER_MSEC)
 
-void hb_topk_add(struct hb_topk *k, uint64_t ns)
-{
-	int i;
-
-	if (k->n < LJ_EXPLAIN_TOPK) {
-		/* sift up */
-		for (i = k->n++; i > 0 && k->v[(i - 1) / 2] > ns; i = (i - 1) / 2)
-			k->v[i] = k->v[(i - 1) / 2];
-		k->v[i] = ns;
-		return;
-	}
-	if (ns <= k->v[0])
-		return;
-	/* replace the root, sift down */
-	for (i = 0;;) {
-		int c = 2 * i + 1;
-
-		if (c >= k->n)
-			break;
-		if (c + 1 < k->n && k->v[c + 1] < k->v[c])
-			c++;
-		if (k->v[c] >= ns)
-			break;
-		k->v[i] = k->v[c];
-		i = c;
-	}
-	k->v[i] = ns;
-}
-
 bool hb_late_push(struct hb_late_ring *ring, const struct hb_late_rec *rec)
 {
 	uint32_t h = ring->head;

@@ -16,6 +16,7 @@
 #include "lj_result.h"
 #include "lj_sched.h"
 #include "lj_setupopt.h"
+#include "lj_topk.h"
 #include "stamp.h"
 
 struct lj_hist;
@@ -106,7 +107,7 @@ struct hb_late_ring {
  * A hook that wants every sample (--explain's default) keeps each
  * thread's LJ_EXPLAIN_TOPK largest, so a receiver hands back only the
  * messages that enter its own running top LJ_EXPLAIN_TOPK: the same set,
- * at a compare per message. A min-heap of the latencies.
+ * at a compare per message (lj_topk).
  */
 struct hb_topk {
 	int n;
@@ -257,12 +258,15 @@ static inline struct hb_late_ring *hb_slot_ring(const struct hb_run *run, unsign
 	return (struct hb_late_ring *)((char *)hb_slot(run, worker) + run->ring_off);
 }
 
-/* forward.c: a receiver's side (inline: the message loop's) and main's. */
+/* A receiver's running top K (inline: the message loop's), and forward.c's ring and thread. */
 static inline bool hb_topk_enters(const struct hb_topk *k, uint64_t ns)
 {
-	return k->n < LJ_EXPLAIN_TOPK || ns > k->v[0];
+	return lj_topk_enters(k->v, k->n, LJ_EXPLAIN_TOPK, ns);
 }
-void hb_topk_add(struct hb_topk *k, uint64_t ns);
+static inline void hb_topk_add(struct hb_topk *k, uint64_t ns)
+{
+	lj_topk_add(k->v, &k->n, LJ_EXPLAIN_TOPK, sizeof(k->v[0]), &ns);
+}
 /* Into @ring: false when it is full (counted in ring->dropped). */
 bool hb_late_push(struct hb_late_ring *ring, const struct hb_late_rec *rec);
 /* Main, as the workers start: tell the rings the hooks' threshold, start the thread. 0 or -errno. */

@@ -94,18 +94,26 @@ out:
 }
 
 /*
- * A message above the hooks' threshold (thread mode: forked workers hold a
- * copy with no hook). Its CLOCK_MONOTONIC times are anchored on a clock
- * read here, not extrapolated from the rate's pairing, so they stay exact
- * however long a load-mode run goes (and while NTP slews the clock).
+ * A late message's CLOCK_MONOTONIC times, anchored on a clock read here,
+ * not extrapolated from the rate's pairing, so they stay exact however
+ * long a load-mode run goes (and while NTP slews the clock).
  */
-static void message_late(const struct hb_worker *w, uint64_t now, int64_t ns)
+static struct hb_late_rec late_rec(const struct hb_tsc *tsc, const struct hb_slot *slot, uint64_t now,
+				   int64_t ns)
 {
-	const struct hb_tsc *tsc = &w->run->tsc;
 	int64_t ran = tsc->on ? lj_now_ns() : (int64_t)now;
-	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = sched_getcpu(), .tid = gettid(),
+
+	return (struct hb_late_rec){ .due_ns = (uint64_t)(ran - ns), .ran_ns = (uint64_t)ran,
+				     .cpu = sched_getcpu(), .tid = slot->tid };
+}
+
+/* A message above the hooks' threshold, in thread mode: to the hooks. */
+static void message_late(const struct hb_worker *w, const struct hb_slot *slot, uint64_t now, int64_t ns)
+{
+	struct hb_late_rec r = late_rec(&w->run->tsc, slot, now, ns);
+	struct lj_late ev = { .kind = LJ_LATE_SAMPLE, .cpu = r.cpu, .tid = r.tid,
 			      .index = (int)(w->group * 2 * w->run->cfg->fds + w->index),
-			      .due_ns = (uint64_t)(ran - ns), .ran_ns = (uint64_t)ran };
+			      .due_ns = r.due_ns, .ran_ns = r.ran_ns };
 
 	lj_hooks_late(w->run->hooks, &ev);
 }
@@ -113,18 +121,16 @@ static void message_late(const struct hb_worker *w, uint64_t now, int64_t ns)
 /*
  * A forked receiver's late message (above the hooks' threshold, and among
  * its largest when they want every sample): into its ring, for main's
- * thread to hand to the hooks (forward.c). Times anchored as above.
+ * thread to hand to the hooks (forward.c).
  */
 static void message_late_forked(struct hb_late_ring *ring, struct hb_topk *top, const struct hb_slot *slot,
 				const struct hb_tsc *tsc, uint64_t now, int64_t ns)
 {
-	int64_t ran = tsc->on ? lj_now_ns() : (int64_t)now;
-	struct hb_late_rec rec = { .due_ns = (uint64_t)(ran - ns), .ran_ns = (uint64_t)ran,
-				   .cpu = sched_getcpu(), .tid = slot->tid };
+	struct hb_late_rec r = late_rec(tsc, slot, now, ns);
 
 	if (!ring->threshold_ns)
 		hb_topk_add(top, (uint64_t)ns);
-	hb_late_push(ring, &rec);
+	hb_late_push(ring, &r);
 }
 
 /* Where a forked receiver's late messages go: NULL in thread mode or without --explain. */
@@ -150,7 +156,7 @@ static inline void take_stamp(const struct hb_worker *w, struct hb_slot *slot, s
 	ns = hb_tsc_ns(tsc, now - sent);
 	lj_hist_add(h, ns);
 	if (lj_hooks_wants(w->run->hooks, (uint64_t)ns))
-		message_late(w, now, ns);
+		message_late(w, slot, now, ns);
 	else if (out && (uint64_t)ns > out->threshold_ns &&
 		 (out->threshold_ns || hb_topk_enters(&out->top, (uint64_t)ns)))
 		message_late_forked(out->ring, &out->top, slot, tsc, now, ns);
