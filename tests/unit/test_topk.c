@@ -60,5 +60,6 @@ int main(void)
 	qsort(kept, (size_t)n, sizeof(*kept), cmp_desc);
 	ok(!memcmp(kept, all, K * sizeof(*kept)), "the heap holds exactly the K largest");
 	ok(entered < N / 10, "few of a random stream enter once full");
+	free(all);
 	return done();
 }
