@@ -142,6 +142,59 @@ is "$(jq -r '[.summary.fps.value, .summary.percentage_smooth.value, .summary.mea
 	"59 98.3 16.95" "1 x 17 ms for 3 s: 59.0 fps, 98.3 % smooth, 16.95 ms mean frame time (telemetry's figures)"
 usage --ramp --frame-log "$TMP/x.csv"
 
+# Dropped frames in a sliding window (Chromium's DroppedFrameCounter). 17 ms
+# of work per 16.7 ms frame falls a third of a ms further behind each frame:
+# stage 0 skips a frame about every 50, 11 in 10 s. Each 60-frame window
+# holds one of them or, where two skips are under 60 frames apart, two:
+# worst window 2 of 60 (3.33 %), the median window 1 (1.67 %).
+usage --drop-window 10ms
+usage --drop-window 61
+usage --ramp --drop-window 2
+run_rc lj-frame --fake-work 1000 --stages 1 -D 10 --work 17000 --timeline "$TMP/tw.csv" --json "$TMP/w.json"
+is "$(jq -r '[.summary | .window_dropped_max, .window_dropped_p50, .window_dropped_p95, .window_dropped_p99 | .value] | map(tostring) | join(" ")' "$TMP/w.json")" \
+	"3.333 1.667 3.333 3.333" "17 ms frames: worst 1 s window 3.33 %, p50 1.67 %, p95 and p99 3.33 %"
+is "$(jq -c '.results[] | select(.name == "dropped_window") | [.window_frames, .windows, .windows_by_dropped]' "$TMP/w.json")" \
+	'[60,541,[[1,451],[2,90]]]' "...over 541 windows of 60 frames: 451 hold one drop, 90 two"
+is "$(jq -r '.results[] | select(.name == "dropped_window") | [.buckets[].share_pct] | (add | . * 1000 | round), (.[1] * 100 | round)' "$TMP/w.json" | tr '\n' ' ')" \
+	"100000 1664 " "...smoothness buckets add up to 100 %, [3,6) holds 90 of 541 (16.64 %)"
+is "$(jq -r '[.summary.throughput_janks.value, .summary.dropped.value] | map(tostring) | join(" ")' "$TMP/w.json")" "11 11" \
+	"each skipped frame is one throughput jank (a gap of 2 vsyncs after gaps of 1)"
+is "$(jq -c '.results[] | select(.name == "missed_vsyncs") | [.windows, .missed_vsyncs_sum_max, .missed_vsyncs_max]' "$TMP/w.json")" \
+	"[9,2,1]" "589 new frames make 9 windows of 64: at most 2 vsyncs missed in one, 1 by one frame"
+is "$(jq -r '.params.drop_window_ns' "$TMP/w.json")" 1000000000 "params record the 1 s window"
+grep -q '^dropped in 1 s windows (541 windows of 60 frames): max 3.33% (2) at +' "$TMP/out"; ok $? "text: the window line"
+grep -q '^jank (throughput drops between consecutive frames): 11 (1.83% of frames); missed vsyncs per 64 frames (9 windows)' "$TMP/out"
+ok $? "text: the jank and missed vsyncs line"
+is "$(head -1 "$TMP/tw.csv")" "t_s,phase,frames,displayed,dropped,janky,fps,window_dropped_pct,throughput_janks" \
+	"timeline: the window's % dropped and the janks are the last columns"
+is "$(tail -n +2 "$TMP/tw.csv" | awk -F, 'NR <= 9 && $8 != "" { bad++ } NR >= 10 && $8 !~ /^[0-9]/ { bad++ } { j += $9 } END { print bad + 0, j }')" \
+	"0 11" "timeline: no window before the first full second, one in every row after; the janks add up"
+run_rc lj-frame --fake-work 1000 --stages 1 -D 10 --work 17000 --drop-window 0.5 --json "$TMP/w2.json" -q
+is "$(jq -c '.results[] | select(.name == "dropped_window") | [.window_frames, .windows, .max_dropped]' "$TMP/w2.json")" \
+	"[30,571,1]" "--drop-window 0.5: 571 windows of 30 frames, none holding two skips 50 frames apart"
+run_rc lj-frame $FAKE --work 1000 -D 0.5 --json "$TMP/short.json"
+is "$(jq -r '[.summary.window_dropped_max.value, .summary.missed_vsyncs_sum_max.value] | map(tostring) | join(" ")' "$TMP/short.json")" \
+	"null null" "a run shorter than the window (or 64 frames) leaves those metrics null"
+grep -q '^dropped in 1 s windows: none (the run.s 30 frames are fewer than a window.s 60)' "$TMP/out"; ok $? "...and says so"
+if [ -x "$LJ_BUILD/lj-compare" ]; then
+	run_rc lj-compare --validate "$TMP/w.json" "$TMP/short.json"
+	is "$rc" 0 "documents with the window figures validate"
+	# lj-compare takes them as metrics where higher is worse: 20 ms frames drop
+	# a frame in every 6 (worst window 10 of 60) against 17 ms frames' 2 of 60.
+	mkdir -p "$TMP/w17" "$TMP/w20"
+	for i in 1 2 3 4 5; do
+		lj-frame --fake-work 1000 --stages 1 -D 2 --work 17000 --json "$TMP/w17/$i.json" -q 2>/dev/null
+		lj-frame --fake-work 1000 --stages 1 -D 2 --work 20000 --json "$TMP/w20/$i.json" -q 2>/dev/null
+	done
+	run_rc lj-compare --metrics window_dropped_max,throughput_janks "$TMP/w17" "$TMP/w20"
+	grep -qE '^p\(MWU\) +window_dropped_max .*\* worse +\[%, lower is better\]' "$TMP/out"
+	ok $? "lj-compare: a worse worst window is a significant rise, lower being better"
+	grep -qE '^p\(rate\) +throughput_janks .*\* worse +\[count, lower is better\]' "$TMP/out"
+	ok $? "lj-compare: throughput janks compared as counts, lower being better"
+else
+	skip 3 "lj-compare not built"
+fi
+
 # (A simulated run's vsync 0 is at time 0.)
 printf '0 cpus=0\n150000000 cpus=1\n' >"$TMP/phases"
 export LJ_SWEEP_PHASES="$TMP/phases"

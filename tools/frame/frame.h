@@ -17,6 +17,7 @@
 #include "lj_sched.h"
 #include "lj_setupopt.h"
 #include "lj_topo.h"
+#include "smoothness.h"
 
 struct lj_hist;
 struct lj_result;
@@ -62,6 +63,8 @@ struct frm_config {
 
 	const char *timeline;
 	int64_t timeline_interval_ns;
+	int64_t drop_window_ns;		/* --drop-window: the sliding window of dropped frames */
+	bool drop_window_set;
 	const char *frame_log;		/* --frame-log */
 	const char *json;
 	double fake_ns_per_unit;	/* > 0: simulate, test aid */
@@ -265,6 +268,12 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 
 /* framelog.c: --frame-log, one CSV row per measured frame. */
 int frm_frame_log_write(const char *path, const struct frm_trial *tr);
+
+/* smoothreport.c: Chromium's smoothness figures of a fixed run (smoothness.h); free with frm_smooth_free. */
+int frm_trial_smooth_init(const struct frm_trial *tr, struct frm_smooth *s);	/* the window of tr->cfg */
+int frm_trial_smoothness(const struct frm_trial *tr, struct frm_smooth *s);	/* ...and the trial's frames fed */
+void frm_smooth_text(FILE *out, const struct frm_config *cfg, const struct frm_smooth *s);
+void frm_smooth_json(struct lj_result *res, const struct frm_config *cfg, const struct frm_smooth *s);
 
 /* report.c */
 void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_calibration *cal,

@@ -20,7 +20,7 @@ enum {
 	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
 	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
 	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP, K_MODEL,
-	K_CALIBRATE, K_CALIB_FILE, K_FRAME_LOG, K_EXPLAIN,
+	K_CALIBRATE, K_CALIB_FILE, K_FRAME_LOG, K_EXPLAIN, K_DROP_WINDOW,
 };
 
 static const struct lj_opt frame_opts[] = {
@@ -55,6 +55,8 @@ static const struct lj_opt frame_opts[] = {
 	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency" },
 	{ "frame-log", K_FRAME_LOG, LJ_OPT_ARG, "FILE",
 	  "CSV of every measured frame: vsync, present and display times, class, stage" },
+	{ "drop-window", K_DROP_WINDOW, LJ_OPT_ARG, "TIME",
+	  "sliding window for the % of frames dropped (bare number: s; default 1s, Chromium's)" },
 	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)" },
 	{ "calibrate", K_CALIBRATE, LJ_OPT_NOARG, NULL,
@@ -85,6 +87,7 @@ void frm_config_init(struct frm_config *cfg)
 	cfg->ramp_repeat = 3;
 	cfg->ramp_precision = 0.02;
 	cfg->timeline_interval_ns = 100 * LJ_NSEC_PER_MSEC;
+	cfg->drop_window_ns = LJ_NSEC_PER_SEC;
 	lj_setupopt_init(&cfg->setup);
 }
 
@@ -254,6 +257,9 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_TIMELINE_INTERVAL:
 		return lj_opt_duration("--timeline-interval", arg, LJ_NSEC_PER_MSEC,
 				       &cfg->timeline_interval_ns);
+	case K_DROP_WINDOW:
+		cfg->drop_window_set = true;
+		return lj_opt_duration("--drop-window", arg, LJ_NSEC_PER_SEC, &cfg->drop_window_ns);
 	case K_JSON:
 		cfg->json = arg;
 		return 0;
@@ -331,6 +337,11 @@ static int validate(struct frm_config *cfg)
 		return lj_usage_error("--timeline and --frame-log are for a fixed run, not --ramp");
 	if (cfg->timeline_interval_ns < cfg->period_ns)
 		return lj_usage_error("--timeline-interval is shorter than a frame period");
+	if (cfg->ramp && cfg->drop_window_set)
+		return lj_usage_error("--drop-window is for a fixed run, not --ramp");
+	if (!frm_window_frames(&cfg->clock, cfg->drop_window_ns) || cfg->drop_window_ns > FRM_MAX_DROP_WINDOW_NS)
+		return lj_usage_error("--drop-window must hold a frame period and at most %lld s",
+				      FRM_MAX_DROP_WINDOW_NS / LJ_NSEC_PER_SEC);
 	if (!cfg->background && (cfg->bg_policy_name || cfg->bg_prio > 0 || cfg->bg_cpus || cfg->bg_cgroup ||
 				 cfg->bg_load != 100))
 		return lj_usage_error("background options need --background N");

@@ -75,6 +75,7 @@ static void text_fates(FILE *out, const struct frm_config *cfg, const struct frm
 static void text_display(FILE *out, const struct frm_config *cfg, const struct frm_trial *tr)
 {
 	const struct frm_account *a = &tr->acct;
+	struct frm_smooth smooth;
 
 	fprintf(out, "frames: %llu displayed: %llu dropped: %llu (%.2f%%) janky: %llu fps: %.2f"
 		" smooth: %.2f%% longest streak: %llu\n",
@@ -89,6 +90,10 @@ static void text_display(FILE *out, const struct frm_config *cfg, const struct f
 		ms(frm_mean_latency(a)), ms((double)q(tr->latency, 0.5)),
 		ms((double)q(tr->latency, 0.99)), ms((double)a->latency_max_ns));
 	text_fates(out, cfg, a);
+	if (!frm_trial_smoothness(tr, &smooth)) {
+		frm_smooth_text(out, cfg, &smooth);
+		frm_smooth_free(&smooth);
+	}
 	fprintf(out, "production time us (vsync to present): p50 %.1f p95 %.1f p99 %.1f max %.1f"
 		" (presented %llu)\n",
 		us(q(tr->production, 0.5)), us(q(tr->production, 0.95)),
@@ -245,6 +250,8 @@ static void params_json(json_object *p, const struct frm_config *cfg,
 	}
 	if (cfg->timeline)
 		add(p, "timeline_interval_ns", i64(cfg->timeline_interval_ns));
+	if (!cfg->ramp)
+		add(p, "drop_window_ns", i64(cfg->drop_window_ns));
 	if (cal->fake)
 		add(p, "fake_ns_per_unit", dbl(cfg->fake_ns_per_unit));
 	for (int k = 0; k < cal->n; k++) {
@@ -423,24 +430,14 @@ static void summary_account(struct lj_result *res, const struct frm_account *a)
 	lj_result_summary(res, "longest_streak", (double)a->longest_streak, "frames", LJ_BETTER_LOWER);
 }
 
-static void trial_json(struct lj_result *res, const struct frm_config *cfg,
-		       const struct frm_trial *tr, const struct lj_topo *t)
+/* One object per stage, and the sums and the emulator's own cost in side. */
+static void stages_json(struct lj_result *res, const struct frm_config *cfg,
+			const struct frm_trial *tr, const struct lj_topo *t)
 {
 	json_object *results = lj_result_results(res), *side = lj_result_side(res);
-	const struct frm_account *a = &tr->acct;
 	long migr = 0, vcsw = 0, ivcsw = 0;
 	double ovh = overhead_per_frame(tr);
 
-	json_object_array_add(results, frame_times_json(tr));
-	json_object_array_add(results, latency_json(tr));
-	json_object_array_add(results, classes_json(cfg, a));
-	json_object_array_add(results, production_json(cfg, tr));
-	summary_account(res, a);
-	lj_result_summary(res, "frame_time_discrepancy", tr->discrepancy_ns, "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "frame_latency_p99", (double)q(tr->latency, 0.99), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "production_p99", (double)q(tr->production, 0.99), "ns", LJ_BETTER_LOWER);
-	if (cfg->fake_ns_per_unit > 0)
-		return;
 	for (int s = 0; s < cfg->nstages; s++) {
 		const struct frm_stage *st = &tr->stage[s];
 
@@ -460,6 +457,30 @@ static void trial_json(struct lj_result *res, const struct frm_config *cfg,
 	add(side, "main_thread_cpu_ns", i64(tr->main_cpu_ns));
 	add(side, "main_thread_cpu_pct", dbl(tr->main_wall_ns > 0 ? 100.0 * (double)tr->main_cpu_ns /
 						(double)tr->main_wall_ns : 0));
+}
+
+static void trial_json(struct lj_result *res, const struct frm_config *cfg,
+		       const struct frm_trial *tr, const struct lj_topo *t)
+{
+	json_object *results = lj_result_results(res);
+	const struct frm_account *a = &tr->acct;
+	struct frm_smooth smooth;
+
+	json_object_array_add(results, frame_times_json(tr));
+	json_object_array_add(results, latency_json(tr));
+	json_object_array_add(results, classes_json(cfg, a));
+	json_object_array_add(results, production_json(cfg, tr));
+	summary_account(res, a);
+	lj_result_summary(res, "frame_time_discrepancy", tr->discrepancy_ns, "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "frame_latency_p99", (double)q(tr->latency, 0.99), "ns", LJ_BETTER_LOWER);
+	lj_result_summary(res, "production_p99", (double)q(tr->production, 0.99), "ns", LJ_BETTER_LOWER);
+	if (cfg->fake_ns_per_unit <= 0)
+		stages_json(res, cfg, tr, t);
+	/* After the stages' objects: readers that index the results keep their places. */
+	if (!frm_trial_smoothness(tr, &smooth)) {
+		frm_smooth_json(res, cfg, &smooth);
+		frm_smooth_free(&smooth);
+	}
 }
 
 static int cmp_point(const void *a, const void *b)

@@ -13,6 +13,9 @@
 /* Counts of one timeline interval, by the vsync of each frame. */
 struct bin {
 	uint64_t frames, displayed, dropped, janky;
+	uint64_t janks;			/* throughput janks (smoothness.h) */
+	bool window;			/* a full sliding window ends in the interval */
+	uint64_t window_dropped;	/* ...its dropped frames, at the interval's last frame */
 };
 
 struct binner {
@@ -20,6 +23,7 @@ struct binner {
 	struct bin *bins;
 	uint64_t nbins;
 	int64_t interval_ns;
+	struct frm_smooth smooth;	/* the sliding window and the janks, frame by frame */
 };
 
 static uint64_t bin_of(const struct frm_trial *tr, uint64_t i, int64_t interval_ns)
@@ -34,11 +38,15 @@ static void bin_fate(void *arg, uint64_t index, enum frm_fate fate, int stage, i
 	uint64_t k = bin_of(b->tr, index, b->interval_ns);
 	struct bin *x;
 
-	(void)stage;
-	(void)shown_ns;
+	frm_smooth_fate(&b->smooth, index, fate, stage, shown_ns);
 	if (k >= b->nbins)
 		return;
 	x = &b->bins[k];
+	x->janks += b->smooth.jank_now;
+	if (b->smooth.win.n && b->smooth.win.seen >= b->smooth.win.n) {
+		x->window = true;
+		x->window_dropped = b->smooth.win.dropped;
+	}
 	x->frames++;
 	if (frm_fate_displayed(fate))
 		x->displayed++;
@@ -128,7 +136,12 @@ static void write_rows(FILE *f, const struct frm_trial *tr, const struct binner 
 			else
 				fputc(',', f);
 		}
-		fputc('\n', f);
+		/* Added columns go last: the frequency columns keep their places. */
+		if (x->window)
+			fprintf(f, ",%.2f", frm_smooth_pct(&b->smooth, x->window_dropped));
+		else
+			fputc(',', f);
+		fprintf(f, ",%llu\n", (unsigned long long)x->janks);
 	}
 	free(khz);
 }
@@ -148,7 +161,7 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 	/* From the first measured vsync to the interval holding the last. */
 	b.nbins = tr->nrun > tr->warmup ? bin_of(tr, tr->nrun - 1, interval_ns) + 1 : 0;
 	b.bins = calloc(b.nbins ? b.nbins : 1, sizeof(*b.bins));
-	if (!b.bins || !ph) {
+	if (!b.bins || !ph || frm_trial_smooth_init(tr, &b.smooth)) {
 		free(b.bins);
 		free(ph);
 		return -ENOMEM;
@@ -162,6 +175,7 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 		ret = -ENOMEM;
 	}
 	if (ret) {
+		frm_smooth_free(&b.smooth);
 		free(b.bins);
 		free(ph);
 		return ret;
@@ -174,8 +188,9 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &cpus))
 			fprintf(f, ",cpu%d_khz", c);
-	fputc('\n', f);
+	fprintf(f, ",window_dropped_pct,throughput_janks\n");
 	write_rows(f, tr, &b, smp, nsmp, &cpus, ph, nph);
+	frm_smooth_free(&b.smooth);
 	free(b.bins);
 	free(ph);
 	/* Every write error (a full disk) surfaces here; "-" is flushed, not closed. */
