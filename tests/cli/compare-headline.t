@@ -26,6 +26,9 @@ command = lj-hackbench -l 2
 
 [workload frame]
 command = lj-frame --fps 60 -D 0.2s -q
+
+[workload steady]
+command = lj-frame --fps 60 -D 2s -q --stages 1 --work 1 --fake-work 17000000
 SCN
 run=$(lj-matrix -o "$TMP/store" -t small "$TMP/small.scn" 2>"$TMP/merr")
 [ -d "$run" ] || { diag "$(tail -3 "$TMP/merr")"; skip_all "the small matrix did not run here"; }
@@ -42,6 +45,12 @@ grep -qE '^  signal hop \(signal, [a-z]+ [0-9]+\) +p50 [0-9.]+ us  p99 [0-9.]+ u
 ok $? "signal hop in us"
 grep -qE '^  frames \(frame, [0-9]+ FPS\) +dropped [0-9.]+% \([0-9]+ of [0-9]+\)  janky [0-9.]+% of intervals ' "$TMP/out"
 ok $? "60 FPS frames: dropped and janky"
+! grep -q '^  frames (frame, .*worst' "$TMP/out"
+ok $? "a 0.2 s frame run has no worst 1 s window to show"
+# 17 ms of simulated work per 16.7 ms frame: a frame skipped every 0.6 s, so the
+# worst 1 s sliding window holds two of its 60 frames (Chromium's DroppedFrameCounter).
+grep -qE '^  frames \(steady, 59 FPS\) +dropped [0-9.]+% \(2 of 120\)  janky [0-9.]+% of intervals  worst 1 s window 3\.33% ' "$TMP/out"
+ok $? "the frames line ends with the worst sliding window's dropped share"
 grep -qE '^  messaging \(hackbench\) +[0-9]+ msgs/s ' "$TMP/out"
 ok $? "messaging throughput"
 ! grep -q ' ns\b' "$TMP/out"
