@@ -172,8 +172,8 @@ static int start(void *priv, const struct lj_run_desc *run)
 	 * Threads the tool names later (lj-frame's stages, lj_hooks_threads),
 	 * or too many to keep apart (hackbench's workers): a slot per index.
 	 */
-	bool named = run->ntids > 0 && run->ntids <= LJ_EXPLAIN_ANON_SLOTS;
-	int n = named ? run->ntids : LJ_EXPLAIN_ANON_SLOTS, err;
+	bool named = run->nthreads > 0 && run->nthreads <= LJ_EXPLAIN_ANON_SLOTS;
+	int n = named ? run->nthreads : LJ_EXPLAIN_ANON_SLOTS, err;
 
 	x->th = calloc((size_t)n, sizeof(*x->th));
 	if (!x->th)
@@ -183,7 +183,7 @@ static int start(void *priv, const struct lj_run_desc *run)
 	if (!x->kept)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++)
-		x->th[i].tid = named ? run->tids[i] : 0;
+		x->th[i].tid = named ? run->threads[i].tid : 0;
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
 	if (err) {
 		/* The driver's one warning names the fallback; the detail with -v. */

@@ -28,7 +28,7 @@ struct lj_explain_opts {
 #define LJ_EXPLAIN_MAXCAND 1024
 /*
  * Measuring threads kept apart (by their index) when the tool gives no
- * thread ids at start (lj-frame names its stages per trial through
+ * threads at start (lj-frame names its stages per trial through
  * lj_hooks_threads) or more than this many (hackbench's workers).
  */
 #define LJ_EXPLAIN_ANON_SLOTS 512
@@ -50,9 +50,10 @@ int lj_explain_new(struct lj_explain **out, const struct lj_explain_opts *o);
 int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x);
 
 /*
- * The tools' `hooks` op: when @o asks for it (explain or tracemark),
- * create the recorder and add it to @hs; *@out (may be NULL) gets it for
- * lj_explain_break(). Return: 0 (nothing asked: *@out NULL), or -errno.
+ * The driver's (lj_tool), for the options a tool describes: when @o asks
+ * for it (explain or tracemark), create the recorder and add it to @hs;
+ * *@out (may be NULL) gets it for lj_explain_break(). Return: 0 (nothing
+ * asked: *@out NULL), or -errno.
  */
 int lj_explain_register(struct lj_hooks *hs, const struct lj_explain_opts *o,
 			struct lj_explain **out);

@@ -23,6 +23,8 @@ static void recompute_threshold(struct lj_hooks *hs)
 	atomic_store_explicit(&hs->nlate, nlate, memory_order_relaxed);
 }
 
+const struct lj_hooks lj_hooks_none;
+
 void lj_hooks_init(struct lj_hooks *hs)
 {
 	memset(hs, 0, sizeof(*hs));
@@ -64,12 +66,12 @@ int lj_hooks_start(struct lj_hooks *hs, const struct lj_run_desc *run)
 }
 
 /* Run on the measuring threads: LJ_HOT, as every hook's late(). */
-void LJ_HOT lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
+void LJ_HOT lj_hooks_late(const struct lj_hooks *hs, const struct lj_late *ev)
 {
 	uint64_t lat = ev->ran_ns > ev->due_ns ? ev->ran_ns - ev->due_ns : 0;
 
 	for (int i = 0; i < hs->n; i++) {
-		struct lj_hook *h = &hs->h[i];
+		const struct lj_hook *h = &hs->h[i];
 
 		if (!h->started || !h->ops->late)
 			continue;
@@ -78,11 +80,18 @@ void LJ_HOT lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev)
 	}
 }
 
-void lj_hooks_threads(struct lj_hooks *hs, const struct lj_run_thread *th, int n)
+void lj_hooks_threads(const struct lj_hooks *hs, const struct lj_run_thread *th, int n)
 {
 	for (int i = 0; hs && i < hs->n; i++)
 		if (hs->h[i].started && hs->h[i].ops->threads)
 			hs->h[i].ops->threads(hs->h[i].priv, th, n);
+}
+
+void lj_hooks_poll(const struct lj_hooks *hs)
+{
+	for (int i = 0; hs && i < hs->n; i++)
+		if (hs->h[i].started && hs->h[i].ops->poll)
+			hs->h[i].ops->poll(hs->h[i].priv);
 }
 
 void lj_hooks_stop(struct lj_hooks *hs)

@@ -42,25 +42,26 @@ struct lj_late {
 	uint64_t ran_ns;	/* CLOCK_MONOTONIC: when it ran */
 };
 
-/* What a hook is told about the run when it starts. */
-struct lj_run_desc {
-	const char *tool;	/* "lj-cyclic", ... */
-	cpu_set_t measured;	/* the CPUs the measuring threads run on */
-	const pid_t *tids;	/* the measuring threads */
-	int ntids;
-	int policy, prio;	/* what the measuring threads were asked to run with; policy -1: nothing asked */
-};
-
 /*
- * A thread the hooks are told of while the run goes (lj_hooks_threads),
- * when its id was not known at start: lj-frame's stage threads exist only
+ * One of the run's threads, as the hooks are told of it: at start (the
+ * run description's array, filled by the tool's start phase through
+ * lj_tool_threads) or while the run goes (lj_hooks_threads), for threads
+ * whose ids were not known at start: lj-frame's stage threads exist only
  * inside a trial, a new set for each of the ramp's trials.
  */
 struct lj_run_thread {
 	pid_t tid;
 	int index;		/* as struct lj_late's: lj-frame's stage; -1 for a thread that reports nothing */
-	int policy, prio;	/* what it was set to run with (enum lj_policy); policy -1: nothing asked */
+	int policy, prio;	/* what it was set to run with (enum lj_policy, after a fallback); -1: nothing asked */
 	_Bool measured;		/* false: load beside the measurement (lj-frame's background threads) */
+};
+
+/* What a hook is told about the run when it starts. */
+struct lj_run_desc {
+	const char *tool;	/* "lj-cyclic", ... */
+	cpu_set_t measured;	/* the CPUs the measuring threads run on */
+	const struct lj_run_thread *threads;	/* the measuring threads, index i at [i]; NULL: told later */
+	int nthreads;
 };
 
 struct lj_hook_ops {
@@ -75,6 +76,8 @@ struct lj_hook_ops {
 	void (*free)(void *priv);
 	/* Optional: the threads that run now, replacing those told before (lj_hooks_threads). */
 	void (*threads)(void *priv, const struct lj_run_thread *th, int n);
+	/* Optional: read back now what the hook watches while the run goes (lj_hooks_poll). */
+	void (*poll)(void *priv);
 };
 
 #define LJ_HOOKS_MAX 8
@@ -100,6 +103,12 @@ struct lj_hooks {
 
 /* Zero-initialised hooks are valid too: no hook, nothing wanted. */
 void lj_hooks_init(struct lj_hooks *hs);
+/*
+ * The one empty list: a measuring loop outside the driver (a unit test)
+ * points at it until the driver's list is handed over, and pays the same
+ * single load per sample for nothing.
+ */
+extern const struct lj_hooks lj_hooks_none;
 /* Return: 0, or -ENOSPC when LJ_HOOKS_MAX hooks are held already. */
 int lj_hooks_add(struct lj_hooks *hs, const struct lj_hook_ops *ops, void *priv,
 		 uint64_t threshold_ns);
@@ -113,7 +122,7 @@ void lj_hooks_set_threshold(struct lj_hooks *hs, int i, uint64_t threshold_ns);
  */
 int lj_hooks_start(struct lj_hooks *hs, const struct lj_run_desc *run);
 
-static inline _Bool lj_hooks_wants(struct lj_hooks *hs, uint64_t latency_ns)
+static inline _Bool lj_hooks_wants(const struct lj_hooks *hs, uint64_t latency_ns)
 {
 	return latency_ns > ~atomic_load_explicit(&hs->inv_threshold_ns, memory_order_relaxed);
 }
@@ -123,18 +132,18 @@ static inline _Bool lj_hooks_wants(struct lj_hooks *hs, uint64_t latency_ns)
  * measuring process that holds only a copy of the hooks (lj-hackbench's
  * forked workers filter by it and hand their late samples back).
  */
-static inline uint64_t lj_hooks_threshold(struct lj_hooks *hs)
+static inline uint64_t lj_hooks_threshold(const struct lj_hooks *hs)
 {
 	return ~atomic_load_explicit(&hs->inv_threshold_ns, memory_order_relaxed);
 }
 
 /* Whether a missed period / dropped frame reaches any hook (one relaxed load). */
-static inline _Bool lj_hooks_wants_missed(struct lj_hooks *hs)
+static inline _Bool lj_hooks_wants_missed(const struct lj_hooks *hs)
 {
 	return atomic_load_explicit(&hs->nlate, memory_order_relaxed) != 0;
 }
 
-void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev);
+void lj_hooks_late(const struct lj_hooks *hs, const struct lj_late *ev);
 
 /*
  * Tell the started hooks which of the run's threads exist now, when they
@@ -144,7 +153,14 @@ void lj_hooks_late(struct lj_hooks *hs, const struct lj_late *ev);
  * their policy and before they measure: a hook may read them back at once
  * (the validity hook does), and its late() may look their ids up.
  */
-void lj_hooks_threads(struct lj_hooks *hs, const struct lj_run_thread *th, int n);
+void lj_hooks_threads(const struct lj_hooks *hs, const struct lj_run_thread *th, int n);
+/*
+ * Have the started hooks read back now what they watch while the run goes
+ * (the validity hook: the threads' policy and priority). Called by the
+ * thread that waits for the run, never a measuring thread: between
+ * samples, or every so often while the measuring threads run.
+ */
+void lj_hooks_poll(const struct lj_hooks *hs);
 void lj_hooks_stop(struct lj_hooks *hs);
 /* Return: 0, or the first -errno a hook returned (every hook is still called). */
 int lj_hooks_contribute(struct lj_hooks *hs, struct lj_result *res);

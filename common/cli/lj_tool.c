@@ -2,6 +2,7 @@
 /* lj_tool - the lifecycle every measuring tool runs through: per-tool operations, one driver. */
 #include "lj_tool.h"
 #include "lj_power_hook.h"
+#include "lj_validity_hook.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -165,6 +166,38 @@ static int begin(struct lj_tool *t, int argc, char **argv)
 	return 0;
 }
 
+struct lj_run_thread *lj_tool_threads(struct lj_tool *t, int n)
+{
+	struct lj_run_thread *th = calloc(n > 0 ? (size_t)n : 1, sizeof(*th));
+
+	if (!th) {
+		lj_error("out of memory for %d thread descriptions", n);
+		return NULL;
+	}
+	free(t->threads);
+	t->threads = th;
+	t->run.threads = th;
+	t->run.nthreads = n;
+	return th;
+}
+
+/*
+ * The hooks every measuring run gets from what its tool described: the
+ * validity verdict, the recorder when the --explain options ask for it,
+ * and with --power the power sampler, last, so that a throttled run hands
+ * its reason to the verdict of the same list.
+ */
+static int add_hooks(struct lj_tool *t)
+{
+	int err = lj_vhook_add(&t->hooks, &t->validity);
+
+	if (!err && t->desc.explain)
+		err = lj_explain_register(&t->hooks, t->desc.explain, &t->explain);
+	if (!err && t->desc.setup && t->desc.setup->power)
+		err = lj_power_hook_add(&t->hooks, t->topo_loaded ? &t->topo : NULL);
+	return lj_exit_code(err);
+}
+
 /* Start the hooks beside the run: one that cannot start is a fallback (77 under --strict). */
 static int start_hooks(struct lj_tool *t, const struct lj_run_desc *run)
 {
@@ -178,6 +211,17 @@ static int start_hooks(struct lj_tool *t, const struct lj_run_desc *run)
 	return ret;
 }
 
+/* The tool's own figures, to the verdict: after the threads are done, before the hooks stop. */
+static void take_counts(struct lj_tool *t, void *tool)
+{
+	struct lj_tool_counts c = { 0 };
+
+	if (!t->ops->counts || !t->validity)
+		return;
+	t->ops->counts(tool, &c);
+	lj_vhook_counts(t->validity, c.missed, c.overflows, c.samples, c.expected);
+}
+
 static int first(int ret, int r)
 {
 	return ret ? ret : lj_exit_code(r);
@@ -187,14 +231,14 @@ static int first(int ret, int r)
 static int measure(struct lj_tool *t, void *tool, bool *started)
 {
 	const struct lj_tool_ops *ops = t->ops;
-	struct lj_run_desc run = { .tool = ops->name, .ntids = 0 };
 	bool refused;
 	int ret;
 
-	ret = lj_exit_code(ops->start(tool, t, &run));
+	t->run.tool = ops->name;
+	ret = lj_exit_code(ops->start(tool, t, &t->run));
 	if (ret)
 		return ret;
-	ret = start_hooks(t, &run);
+	ret = start_hooks(t, &t->run);
 	refused = ret != 0;
 	if (refused)
 		lj_stop_request();	/* --strict: the threads leave at once */
@@ -203,11 +247,13 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 	if (ops->go)
 		ret = first(ret, ops->go(tool, t));
 	ret = first(ret, ops->wait(tool, t));
+	take_counts(t, tool);
 	lj_hooks_stop(&t->hooks);
 	if (refused)
 		return ret;		/* refused before measuring: nothing to report */
 	*started = true;
 	ret = first(ret, ops->report_text(tool, t, ret));
+	lj_vhook_fallbacks(t->validity, t->setup_rec);
 	lj_hooks_report(&t->hooks, stderr);
 	return ret;
 }
@@ -242,11 +288,8 @@ static int run_phases(struct lj_tool *t, void *tool, int argc, char **argv)
 	ret = lj_exit_code(ops->prepare(tool, t));
 	if (!ret && t->desc.mlock)
 		ret = lock_memory(t);
-	if (!ret && ops->hooks)
-		ret = lj_exit_code(ops->hooks(tool, t));
-	/* after the tool's hooks: the power hook hands a throttle reason to their validity hook */
-	if (!ret && t->desc.setup && t->desc.setup->power)
-		ret = lj_exit_code(lj_power_hook_add(&t->hooks, t->topo_loaded ? &t->topo : NULL));
+	if (!ret)
+		ret = add_hooks(t);
 	if (!ret)
 		ret = measure(t, tool, &started);
 	return write_result(t, tool, started, ret);
@@ -256,6 +299,7 @@ static int run_phases(struct lj_tool *t, void *tool, int argc, char **argv)
 static void end(struct lj_tool *t)
 {
 	lj_hooks_free(&t->hooks);
+	free(t->threads);
 	if (t->mlocked)
 		munlockall();
 	if (t->applied)

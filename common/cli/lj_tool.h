@@ -5,33 +5,44 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "lj_explain_hook.h"
 #include "lj_hook.h"
 #include "lj_result.h"
 #include "lj_setupopt.h"
 #include "lj_topo.h"
 
 /*
- * A measuring tool (lj-cyclic, lj-signal, lj-hackbench, lj-frame) is a
- * struct lj_tool_ops and a main() that calls lj_tool_main(). The driver
- * runs the phases in this order (docs/architecture.md, "The lifecycle"):
+ * A measuring tool (lj-cyclic, lj-signal, lj-hackbench, lj-frame,
+ * lj-oslat) is a struct lj_tool_ops and a main() that calls
+ * lj_tool_main(). The driver runs the phases in this order
+ * (docs/architecture.md, "The lifecycle"):
  *
  *   parse        argv into the tool's configuration
- *   describe     what the driver needs from it: --json, outputs, setup, -m
+ *   describe     what the driver needs from it: --json, outputs, setup,
+ *                -m, its --explain options
  *   (driver)     check the outputs, install the stop handlers (lj_stop),
  *                load the topology, create the result, apply the setup
- *   prepare      place threads, allocate, check policies
- *   (driver)     lock memory (the one mlockall rule)
- *   hooks        register the hooks the tool's options asked for
+ *   prepare      place threads, allocate, check policies; may withdraw
+ *                the --explain it described (lj-cyclic with -c 1)
+ *   (driver)     lock memory (the one mlockall rule); add the hooks: the
+ *                validity verdict always, the recorder when the described
+ *                --explain asks, the power sampler with --power
  *   start        create the measuring threads, set up but not measuring;
- *                fill the struct lj_run_desc (measured CPUs, thread ids)
+ *                fill the struct lj_run_desc (measured CPUs, and each
+ *                thread with what it runs with through lj_tool_threads)
  *   (driver)     lj_hooks_start; one warning naming every fallback
  *   go           release the threads (optional)
- *   wait         until the run ends (loops, duration, -b, a stop)
+ *   wait         until the run ends (loops, duration, -b, a stop); the
+ *                thread that waits calls lj_hooks_poll now and then
+ *   counts       the tool's own figures for the verdict (optional)
  *   (driver)     lj_hooks_stop
- *   report_text  the tool's lines, then lj_hooks_report (on stderr: stdout
- *                keeps exactly the tool's lines for their parsers)
+ *   report_text  the tool's lines; then the driver hands the setup's
+ *                fallbacks to the verdict and prints lj_hooks_report (on
+ *                stderr: stdout keeps exactly the tool's lines for their
+ *                parsers)
  *   report_json  the result's blocks, then lj_hooks_contribute; written
  *   free         whatever the tool holds, however far it got
  *
@@ -56,6 +67,19 @@ struct lj_tool_desc {
 	bool mlock;			/* lock memory before the threads start */
 	bool prefault_hot;		/* the measuring threads run only LJ_HOT code (lj_prefault_hot) */
 	bool topo_apart;		/* discover the topology in a child (lj_topo_load_apart) */
+	/*
+	 * The tool's --explain (and -b --tracemark) options, NULL: it has
+	 * none. Read after prepare, which may clear what it asks for.
+	 */
+	const struct lj_explain_opts *explain;
+};
+
+/* The tool's own figures the validity verdict judges (docs/validity.md). */
+struct lj_tool_counts {
+	uint64_t missed;		/* missed periods or deadlines */
+	uint64_t overflows;		/* samples beyond the histogram's range */
+	uint64_t samples;		/* samples measured */
+	uint64_t expected;		/* samples asked for (-l), 0: unknown */
 };
 
 struct lj_tool_ops {
@@ -64,10 +88,11 @@ struct lj_tool_ops {
 	int (*parse)(void *tool, int argc, char **argv);
 	void (*describe)(void *tool, struct lj_tool_desc *d);
 	int (*prepare)(void *tool, struct lj_tool *t);
-	int (*hooks)(void *tool, struct lj_tool *t);			/* optional */
 	int (*start)(void *tool, struct lj_tool *t, struct lj_run_desc *run);
 	int (*go)(void *tool, struct lj_tool *t);			/* optional */
 	int (*wait)(void *tool, struct lj_tool *t);
+	/* Optional, after wait (the threads are done): the figures only the tool knows. */
+	void (*counts)(void *tool, struct lj_tool_counts *c);
 	/* Called only when start succeeded; @ret is the run's result so far. */
 	int (*report_text)(void *tool, struct lj_tool *t, int ret);
 	/* Called whenever a result exists (the run may not have started: @started). */
@@ -88,6 +113,10 @@ struct lj_tool {
 	json_object *setup_rec;		/* the result's "setup", or the driver's own without --json */
 	struct lj_setup *stack;
 	struct lj_hooks hooks;
+	struct lj_run_desc run;		/* what start described; the hooks start with it */
+	struct lj_run_thread *threads;	/* run.threads, the driver's (lj_tool_threads) */
+	struct lj_vhook *validity;	/* the verdict, in hooks; NULL until added */
+	struct lj_explain *explain;	/* the recorder, in hooks; NULL: not asked (-b's marker goes to it) */
 	FILE *text;			/* the tool's lines: stdout, stderr with --json - */
 	char fallbacks[512];		/* "what (reason), ..." for the one warning */
 	bool topo_loaded, applied, mlocked, strict;
@@ -95,6 +124,15 @@ struct lj_tool {
 
 /* The whole lifecycle. Return: the exit code. */
 int lj_tool_main(const struct lj_tool_ops *ops, int argc, char **argv);
+
+/*
+ * In start: the run's @n measuring threads, zeroed, for the tool to fill
+ * (thread i at [i], its index in struct lj_late; the policy and priority
+ * it runs with after any fallback, -1: nothing asked; measured). The
+ * driver owns the array and hands it to the hooks.
+ * Return: the array, or NULL after "out of memory" (start returns -ENOMEM).
+ */
+struct lj_run_thread *lj_tool_threads(struct lj_tool *t, int n);
 
 /*
  * The one strict-or-fallback rule, for a capability the run goes without

@@ -26,7 +26,6 @@ struct lj_vhook {
 	struct lj_validity v;
 	struct vh_thread *th;
 	int nth, cap;
-	int cursor;		/* where lj_vhook_expect looks first: tools expect in the run's order */
 	cpu_set_t measured;
 	struct lj_runprobe before;
 	_Atomic uint64_t late_missed;
@@ -34,7 +33,7 @@ struct lj_vhook {
 	bool started, stopped, counted, fallbacks_read;
 };
 
-struct lj_vhook *lj_vhook_new(void)
+static struct lj_vhook *vhook_new(void)
 {
 	struct lj_vhook *h = calloc(1, sizeof(*h));
 
@@ -43,20 +42,6 @@ struct lj_vhook *lj_vhook_new(void)
 		h->before.kmsg_fd = -1;
 	}
 	return h;
-}
-
-void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio)
-{
-	for (int k = 0; h && k < h->nth; k++) {
-		int i = (h->cursor + k) % h->nth;
-
-		if (h->th[i].tid == tid) {
-			h->th[i].policy = policy;
-			h->th[i].prio = prio;
-			h->cursor = i + 1;
-			return;
-		}
-	}
 }
 
 static bool policy_is_rt(int policy)
@@ -89,24 +74,22 @@ static void check_thread(struct lj_vhook *h, struct vh_thread *t)
 		lj_sched_policy_name(got.policy), got.priority, false);
 }
 
-void lj_vhook_poll(struct lj_vhook *h)
+/* Read every live thread back now: one syscall each. */
+static void vh_poll(void *priv)
 {
-	for (int i = 0; h && i < h->nth; i++)
+	struct lj_vhook *h = priv;
+
+	for (int i = 0; i < h->nth; i++)
 		check_thread(h, &h->th[i]);
 }
 
-/* The started validity hook of @hs, if the tool registered one. */
+/* The started validity hook of @hs, if it has one. */
 static struct lj_vhook *vhook_in(struct lj_hooks *hs)
 {
 	for (int i = 0; hs && i < hs->n; i++)
 		if (hs->h[i].ops == &lj_vhook_ops && hs->h[i].started)
 			return hs->h[i].priv;
 	return NULL;
-}
-
-void lj_vhook_poll_in(struct lj_hooks *hs)
-{
-	lj_vhook_poll(vhook_in(hs));
 }
 
 /*
@@ -145,16 +128,13 @@ static int vh_start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_vhook *h = priv;
 
-	for (int i = 0; i < run->ntids; i++) {
-		struct lj_run_thread rt = { run->tids[i], i, run->policy, run->prio, true };
-
-		if (add_thread(h, &rt, false))
+	for (int i = 0; i < run->nthreads; i++)
+		if (add_thread(h, &run->threads[i], false))
 			return -ENOMEM;
-	}
 	h->measured = run->measured;
 	lj_runprobe_read(&h->before, &h->measured, 1);
 	h->started = true;
-	/* no read-back yet: the tool may still lj_vhook_expect() per thread */
+	/* the first read-back is the tool's first poll (lj_hooks_poll), or stop() */
 	return 0;
 }
 
@@ -171,7 +151,7 @@ static void vh_threads(void *priv, const struct lj_run_thread *th, int n)
 					th[i].tid);
 			break;
 		}
-	lj_vhook_poll(h);
+	vh_poll(h);
 }
 
 static void LJ_HOT vh_late(void *priv, const struct lj_late *ev)
@@ -197,7 +177,7 @@ static void vh_stop(void *priv)
 	if (!h->started || h->stopped)
 		return;
 	h->stopped = true;
-	lj_vhook_poll(h);
+	vh_poll(h);
 	lj_runprobe_read(&after, &h->measured, 0);
 	lj_validity_check_clocksource(&h->v, h->before.clocksource, after.clocksource);
 	lj_validity_check_freq(&h->v, h->before.freq_lo, h->before.freq_hi, after.freq_lo, after.freq_hi);
@@ -373,11 +353,12 @@ const struct lj_hook_ops lj_vhook_ops = {
 	.report = vh_report,
 	.free = vh_free,
 	.threads = vh_threads,
+	.poll = vh_poll,
 };
 
 int lj_vhook_add(struct lj_hooks *hooks, struct lj_vhook **out)
 {
-	struct lj_vhook *h = lj_vhook_new();
+	struct lj_vhook *h = vhook_new();
 	int err;
 
 	*out = NULL;

@@ -10,34 +10,27 @@
 #include "lj_validity.h"
 
 /*
- * The hook's life: lj_vhook_new(), then lj_hooks_add(&hooks,
- * &lj_vhook_ops, h, UINT64_MAX) (or the ops called directly by a tool not
- * yet on the driver). start() reads the measuring threads' policy and
- * priority back (sched_getattr), the clock source, the measured CPUs'
- * /proc/stat times and opens the kernel log; lj_vhook_poll() repeats the
- * read-back while the run goes (the measuring threads are gone by stop());
- * late() counts missed deadlines; stop() reads again and judges;
- * contribute() writes the result's "validity" block, report() the
- * "validity: ..." line and its reasons. docs/validity.md lists the checks.
- * Threads created after the start (lj-frame's trials) come through
- * lj_hooks_threads(): the hook's threads() reads them back at once, and
- * the polls read the threads of the last such call only.
+ * The driver (lj_tool) adds the hook to every measuring run
+ * (lj_vhook_add) and feeds it what only the tool knows: the counts of its
+ * `counts` operation (lj_vhook_counts) and the setup record's fallbacks
+ * (lj_vhook_fallbacks). start() takes the run's threads with what each was
+ * set to run with (struct lj_run_desc), reads the clock source, the
+ * measured CPUs' /proc/stat times and opens the kernel log; poll()
+ * (lj_hooks_poll, from the thread that waits for the run) reads the
+ * threads' policy and priority back (sched_getattr) while they run (they
+ * are gone by stop()); late() counts missed deadlines; stop() reads again
+ * and judges; contribute() writes the result's "validity" block, report()
+ * the "validity: ..." line and its reasons. docs/validity.md lists the
+ * checks. Threads created after the start (lj-frame's trials) come
+ * through lj_hooks_threads(): the hook's threads() reads them back at
+ * once, and the polls read the threads of the last such call only. A
+ * thread that asked nothing (policy -1) is not read; one found gone is
+ * not read again (its id may be reused).
  */
 struct lj_vhook;
 
 extern const struct lj_hook_ops lj_vhook_ops;
 
-struct lj_vhook *lj_vhook_new(void);
-/* What thread @tid was set to run with, when it differs from the run's policy/prio (priospread, fallback). */
-void lj_vhook_expect(struct lj_vhook *h, pid_t tid, int policy, int prio);
-/*
- * Read the measuring threads' policy and priority back now. Cheap: one
- * syscall per thread. A thread that asked nothing (policy -1) is not read;
- * one found gone is not read again (its id may be reused).
- */
-void lj_vhook_poll(struct lj_vhook *h);
-/* The same, on the started validity hook of @hs, if the tool registered one. */
-void lj_vhook_poll_in(struct lj_hooks *hs);
 /* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect (read once). */
 void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
 /* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
@@ -45,7 +38,7 @@ void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, ui
 		     uint64_t expected);
 /* A reason found by another hook (the power sampler's "throttle"); @text is copied. */
 void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *what, const char *text);
-/* The same, given to the started validity hook of @hs, if the tool registered one. */
+/* The same, given to the started validity hook of @hs, if it has one. */
 void lj_vhook_reason_in(struct lj_hooks *hs, enum lj_validity_level l, const char *what,
 			const char *text);
 /*

@@ -6,7 +6,7 @@
 #include <string.h>
 
 struct probe {
-	int starts, lates, stops, contributes, frees, start_ret, threads_told;
+	int starts, lates, stops, contributes, frees, start_ret, threads_told, polls;
 	pid_t last_tid;
 	uint64_t last_lat;
 };
@@ -27,6 +27,8 @@ static void p_stop(void *p) { ((struct probe *)p)->stops++; }
 static int p_contribute(void *p, struct lj_result *r) { ((struct probe *)p)->contributes++; return 0; }
 static void p_free(void *p) { ((struct probe *)p)->frees++; }
 
+static void p_poll(void *p) { ((struct probe *)p)->polls++; }
+
 static void p_threads(void *p, const struct lj_run_thread *th, int n)
 {
 	((struct probe *)p)->threads_told += n;
@@ -35,7 +37,7 @@ static void p_threads(void *p, const struct lj_run_thread *th, int n)
 
 static const struct lj_hook_ops probe_ops = {
 	.name = "probe", .start = p_start, .late = p_late, .stop = p_stop,
-	.contribute = p_contribute, .free = p_free, .threads = p_threads,
+	.contribute = p_contribute, .free = p_free, .threads = p_threads, .poll = p_poll,
 };
 
 int main(void)
@@ -47,7 +49,12 @@ int main(void)
 
 	struct lj_run_thread th[2] = { { 101, 0, 3, 50, 1 }, { 102, -1, 0, 0, 0 } };
 
-	plan(16);
+	plan(19);
+	ok(!lj_hooks_wants(&lj_hooks_none, UINT64_MAX - 1) && !lj_hooks_wants_missed(&lj_hooks_none) &&
+	   lj_hooks_threshold(&lj_hooks_none) == UINT64_MAX, "the empty list wants nothing");
+	lj_hooks_poll(&lj_hooks_none);
+	lj_hooks_late(&lj_hooks_none, &ev);
+	ok(lj_hooks_none.n == 0, "...it holds no hook: polls and late samples on it reach nothing");
 	lj_hooks_init(&hs);
 	ok(!lj_hooks_wants(&hs, UINT64_MAX - 1), "no hook: no sample wanted");
 	ok(lj_hooks_add(&hs, &probe_ops, &a, 500) == 0, "add a");
@@ -72,6 +79,8 @@ int main(void)
 	   "threads told mid-run reach the started hooks only, all of them");
 	lj_hooks_threads(&hs, NULL, 0);
 	ok(a.threads_told == 2 && a.last_tid == 0, "none running now: told with n 0");
+	lj_hooks_poll(&hs);
+	ok(a.polls == 1 && b.polls == 0, "poll: started hooks only");
 	lj_hooks_stop(&hs);
 	ok(a.stops == 1 && b.stops == 0 && !lj_hooks_wants(&hs, UINT64_MAX - 1), "stop: started hooks only, nothing wanted after");
 	ok(lj_hooks_contribute(&hs, (struct lj_result *)&run) == 0 && a.contributes == 1 && b.contributes == 0,

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test_tool - the lifecycle driver: phase order, hooks around the run, fallbacks, exit codes. */
+/*
+ * test_tool - the lifecycle driver: phase order, hooks around the run, fallbacks, exit codes;
+ * and what a tool gets by describing itself: the validity verdict (fed its threads, its counts
+ * and the run's fallbacks) and the --explain recorder, registered by the driver.
+ */
 #include "lj_err.h"
 #include "lj_stop.h"
 #include "lj_tool.h"
+#include "lj_validity_hook.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -22,18 +27,30 @@ struct fake {
 	bool use_setup;
 	int start_ret, wait_ret, hook_start_ret;
 	const char *fallback;		/* recorded in prepare */
-	pid_t tids[2];
-	int seen_ntids;
-	bool json_started;
+	struct lj_explain_opts explain;	/* described, when .explain or .tracemark */
+	bool withdraw_explain;		/* prepare clears it (lj-cyclic with -c 1) */
+	struct lj_tool_counts counts;	/* what the counts op says */
+	struct lj_tool *t;
+	/* seen */
+	int seen_nthreads, seen_tid1, seen_policy1;
+	char hooks_at_start[96];	/* the hook list's names when start ran */
+	char reasons[160];		/* the verdict's reasons ("what" words) when the run was freed */
 };
 
+#define NO_TID 0x7ffffff0
+
 static struct fake want;	/* what the next run is set up to do */
+static struct fake seen;	/* what the last run saw */
 
 static int h_start(void *p, const struct lj_run_desc *run)
 {
+	struct fake *f = p;
+
 	step("hook-start");
-	((struct fake *)p)->seen_ntids = run->ntids;
-	return ((struct fake *)p)->hook_start_ret;
+	f->seen_nthreads = run->nthreads;
+	f->seen_tid1 = run->nthreads > 1 ? run->threads[1].tid : 0;
+	f->seen_policy1 = run->nthreads > 1 ? run->threads[1].policy : -2;
+	return f->hook_start_ret;
 }
 static void h_stop(void *p) { step("hook-stop"); }
 static int h_contribute(void *p, struct lj_result *r) { step("hook-json"); return 0; }
@@ -62,47 +79,69 @@ static void describe(void *p, struct lj_tool_desc *d)
 
 	step("describe");
 	d->setup = f->use_setup ? &f->setup : NULL;
+	d->explain = f->explain.explain || f->explain.tracemark ? &f->explain : NULL;
 }
 
+/* A probe hook ahead of the driver's: it records the phases. */
 static int prepare(void *p, struct lj_tool *t)
 {
 	struct fake *f = p;
 
 	step("prepare");
+	f->t = t;
+	if (f->withdraw_explain)
+		f->explain.explain = false;
+	lj_hooks_add(&t->hooks, &hook, p, UINT64_MAX);
 	return f->fallback ? lj_tool_fallback(t, f->fallback, -EPERM, NULL) : 0;
-}
-
-static int hooks(void *p, struct lj_tool *t)
-{
-	step("hooks");
-	return lj_hooks_add(&t->hooks, &hook, p, UINT64_MAX);
 }
 
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 {
 	struct fake *f = p;
+	struct lj_run_thread *th = lj_tool_threads(t, 2);
 
 	step("start");
-	f->tids[0] = 11;
-	f->tids[1] = 12;
-	run->tids = f->tids;
-	run->ntids = 2;
+	for (int i = 0; i < t->hooks.n; i++)
+		snprintf(f->hooks_at_start + strlen(f->hooks_at_start),
+			 sizeof(f->hooks_at_start) - strlen(f->hooks_at_start), "%s ", t->hooks.h[i].ops->name);
+	if (!th)
+		return -ENOMEM;
+	/* ids above any pid_max: no thread of the machine is read back and judged */
+	th[0] = (struct lj_run_thread){ NO_TID, 0, LJ_POLICY_FIFO, 80, true };
+	th[1] = (struct lj_run_thread){ NO_TID + 1, 1, LJ_POLICY_OTHER, 0, true };
 	return f->start_ret;
 }
 
 static int go(void *p, struct lj_tool *t) { step("go"); return 0; }
 static int wait_run(void *p, struct lj_tool *t) { step("wait"); return ((struct fake *)p)->wait_ret; }
+static void counts(void *p, struct lj_tool_counts *c)
+{
+	step("counts");
+	*c = ((struct fake *)p)->counts;
+}
 static int report_text(void *p, struct lj_tool *t, int ret) { step("text"); return 0; }
 static int report_json(void *p, struct lj_tool *t, struct lj_result *r, bool started, int ret)
 {
 	step("json");
 	return 0;
 }
-static void free_tool(void *p) { step("free"); }
+
+/* Before the driver frees its hooks: what the verdict holds. */
+static void free_tool(void *p)
+{
+	struct fake *f = p;
+	const struct lj_validity *v = f->t && f->t->validity ? lj_vhook_verdict(f->t->validity) : NULL;
+
+	step("free");
+	for (int i = 0; v && i < v->n; i++)
+		snprintf(f->reasons + strlen(f->reasons), sizeof(f->reasons) - strlen(f->reasons), "%s ",
+			 v->r[i].what);
+	seen = *f;
+}
 
 static const struct lj_tool_ops ops = {
 	.name = "lj-test", .size = sizeof(struct fake), .parse = parse, .describe = describe,
-	.prepare = prepare, .hooks = hooks, .start = start, .go = go, .wait = wait_run,
+	.prepare = prepare, .start = start, .go = go, .wait = wait_run, .counts = counts,
 	.report_text = report_text, .report_json = report_json, .free = free_tool,
 };
 
@@ -111,18 +150,26 @@ static int run(void)
 	char *argv[] = { "lj-test", NULL };
 
 	trace[0] = 0;
+	memset(&seen, 0, sizeof(seen));
 	lj_stop_reset();
 	return lj_tool_main(&ops, 1, argv);
 }
 
-int main(void)
+/* Whether the verdict's reasons (space-separated "what" words) include @what. */
+static bool has_reason(const char *what)
 {
-	plan(12);
+	char word[48];
 
+	snprintf(word, sizeof(word), "%s ", what);
+	return strstr(seen.reasons, word) != NULL;
+}
+
+static void test_phases(void)
+{
 	want = (struct fake){ 0 };
 	is_int(run(), 0, "a run that goes well exits 0");
-	is_str(trace, "parse describe prepare hooks start hook-start go wait hook-stop text hook-text "
-		      "free hook-free ", "phases in order; hooks start after start, stop after wait");
+	is_str(trace, "parse describe prepare start hook-start go wait counts hook-stop text hook-text "
+		      "free hook-free ", "phases in order; hooks start after start, counts before they stop");
 
 	want = (struct fake){ .wait_ret = LJ_EXIT_THRESHOLD };
 	is_int(run(), LJ_EXIT_THRESHOLD, "a phase's own exit code is the run's");
@@ -130,8 +177,8 @@ int main(void)
 
 	want = (struct fake){ .start_ret = -ENOMEM };
 	is_int(run(), LJ_EXIT_RUNTIME, "-ENOMEM from start: exit 1");
-	is_str(trace, "parse describe prepare hooks start free hook-free ",
-	       "a failed start: no wait, no report, everything freed");
+	is_str(trace, "parse describe prepare start free hook-free ",
+	       "a failed start: no wait, no counts, no report, everything freed");
 
 	want = (struct fake){ .wait_ret = -EPERM };
 	is_int(run(), LJ_EXIT_NOCAP, "-EPERM from a phase: exit 77");
@@ -148,5 +195,45 @@ int main(void)
 
 	want = (struct fake){ .hook_start_ret = -ENODEV, .use_setup = true, .setup.strict = true };
 	is_int(run(), LJ_EXIT_NOCAP, "a hook that cannot start under --strict: exit 77, the run stopped");
+}
+
+/* What a tool gets by describing itself, with no hook code of its own. */
+static void test_described(void)
+{
+	want = (struct fake){ 0 };
+	run();
+	is_str(seen.hooks_at_start, "probe validity ", "every run gets the validity verdict, after the tool's hooks");
+	ok(seen.seen_nthreads == 2 && seen.seen_tid1 == NO_TID + 1 && seen.seen_policy1 == LJ_POLICY_OTHER,
+	   "the hooks start with the threads start described (lj_tool_threads): ids and policies");
+
+	/* the recorder is only registered: a failed start keeps it from opening a trace */
+	want = (struct fake){ .explain.explain = true, .start_ret = -ENOMEM };
+	run();
+	is_str(seen.hooks_at_start, "probe validity explain ", "described --explain: the driver adds the recorder");
+	want = (struct fake){ .explain.tracemark = true, .start_ret = -ENOMEM };
+	run();
+	is_str(seen.hooks_at_start, "probe validity explain ", "...and for -b's trace marker alone");
+	want = (struct fake){ .explain.explain = true, .withdraw_explain = true, .start_ret = -ENOMEM };
+	run();
+	is_str(seen.hooks_at_start, "probe validity ", "...not when prepare withdrew it");
+
+	want = (struct fake){ .counts = { .missed = 3, .samples = 10, .expected = 20 } };
+	run();
+	ok(has_reason("missed") && has_reason("cut-short"),
+	   "the counts op reaches the verdict: missed periods, a run cut short");
+	want = (struct fake){ .fallback = "capability" };
+	run();
+	ok(has_reason("fallback"), "the run's fallbacks reach the verdict");
+	want = (struct fake){ 0 };
+	run();
+	ok(!has_reason("missed") && !has_reason("fallback") && !has_reason("cut-short"),
+	   "...and none of those when nothing happened");
+}
+
+int main(void)
+{
+	plan(20);
+	test_phases();
+	test_described();
 	return done();
 }

@@ -81,16 +81,16 @@ static void test_told_mid_run(struct helper *a, struct helper *b)
 	lj_hooks_threads(&hs, th, 3);
 	is_int(verdict_of(&hs)->n, 0, "threads told mid-run, running what was asked: no reason");
 	ok(set_policy(a->tid, LJ_POLICY_BATCH) == 0, "a measuring thread set to batch behind the run's back");
-	lj_vhook_poll_in(&hs);
+	lj_hooks_poll(&hs);
 	snprintf(want, sizeof(want), "thread %d ran batch 0, asked other 0", a->tid);
 	ok(verdict_of(&hs)->verdict == LJ_INVALID && verdict_of(&hs)->n == 1 &&
 	   !strcmp(verdict_of(&hs)->r[0].text, want), "the poll finds it: invalid, naming thread, batch 0, other 0");
 	ok(set_policy(b->tid, LJ_POLICY_BATCH) == 0, "a load thread set to batch");
-	lj_vhook_poll_in(&hs);
+	lj_hooks_poll(&hs);
 	snprintf(want, sizeof(want), "load thread %d ran batch 0, asked other 0", b->tid);
 	ok(verdict_of(&hs)->n == 2 && verdict_of(&hs)->r[1].level == LJ_SUSPECT &&
 	   !strcmp(verdict_of(&hs)->r[1].text, want), "a load thread's difference is suspect: 'load thread N ran batch 0, ...'");
-	lj_vhook_poll_in(&hs);
+	lj_hooks_poll(&hs);
 	is_int(verdict_of(&hs)->n, 2, "each difference is reported once");
 	lj_hooks_threads(&hs, th, 3);
 	is_int(verdict_of(&hs)->n, 2, "...also when the same threads are told again (the next trial's background)");
@@ -134,7 +134,7 @@ static void test_replaced(struct helper *a, struct helper *b)
 	lj_hooks_threads(&hs, &ta, 1);
 	lj_hooks_threads(&hs, &tb, 1);
 	set_policy(a->tid, LJ_POLICY_BATCH);
-	lj_vhook_poll_in(&hs);
+	lj_hooks_poll(&hs);
 	is_int(verdict_of(&hs)->n, 0, "a thread of an earlier call is not read again");
 	lj_hooks_threads(&hs, NULL, 0);
 	set_policy(b->tid, LJ_POLICY_BATCH);
@@ -145,13 +145,16 @@ static void test_replaced(struct helper *a, struct helper *b)
 	set_policy(b->tid, LJ_POLICY_OTHER);
 }
 
-/* Thread ids given at start, expected per thread in the run's order; the result's list. */
+/* Threads given at start, each with its own policy, read from the first poll on; the result's list. */
 static void test_desc_and_json(struct helper *a, struct helper *b)
 {
 	struct lj_hooks hs;
 	struct lj_vhook *vh;
-	pid_t tids[2] = { a->tid, b->tid };
-	struct lj_run_desc run = { .tool = "test", .tids = tids, .ntids = 2, .policy = LJ_POLICY_BATCH };
+	struct lj_run_thread th[2] = {
+		{ a->tid, 0, LJ_POLICY_OTHER, 0, true },
+		{ b->tid, 1, LJ_POLICY_BATCH, 0, true },	/* b runs other 0 */
+	};
+	struct lj_run_desc run = { .tool = "test", .threads = th, .nthreads = 2 };
 	char *argv[] = { "test", NULL };
 	struct lj_result *res = lj_result_new("lj-test", 1, argv);
 	json_object *thr, *list, *e0, *e1;
@@ -160,16 +163,17 @@ static void test_desc_and_json(struct helper *a, struct helper *b)
 	lj_hooks_init(&hs);
 	lj_vhook_add(&hs, &vh);
 	lj_hooks_start(&hs, &run);
-	lj_vhook_expect(vh, a->tid, LJ_POLICY_OTHER, 0);
-	lj_vhook_expect(vh, b->tid, LJ_POLICY_OTHER, 0);
-	lj_vhook_poll(vh);
-	is_int(lj_vhook_verdict(vh)->n, 0, "the per-thread expectations replace the run's policy");
+	is_int(lj_vhook_verdict(vh)->n, 0, "nothing read back at start");
+	lj_hooks_poll(&hs);
+	snprintf(want, sizeof(want), "thread %d ran other 0, asked batch 0", b->tid);
+	ok(lj_vhook_verdict(vh)->n == 1 && !strcmp(lj_vhook_verdict(vh)->r[0].text, want),
+	   "the poll judges each thread by its own policy: only b differs");
 	lj_hooks_stop(&hs);
 	ok(res && lj_hooks_contribute(&hs, res) == 0 &&
 	   json_object_object_get_ex(lj_result_root(res), "validity", &thr) &&
 	   json_object_object_get_ex(thr, "threads", &thr), "the validity block has a threads object");
 	ok(json_object_get_int(json_object_object_get(thr, "checked")) == 2 &&
-	   json_object_get_int(json_object_object_get(thr, "differed")) == 0, "...2 checked, none differed");
+	   json_object_get_int(json_object_object_get(thr, "differed")) == 1, "...2 checked, 1 differed");
 	list = json_object_object_get(thr, "list");
 	e0 = json_object_array_get_idx(list, 0);
 	e1 = json_object_array_get_idx(list, 1);
@@ -188,7 +192,7 @@ int main(void)
 	setenv("LJ_RESULT_NO_SYSINFO", "1", 1);
 	if (helper_start(&a) || helper_start(&b))
 		skip_all("cannot start the helper threads");
-	plan(16);
+	plan(17);
 	test_told_mid_run(&a, &b);
 	test_asked_more(&a);
 	test_replaced(&a, &b);

@@ -185,14 +185,13 @@ struct cyc_run {
 	pid_t break_tid;		/* -b: first thread over the threshold (atomic) */
 	int64_t break_value;
 	FILE *text;			/* cyclictest's lines: stdout, stderr with --json - */
-	struct lj_hooks *hooks;		/* the driver's, read by the measuring loop */
+	const struct lj_hooks *hooks;	/* the driver's (lj_hooks_none before start), read by the loop */
 	int trace_fd;			/* trace_marker, -1 */
 	int tracing_on_fd;		/* tracing_on, -1 */
 	struct lj_explain *explain;	/* --explain or -b --tracemark: the recorder, NULL: none */
 	bool sched_fallback;		/* RT policy asked but not granted */
 	int dma_fd;
 	int64_t end_ns;
-	struct lj_vhook *validity;	/* validity.c, NULL when it could not start */
 	int shm_fd;			/* SIGUSR2's /dev/shm/cyclictest<PID>, -1 */
 	char shm_path[64];		/* "" when there is none */
 	bool fifo_created;		/* -F's pipe is ours to remove */
@@ -254,16 +253,6 @@ static inline int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns)
 	return cfg->nsecs ? ns : ns / LJ_NSEC_PER_USEC;
 }
 
-/* validity.c: the validity verdict (lj_validity_hook), one of the run's hooks */
-/* Register it in @hooks (the hook list frees it). Return: 0 or -errno. */
-int cyc_validity_add(struct cyc_run *run, struct lj_hooks *hooks);
-/* After the hooks started: what each thread was set to run with (--priospread, fallback). */
-void cyc_validity_expect(struct cyc_run *run);
-void cyc_validity_poll(struct cyc_run *run);
-/* After the threads are joined, before the hooks stop: the counts the verdict judges. */
-void cyc_validity_counts(struct cyc_run *run);
-/* The run's fallbacks (@setup: the setup record) make it suspect. */
-void cyc_validity_fallbacks(struct cyc_run *run, json_object *setup);
 /* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
 int cyc_snapshot_open(struct cyc_run *run);
 /* Remove @shm_dir/cyclictest<PID> files of dead PIDs that are our own regular files. */

@@ -511,7 +511,7 @@ LJ_HOT static void measure(struct cyc_thread *t, timer_t timer)
 	struct cyc_run *run = t->run;
 	const struct timespec interval_ts = lj_ns_to_ts(t->interval_ns);
 	struct cyc_pace pace = { .interval_ns = t->interval_ns, .policy = run->cfg->catchup };
-	struct lj_hooks *hooks = run->hooks;
+	const struct lj_hooks *hooks = run->hooks;
 	struct lj_hist *hist = t->hist;
 	int64_t min = INT64_MAX, max = INT64_MIN, sum = 0, next, now, lat;
 	uint64_t cycles = 0;

@@ -3,15 +3,15 @@
 #include "cyclic.h"
 
 #include <errno.h>
-#include <stdlib.h>
 
 #include "lj_err.h"
+#include "lj_hist.h"
 #include "lj_tool.h"
 
 struct cyc_tool {
 	struct cyc_config cfg;
 	struct cyc_run run;
-	pid_t *tids;
+	struct lj_explain_opts explain;	/* --explain, and -b with --tracemark: the recorder's */
 	bool prepared;
 };
 
@@ -44,84 +44,75 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->mlock = c->cfg.mlock;
 	d->prefault_hot = true;		/* loop.c's measuring code is LJ_HOT */
 	d->topo_apart = true;		/* hwloc's code and memory stay out of lj-cyclic's RSS */
+	/* -b with --tracemark: the marker and the stop go through the recorder (docs/explain.md) */
+	c->explain = c->cfg.explain;
+	c->explain.tracemark = c->cfg.tracemark && c->cfg.breaktrace_ns;
+	d->explain = &c->explain;
 }
 
 static int prepare(void *p, struct lj_tool *t)
 {
 	struct cyc_tool *c = p;
-
 	int ret;
 
 	c->prepared = true;
 	ret = cyc_run_prepare(&c->run, &c->cfg, &t->topo);
-	return ret ? ret : cyc_run_setup(&c->run, t);
-}
-
-/*
- * --explain, and -b with --tracemark (the marker and the stop go through
- * the same recorder, docs/explain.md). The trace runs on CLOCK_MONOTONIC:
- * with -c 1 there is nothing to match the samples against.
- */
-static int add_explain(struct cyc_tool *c, struct lj_tool *t)
-{
-	struct lj_explain_opts o = c->cfg.explain;
-
-	o.tracemark = c->cfg.tracemark && c->cfg.breaktrace_ns;
-	if ((o.explain || o.tracemark) && c->cfg.clock != 0) {
+	if (!ret)
+		ret = cyc_run_setup(&c->run, t);
+	/* The trace runs on CLOCK_MONOTONIC: with -c 1 there is nothing to match the samples against. */
+	if (!ret && (c->explain.explain || c->explain.tracemark) && c->cfg.clock != 0) {
 		lj_warn("--explain and --tracemark need CLOCK_MONOTONIC (-c 0): not recording");
-		return 0;
+		c->explain.explain = c->explain.tracemark = false;
 	}
-	return lj_explain_register(&t->hooks, &o, &c->run.explain);
-}
-
-/* The validity verdict runs beside every lj-cyclic run; the recorder when asked. */
-static int hooks(void *p, struct lj_tool *t)
-{
-	int err = cyc_validity_add(&((struct cyc_tool *)p)->run, &t->hooks);
-
-	return err ? err : add_explain(p, t);
+	return ret;
 }
 
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
-	struct cyc_tool *c = p;
-	struct cyc_run *run = &c->run;
+	struct cyc_run *run = &((struct cyc_tool *)p)->run;
+	struct lj_run_thread *th = lj_tool_threads(t, run->nthreads);
 	int ret;
 
-	c->tids = calloc(run->nthreads, sizeof(*c->tids));
-	if (!c->tids) {
-		lj_error("out of memory");
+	if (!th)
 		return -ENOMEM;
-	}
+	run->explain = t->explain;
 	ret = cyc_run_start(run, t);
 	if (ret)
 		return ret;
+	/* what each thread runs with: --priospread's priorities, a fallback's SCHED_OTHER */
 	for (int i = 0; i < run->nthreads; i++)
-		c->tids[i] = run->th[i].tid;
+		th[i] = (struct lj_run_thread){ run->th[i].tid, i, run->th[i].policy, run->th[i].prio, true };
 	desc->measured = run->measured;
-	desc->tids = c->tids;
-	desc->ntids = run->nthreads;
-	desc->policy = c->cfg.policy;
-	desc->prio = c->cfg.priority;
 	return 0;
 }
 
 static int go(void *p, struct lj_tool *t)
 {
-	struct cyc_run *run = &((struct cyc_tool *)p)->run;
-
-	cyc_validity_expect(run);
-	cyc_run_go(run);
+	cyc_run_go(&((struct cyc_tool *)p)->run);
 	return 0;
 }
 
 static int wait_run(void *p, struct lj_tool *t)
 {
-	struct cyc_run *run = &((struct cyc_tool *)p)->run;
-	int ret = cyc_run_wait(run);
+	return cyc_run_wait(&((struct cyc_tool *)p)->run);
+}
 
-	cyc_validity_counts(run);
-	return ret;
+/* What the verdict judges: missed periods, histogram overflows, samples against -l's. */
+static void counts(void *p, struct lj_tool_counts *n)
+{
+	struct cyc_run *run = &((struct cyc_tool *)p)->run;
+
+	for (int i = 0; i < run->nthreads; i++) {
+		struct cyc_live lv;
+
+		if (!run->th[i].hist)
+			continue;
+		cyc_live_read(&run->th[i], &lv);
+		n->missed += lv.missed;
+		n->overflows += lj_hist_overflows(run->th[i].hist);
+		n->samples += lj_hist_count(run->th[i].hist);
+	}
+	n->expected = run->cfg->loops * (uint64_t)run->nthreads;
 }
 
 /* Also for a run stopped by a signal or -b: it reports what it measured. */
@@ -129,7 +120,6 @@ static int report_text(void *p, struct lj_tool *t, int ret)
 {
 	struct cyc_run *run = &((struct cyc_tool *)p)->run;
 
-	cyc_validity_fallbacks(run, t->setup_rec);
 	if (!run->start_ns)
 		return 0;
 	/* A --histfile write failing late (e.g. ENOSPC) is a runtime error whatever its errno. */
@@ -152,13 +142,12 @@ static void free_tool(void *p)
 
 	if (c->prepared)
 		cyc_run_free(&c->run);
-	free(c->tids);
 }
 
 static const struct lj_tool_ops cyc_ops = {
 	.name = "lj-cyclic", .size = sizeof(struct cyc_tool),
-	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
-	.go = go, .wait = wait_run, .report_text = report_text, .report_json = report_json,
+	.parse = parse, .describe = describe, .prepare = prepare, .start = start, .go = go,
+	.wait = wait_run, .counts = counts, .report_text = report_text, .report_json = report_json,
 	.free = free_tool,
 };
 

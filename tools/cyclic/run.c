@@ -20,9 +20,6 @@
 #include "lj_tool.h"
 #include "lj_topo.h"
 
-/* Hooks for a run outside the driver (unit tests): none, nothing wanted. */
-static struct lj_hooks no_hooks;
-
 /* Interrupts a measurement thread's sleep when the run stops early. */
 #define CYC_SIG_WAKE (SIGRTMIN + 1)
 
@@ -214,7 +211,7 @@ int cyc_run_prepare(struct cyc_run *run, struct cyc_config *cfg, const struct lj
 	run->dma_fd = -1;
 	run->shm_fd = -1;
 	run->reporter_cpu = -1;
-	run->hooks = &no_hooks;
+	run->hooks = &lj_hooks_none;	/* a run outside the driver (unit tests) */
 	run->clock = cfg->clock ? CLOCK_REALTIME : CLOCK_MONOTONIC;
 	ret = place_threads(run, topo);
 	if (ret)
@@ -567,7 +564,7 @@ int cyc_run_wait(struct cyc_run *run)
 			first = false;
 		}
 		/* read the threads' policy back while they exist (a chrt behind our back) */
-		cyc_validity_poll(run);
+		lj_hooks_poll(run->hooks);
 		if (finished)
 			break;
 		if (__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE)) {

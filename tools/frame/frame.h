@@ -134,7 +134,7 @@ struct frm_trial;
  * every trial of a ramp.
  */
 struct frm_told {
-	struct lj_hooks *hooks;		/* NULL: none (a trial outside the driver) */
+	const struct lj_hooks *hooks;	/* NULL: none (a trial outside the driver) */
 	struct lj_run_thread bg[FRM_MAX_BACKGROUND];
 	int nbg;
 };
@@ -188,7 +188,7 @@ struct frm_trial {
 	int64_t main_cpu_ns;		/* the main thread's CPU time while the stages ran (its validity polls) */
 	int64_t main_wall_ns;		/* ...and the wall time it was measured over */
 	/* Both set before frm_trial_run (kept by it). */
-	struct lj_hooks *hooks;		/* told of late frames; NULL: none (the ramp's trials) */
+	const struct lj_hooks *hooks;	/* told of late frames; NULL: none (the ramp's trials) */
 	const struct frm_told *told;	/* told of the threads; NULL: none */
 };
 

@@ -13,7 +13,6 @@
 #include "lj_stop.h"
 #include "lj_time.h"
 #include "lj_tool.h"
-#include "lj_validity_hook.h"
 
 struct frm_main {
 	struct frm_config cfg;
@@ -27,7 +26,6 @@ struct frm_main {
 	struct lj_cpufreq_sampler *freq;
 	char freq_why[128];
 	bool ran_trial, ran_ramp, failed;
-	struct lj_vhook *validity;	/* the validity verdict (lj_validity_hook) */
 };
 
 /* A policy the stage or background threads cannot get: a fallback to OTHER (77 under --strict). */
@@ -66,6 +64,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->outputs[1] = m->cfg.frame_log;
 	d->setup = &m->cfg.setup;
 	d->mlock = m->cfg.fake_ns_per_unit <= 0;	/* a simulated run measures nothing */
+	d->explain = &m->cfg.explain;	/* the ramp's trials tell the recorder their threads, no late frame */
 }
 
 /* Policies checked before anything is measured. */
@@ -105,19 +104,6 @@ static void start_freq(struct frm_main *m)
 	}
 }
 
-/*
- * The validity verdict runs beside every lj-frame run (each trial tells it
- * its stage and background threads); the recorder with --explain (the
- * ramp's trials tell it their threads, but no late frame).
- */
-static int hooks(void *p, struct lj_tool *t)
-{
-	struct frm_main *m = p;
-	int err = lj_vhook_add(&t->hooks, &m->validity);
-
-	return err ? err : lj_explain_register(&t->hooks, &m->cfg.explain, NULL);
-}
-
 /* Calibration (memory locked), the background load, the frequency sampler; the stages start in wait. */
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
@@ -148,8 +134,6 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 	/* The stage threads exist only inside a trial: each tells the hooks their ids (frm_told). */
 	if (sched_getaffinity(0, sizeof(desc->measured), &desc->measured))
 		CPU_ZERO(&desc->measured);
-	desc->policy = cfg->policy.policy;
-	desc->prio = cfg->policy.priority;
 	m->told.hooks = &t->hooks;
 	m->told.nbg = frm_background_threads(m->bg, m->told.bg, FRM_MAX_BACKGROUND);
 	m->trial.hooks = &t->hooks;
@@ -206,7 +190,6 @@ static int report_text(void *p, struct lj_tool *t, int ret)
 	const struct lj_cpufreq_sample *smp = NULL;
 	size_t nsmp = 0, dropped = 0;
 
-	lj_vhook_fallbacks(m->validity, t->setup_rec);
 	if (m->failed)
 		return 0;	/* nothing measured to report */
 	if (m->freq)
@@ -273,7 +256,7 @@ static void free_tool(void *p)
 
 static const struct lj_tool_ops frm_ops = {
 	.name = "lj-frame", .size = sizeof(struct frm_main),
-	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
+	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
 	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
 };
 

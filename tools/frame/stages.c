@@ -17,7 +17,6 @@
 #include "lj_setup.h"
 #include "lj_stop.h"
 #include "lj_time.h"
-#include "lj_validity_hook.h"
 
 #define FRM_END UINT32_MAX	/* hand-off token: no more frames */
 
@@ -138,9 +137,6 @@ static bool work(struct frm_stage *st, uint32_t i, int64_t end)
 	st->sink ^= x;
 	return done;
 }
-
-/* Hooks for late frames of a trial that has none (the ramp's, unit tests). */
-static struct lj_hooks no_hooks;
 
 /*
  * A frame dropped (never presented) or presented after its deadline: tell
@@ -483,7 +479,7 @@ static void tell_threads(const struct frm_trial *tr, int created)
 /* Join the stages; meanwhile read their policy back every 100 ms (the validity hook's poll). */
 static void join_polling(const struct frm_trial *tr, int created)
 {
-	struct lj_hooks *hs = tr->told ? tr->told->hooks : NULL;
+	const struct lj_hooks *hs = tr->told ? tr->told->hooks : NULL;
 
 	for (int s = 0; s < created; s++) {
 		struct timespec ts;
@@ -493,7 +489,7 @@ static void join_polling(const struct frm_trial *tr, int created)
 			ts = lj_ns_to_ts(lj_ts_to_ns(&ts) + 100 * LJ_NSEC_PER_MSEC);
 			if (!hs || pthread_timedjoin_np(tr->stage[s].th, NULL, &ts) != ETIMEDOUT)
 				break;
-			lj_vhook_poll_in(hs);
+			lj_hooks_poll(hs);
 		}
 		if (!hs)
 			pthread_join(tr->stage[s].th, NULL);
@@ -562,12 +558,12 @@ static void trial_account(struct frm_trial *tr)
 
 int frm_trial_run(struct frm_trial *tr, const struct frm_config *cfg, const uint64_t *units)
 {
-	struct lj_hooks *hooks = tr->hooks;
+	const struct lj_hooks *hooks = tr->hooks;
 	const struct frm_told *told = tr->told;
 	int ret;
 
 	memset(tr, 0, sizeof(*tr));
-	tr->hooks = hooks ? hooks : &no_hooks;
+	tr->hooks = hooks ? hooks : &lj_hooks_none;	/* the ramp's trials, unit tests */
 	tr->told = told;
 	tr->cfg = cfg;
 	memcpy(tr->units, units, sizeof(tr->units[0]) * cfg->nstages);

@@ -154,7 +154,7 @@ struct hb_run {
 	uint64_t floor;			/* stamps before this are not plausible */
 	int64_t start_ns, end_ns;
 	unsigned int started;
-	struct lj_hooks *hooks;		/* the driver's: thread-mode receivers report late messages, forward.c the others' */
+	const struct lj_hooks *hooks;	/* the driver's: thread-mode receivers report late messages, forward.c the others' */
 	bool sched_fallback;
 	int sched_err;			/* the first worker's refusal of --policy */
 	int fifo_err;			/* -F refused for the main thread */

@@ -8,14 +8,11 @@
 
 #include "lj_err.h"
 #include "lj_tool.h"
-#include "lj_validity_hook.h"
 
 struct hb_tool {
 	struct hb_config cfg;
 	struct hb_run run;
 	bool run_init;
-	struct lj_vhook *validity;	/* the validity verdict (lj_validity_hook) */
-	pid_t *tids;			/* the workers' ids, for the hooks */
 };
 
 static int parse(void *p, int argc, char **argv)
@@ -38,6 +35,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 
 	d->json = h->cfg.json;
 	d->setup = &h->cfg.setup;
+	d->explain = &h->cfg.explain;	/* forked workers hand their late messages back: forward.c */
 }
 
 static int prepare(void *p, struct lj_tool *t)
@@ -48,9 +46,17 @@ static int prepare(void *p, struct lj_tool *t)
 	hb_report_header(&h->cfg);
 	h->run_init = true;
 	err = hb_run_init(&h->run, &h->cfg);
-	if (err)
+	if (err) {
 		lj_error_errno(err, "cannot set up the run");
-	return err ? LJ_EXIT_RUNTIME : 0;
+		return LJ_EXIT_RUNTIME;
+	}
+	/* no stamps, no late message: no trace to record */
+	if (h->cfg.explain.explain && !h->run.stamps) {
+		lj_warn("--explain: nothing to explain, no message carries its send time (%s)",
+			h->run.no_stamp_why);
+		h->cfg.explain.explain = false;
+	}
+	return 0;
 }
 
 /* Release the workers into a stopped run and reap them: after a failed start. */
@@ -63,53 +69,38 @@ static void abandon(struct hb_run *run)
 }
 
 /*
- * The validity verdict runs beside every lj-hackbench run (it reads back
- * the workers' policy when one is asked); the recorder with --explain
- * (forked workers hand their late messages back through their slots:
- * forward.c).
+ * The workers (in run->w's order: explain's index) and what each was set
+ * to run with: nothing asked (-1) without --policy or --priority; a
+ * worker refused --policy runs SCHED_OTHER (the fallback recorded apart).
  */
-static int hooks(void *p, struct lj_tool *t)
-{
-	struct hb_tool *h = p;
-	int err = lj_vhook_add(&t->hooks, &h->validity);
-
-	if (err || !h->cfg.explain.explain)
-		return err;
-	/* no stamps, no late message: no trace to record */
-	if (!h->run.stamps) {
-		lj_warn("--explain: nothing to explain, no message carries its send time (%s)",
-			h->run.no_stamp_why);
-		return 0;
-	}
-	return lj_explain_register(&t->hooks, &h->cfg.explain, NULL);
-}
-
-/* The workers' ids (in run->w's order: explain's index) and what they were asked; policy -1: nothing. */
-static void describe_workers(struct hb_tool *h, struct lj_run_desc *desc)
+static void describe_workers(struct hb_tool *h, struct lj_run_thread *th, struct lj_run_desc *desc)
 {
 	struct hb_run *run = &h->run;
+	bool asked = hb_policy_asked(&h->cfg);
 
 	if (sched_getaffinity(0, sizeof(desc->measured), &desc->measured))
 		CPU_ZERO(&desc->measured);
-	for (unsigned int i = 0; i < run->nworkers; i++)
-		h->tids[i] = hb_slot(run, i)->tid;
-	desc->tids = h->tids;
-	desc->ntids = (int)run->nworkers;
-	desc->policy = hb_policy_asked(&h->cfg) ? (int)h->cfg.policy : -1;
-	desc->prio = h->cfg.priority;
+	for (unsigned int i = 0; i < run->nworkers; i++) {
+		const struct hb_slot *s = hb_slot(run, i);
+
+		th[i] = (struct lj_run_thread){ s->tid, (int)i, asked ? (int)h->cfg.policy : -1,
+						h->cfg.priority, true };
+		if (asked && s->sched_err) {
+			th[i].policy = LJ_POLICY_OTHER;
+			th[i].prio = 0;
+		}
+	}
 }
 
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 {
 	struct hb_tool *h = p;
 	struct hb_run *run = &h->run;
+	struct lj_run_thread *th = lj_tool_threads(t, (int)run->nworkers);
 	int err;
 
-	h->tids = calloc(run->nworkers, sizeof(*h->tids));
-	if (!h->tids) {
-		lj_error("out of memory for %u worker ids", run->nworkers);
+	if (!th)
 		return -ENOMEM;
-	}
 	run->hooks = &t->hooks;
 	err = hb_run_start(run);
 	if (!err && (run->sched_err || run->fifo_err)) {
@@ -120,24 +111,15 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 		abandon(run);
 		return err;
 	}
-	describe_workers(h, desc);
+	describe_workers(h, th, desc);
 	return 0;
 }
 
-/*
- * Before the clock starts: what each worker was set to run with (a worker
- * refused --policy runs SCHED_OTHER, the fallback recorded apart), read
- * back once; load mode reads again every second (run.c).
- */
+/* The workers' policy read back once before the clock starts; load mode reads again every second (run.c). */
 static int go(void *p, struct lj_tool *t)
 {
-	struct hb_tool *h = p;
-
-	for (unsigned int i = 0; h->validity && hb_policy_asked(&h->cfg) && i < h->run.nworkers; i++)
-		if (hb_slot(&h->run, i)->sched_err)
-			lj_vhook_expect(h->validity, h->tids[i], LJ_POLICY_OTHER, 0);
-	lj_vhook_poll(h->validity);
-	return hb_run_go(&h->run);
+	lj_hooks_poll(&t->hooks);
+	return hb_run_go(&((struct hb_tool *)p)->run);
 }
 
 static int wait_run(void *p, struct lj_tool *t)
@@ -160,7 +142,6 @@ static int wait_run(void *p, struct lj_tool *t)
 
 static int report_text(void *p, struct lj_tool *t, int ret)
 {
-	lj_vhook_fallbacks(((struct hb_tool *)p)->validity, t->setup_rec);
 	hb_report_final(&((struct hb_tool *)p)->run);
 	return 0;
 }
@@ -178,12 +159,11 @@ static void free_tool(void *p)
 
 	if (h->run_init)
 		hb_run_free(&h->run);
-	free(h->tids);
 }
 
 static const struct lj_tool_ops hb_ops = {
 	.name = "lj-hackbench", .size = sizeof(struct hb_tool),
-	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start,
+	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
 	.go = go, .wait = wait_run, .report_text = report_text, .report_json = report_json,
 	.free = free_tool,
 };

@@ -16,7 +16,6 @@
 #include "lj_hist.h"
 #include "lj_stop.h"
 #include "lj_time.h"
-#include "lj_validity_hook.h"
 
 #define RLOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 
@@ -27,9 +26,6 @@ static unsigned int per_group(const struct hb_run *run)
 {
 	return 2 * run->cfg->fds;
 }
-
-/* Hooks for a run outside the driver (unit tests): none, nothing wanted. */
-static struct lj_hooks no_hooks;
 
 /* Whether messages carry their send time; @run->no_stamp_why says why not. */
 static void choose_stamps(struct hb_run *run)
@@ -59,7 +55,7 @@ int hb_run_init(struct hb_run *run, struct hb_config *cfg)
 	run->nrecv = cfg->groups * cfg->fds;
 	run->nworkers = 2 * run->nrecv;
 	run->parent = getpid();
-	run->hooks = &no_hooks;
+	run->hooks = &lj_hooks_none;	/* a run outside the driver (unit tests) */
 	run->w = calloc(run->nworkers, sizeof(*run->w));
 	run->chan = calloc(run->nrecv, sizeof(*run->chan));
 	if (!run->w || !run->chan)
@@ -145,7 +141,7 @@ static void child_start(struct hb_run *run, struct hb_worker *w)
 	setpgid(0, run->pgid);
 	child_close_others(run, w);
 	/* Its copy of the hooks reaches no hook: none is called from here (-T explains). */
-	run->hooks = &no_hooks;
+	run->hooks = &lj_hooks_none;
 	/* A library left mapped costs only time at exit: a failure is no error. */
 	(void)hb_libspans_unmap(&run->parent_libs);
 	_exit(hb_worker_main(w) ? 1 : 0);
@@ -410,7 +406,7 @@ static void load_loop(struct hb_run *run)
 				run->per_sec[run->nsec++] = cur - prev;
 			if (!cfg->quiet)
 				hb_report_second(run, run->nsec, cur - prev);
-			lj_vhook_poll_in(run->hooks);	/* the workers' policy, read back while they run */
+			lj_hooks_poll(run->hooks);	/* the workers' policy, read back while they run */
 			prev = cur;
 			next += LJ_NSEC_PER_SEC;
 		}

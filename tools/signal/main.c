@@ -3,16 +3,14 @@
 #include "sig.h"
 
 #include <errno.h>
-#include <stdlib.h>
 
 #include "lj_err.h"
+#include "lj_hist.h"
 #include "lj_tool.h"
-#include "lj_validity_hook.h"
 
 struct sig_tool {
 	struct sig_config cfg;
 	struct sig_ring ring;
-	pid_t *tids;
 };
 
 static int parse(void *p, int argc, char **argv)
@@ -30,6 +28,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->json = s->cfg.json;
 	d->setup = &s->cfg.setup;
 	d->mlock = s->cfg.mlock;
+	d->explain = &s->cfg.explain;
 }
 
 static int prepare(void *p, struct lj_tool *t)
@@ -42,29 +41,18 @@ static int prepare(void *p, struct lj_tool *t)
 	return ret;
 }
 
-/* The validity verdict runs beside every lj-signal run; the recorder with --explain. */
-static int hooks(void *p, struct lj_tool *t)
-{
-	struct sig_tool *s = p;
-	int err = lj_vhook_add(&t->hooks, &s->ring.validity);
-
-	return err ? err : lj_explain_register(&t->hooks, &s->cfg.explain, NULL);
-}
-
 /* The ring's threads exist, set up, waiting for the token. */
 static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 {
 	struct sig_tool *s = p;
 	struct sig_ring *r = &s->ring;
+	struct lj_run_thread *th = lj_tool_threads(t, r->n);
 	int ret;
 
+	if (!th)
+		return -ENOMEM;
 	r->mlocked = t->mlocked;
 	r->hooks = &t->hooks;
-	s->tids = calloc(r->n, sizeof(*s->tids));
-	if (!s->tids) {
-		lj_error("out of memory");
-		return -ENOMEM;
-	}
 	ret = sig_ring_start(r);
 	if (!ret && r->first_pin_err) {
 		char detail[96];
@@ -79,39 +67,41 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 		sig_ring_stop(r);
 		return ret;
 	}
+	/* a thread refused its policy runs SCHED_OTHER (the fallback, recorded apart) */
 	for (int i = 0; i < r->n; i++)
-		s->tids[i] = r->th[i].tid;
+		th[i] = (struct lj_run_thread){ r->th[i].tid, i,
+			r->th[i].sched_err ? LJ_POLICY_OTHER : (int)s->cfg.policy,
+			r->th[i].sched_err ? 0 : s->cfg.priority, true };
 	run->measured = r->measured;
-	run->tids = s->tids;
-	run->ntids = r->n;
-	run->policy = r->sched_fallback ? LJ_POLICY_OTHER : s->cfg.policy;
-	run->prio = r->sched_fallback ? 0 : s->cfg.priority;
 	return 0;
 }
 
 static int go(void *p, struct lj_tool *t)
 {
-	struct sig_ring *r = &((struct sig_tool *)p)->ring;
-
-	sig_validity_expect(r);
-	return sig_ring_go(r);
+	return sig_ring_go(&((struct sig_tool *)p)->ring);
 }
 
 static int wait_ring(void *p, struct lj_tool *t)
 {
-	struct sig_ring *r = &((struct sig_tool *)p)->ring;
-	int ret = sig_ring_wait(r);
+	return sig_ring_wait(&((struct sig_tool *)p)->ring);
+}
 
-	sig_validity_counts(r);
-	return ret;
+/* Every thread counts one hop per round trip: -l round trips each. */
+static void counts(void *p, struct lj_tool_counts *n)
+{
+	struct sig_ring *r = &((struct sig_tool *)p)->ring;
+
+	for (int i = 0; i < r->n; i++)
+		if (r->th[i].hop) {
+			n->samples += lj_hist_count(r->th[i].hop);
+			n->overflows += lj_hist_overflows(r->th[i].hop);
+		}
+	n->expected = r->cfg->loops * (uint64_t)r->n;
 }
 
 static int report_text(void *p, struct lj_tool *t, int ret)
 {
-	struct sig_ring *r = &((struct sig_tool *)p)->ring;
-
-	lj_vhook_fallbacks(r->validity, t->setup_rec);
-	sig_report_final(r);
+	sig_report_final(&((struct sig_tool *)p)->ring);
 	return 0;
 }
 
@@ -127,13 +117,13 @@ static void free_tool(void *p)
 	struct sig_tool *s = p;
 
 	sig_ring_free(&s->ring);
-	free(s->tids);
 }
 
 static const struct lj_tool_ops sig_ops = {
 	.name = "lj-signal", .size = sizeof(struct sig_tool),
-	.parse = parse, .describe = describe, .prepare = prepare, .hooks = hooks, .start = start, .go = go,
-	.wait = wait_ring, .report_text = report_text, .report_json = report_json, .free = free_tool,
+	.parse = parse, .describe = describe, .prepare = prepare, .start = start, .go = go,
+	.wait = wait_ring, .counts = counts, .report_text = report_text, .report_json = report_json,
+	.free = free_tool,
 };
 
 int main(int argc, char **argv)

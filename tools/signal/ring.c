@@ -14,7 +14,6 @@
 #include "lj_parse.h"
 #include "lj_stop.h"
 #include "lj_time.h"
-#include "lj_validity_hook.h"
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -38,9 +37,6 @@ static void stop_ring(struct sig_ring *r)
 {
 	STORE(&r->stopping, 1);
 }
-
-/* Hooks for a ring that runs outside the driver (unit tests): none, nothing wanted. */
-static struct lj_hooks no_hooks;
 
 /* A hop above the hooks' threshold: tell them (on this thread, before the next send). */
 static void hop_late(struct sig_thread *t, int64_t sent, int64_t now)
@@ -259,7 +255,7 @@ int sig_ring_init(struct sig_ring *r, struct sig_config *cfg, const struct lj_to
 	r->n = cfg->threads;
 	r->broke_thread = -1;
 	r->reporter_cpu = -1;
-	r->hooks = &no_hooks;
+	r->hooks = &lj_hooks_none;	/* a ring outside the driver (unit tests) */
 	sigemptyset(&r->sigset);
 	sigaddset(&r->sigset, SIG_SIGNAL);
 	r->th = calloc(r->n, sizeof(*r->th));
@@ -391,7 +387,7 @@ int sig_ring_wait(struct sig_ring *r)
 	while (!all_done(r)) {
 		int64_t now = lj_now_ns();
 
-		lj_vhook_poll(r->validity);	/* the threads' policy, read back while they exist */
+		lj_hooks_poll(r->hooks);	/* the threads' policy, read back while they exist */
 		if (lj_stop_requested() || (deadline && now >= deadline))
 			stop_ring(r);
 		if (LOAD(&r->stopping)) {

@@ -109,7 +109,7 @@ struct sig_ring {
 	int broke_thread;		/* -b: thread over the limit, -1 */
 	int64_t broke_ns;
 	int reporter_cpu;
-	struct lj_hooks *hooks;		/* the driver's, read by the measuring loop */
+	const struct lj_hooks *hooks;	/* the driver's (lj_hooks_none before start), read by the loop */
 	bool mlocked;
 	bool sched_fallback;
 	int first_sched_err;		/* -errno of the first thread refused its policy */
@@ -117,7 +117,6 @@ struct sig_ring {
 	int pin_fail_thread, pin_fail_cpu;
 	int64_t start_ns, end_ns;
 	cpu_set_t measured;
-	struct lj_vhook *validity;	/* validity.c; NULL when the hook could not be added */
 };
 
 /* options.c */
@@ -143,10 +142,6 @@ static inline const char *sig_placement(const struct sig_ring *r, int to)
 		return "unpinned";
 	return r->th[to].cpu == r->th[from].cpu ? "same-cpu" : "cross-cpu";
 }
-
-/* validity.c: the validity verdict (lj_validity_hook), one of the run's hooks */
-void sig_validity_expect(struct sig_ring *r);
-void sig_validity_counts(struct sig_ring *r);
 
 /* report.c */
 void sig_report_live(const struct sig_ring *r);
