@@ -235,6 +235,15 @@ static void workload_line(FILE *out, const char *workload, const struct hl_cell 
 		snprintf(line, sizeof(line), "p50 %s  p99 %s  max %s", a, b, e);
 	} else if (!strcmp(t, "lj-frame")) {
 		frame_line(hc, workload, what, sizeof(what), line, sizeof(line));
+	} else if (!strcmp(t, "lj-oslat")) {
+		param_str(hc, "policy", pol, sizeof(pol));
+		param_str(hc, "priority", prio, sizeof(prio));
+		snprintf(what, sizeof(what), "OS noise (%s, %s%s%s)", workload, pol, strcmp(prio, "0") ? " " : "",
+			 strcmp(prio, "0") ? prio : "");
+		us(a, sizeof(a), median_of(hc, "p99_9"));
+		us(b, sizeof(b), median_of(hc, "p99_99"));
+		us(e, sizeof(e), median_of(hc, "max"));
+		snprintf(line, sizeof(line), "p99.9 %s  p99.99 %s  max %s", a, b, e);
 	} else if (!strcmp(t, "lj-hackbench")) {
 		snprintf(what, sizeof(what), "messaging (%s)", workload);
 		snprintf(line, sizeof(line), "%.0f msgs/s  (%.3f s per run)", median_of(hc, "msgs_per_s"),
