@@ -42,7 +42,7 @@ enum { CMP_VALIDITY_VALID, CMP_VALIDITY_SUSPECT, CMP_VALIDITY_INVALID, CMP_VALID
 /* One result set: a run directory, or one value of the --by axis within it. */
 struct cmp_set {
 	size_t nvalidity[CMP_VALIDITY_N];	/* runs by their validity verdict */
-	char setup[512];		/* the first run's setup.applied: "what=value;..." (validity.c) */
+	char setup[512];		/* the first run's setup.applied: "what=value;..." (verdicts.c) */
 	bool setup_seen;
 	char *label;
 	char *path;
@@ -182,7 +182,7 @@ void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *l
 /* headline.c: "how good is this machine?" from one lj-matrix run directory. Return: exit code. */
 int cmp_headline(FILE *out, const char *dir);
 
-/* validity.c */
+/* verdicts.c */
 void cmp_note_validity(struct cmp_data *d, int set, json_object *doc);
 extern const char *const cmp_validity_names[CMP_VALIDITY_N];
 void cmp_validity_text(const struct cmp_set *s, char *buf, size_t len);

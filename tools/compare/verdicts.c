@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* validity - the runs' validity verdicts per set, and the warnings a comparison needs about them. */
+/* verdicts - the runs' validity verdicts per set, and the warnings a comparison needs about them. */
 #include "compare.h"
 #include "lj_err.h"
 #include "lj_sysinfo.h"
