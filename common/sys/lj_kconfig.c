@@ -13,15 +13,34 @@
 #include <sha2.h>
 #include <zlib.h>
 
+#include "lj_dl.h"
+
 #define KCONFIG_MAX (16u << 20)	/* a real config is ~300 KiB; refuse runaway input */
 
-static void hash_text(struct lj_kconfig *k)
+/* Only --json's identity reads the config: lj-cyclic does not link these (lj_dl.h). */
+#define ZLIB_FNS(X) X(gzopen) X(gzread) X(gzerror) X(gzclose)
+#define LIBMD_FNS(X) X(SHA256Init) X(SHA256Update) X(SHA256End)
+ZLIB_FNS(LJ_DL_WEAK)
+LIBMD_FNS(LJ_DL_WEAK)
+LJ_DL_TABLE(zlib, LJ_SONAME_Z, ZLIB_FNS);
+LJ_DL_TABLE(libmd, LJ_SONAME_MD, LIBMD_FNS);
+#define Z(f) LJ_DL_FN(zlib, f)
+#define MD(f) LJ_DL_FN(libmd, f)
+
+/* Hash the text just read; without libmd the config is dropped (-ENOENT: lj_dl_bind). */
+static int hash_text(struct lj_kconfig *k)
 {
 	SHA2_CTX ctx;
+	int err = LJ_DL_BIND(libmd, LIBMD_FNS, NULL, 0);
 
-	SHA256Init(&ctx);
-	SHA256Update(&ctx, (const uint8_t *)k->text, k->len);
-	SHA256End(&ctx, k->sha256);	/* writes 64 hex digits and a NUL */
+	if (err) {
+		lj_kconfig_free(k);
+		return err;
+	}
+	MD(SHA256Init)(&ctx);
+	MD(SHA256Update)(&ctx, (const uint8_t *)k->text, k->len);
+	MD(SHA256End)(&ctx, k->sha256);	/* writes 64 hex digits and a NUL */
+	return 0;
 }
 
 int lj_kconfig_from_text(struct lj_kconfig *k, const char *text, size_t len)
@@ -33,8 +52,7 @@ int lj_kconfig_from_text(struct lj_kconfig *k, const char *text, size_t len)
 	memcpy(k->text, text, len);
 	k->text[len] = '\0';
 	k->len = len;
-	hash_text(k);
-	return 0;
+	return hash_text(k);
 }
 
 int lj_kconfig_load_path(struct lj_kconfig *k, const char *path)
@@ -45,13 +63,16 @@ int lj_kconfig_load_path(struct lj_kconfig *k, const char *path)
 	int got, ret = 0;
 
 	memset(k, 0, sizeof(*k));
+	ret = LJ_DL_BIND(zlib, ZLIB_FNS, NULL, 0);
+	if (ret)
+		return ret;
 	errno = 0;
-	gz = gzopen(path, "rb");
+	gz = Z(gzopen)(path, "rb");
 	if (!gz)
 		return errno ? -errno : -ENOMEM;
 	buf = malloc(cap);
 	if (!buf) {
-		gzclose(gz);
+		Z(gzclose)(gz);
 		return -ENOMEM;
 	}
 	for (;;) {
@@ -68,11 +89,11 @@ int lj_kconfig_load_path(struct lj_kconfig *k, const char *path)
 			buf = nb;
 			cap *= 2;
 		}
-		got = gzread(gz, buf + n, (unsigned)(cap - n - 1));
+		got = Z(gzread)(gz, buf + n, (unsigned)(cap - n - 1));
 		if (got < 0) {
 			int zerr;
 
-			gzerror(gz, &zerr);
+			Z(gzerror)(gz, &zerr);
 			ret = zerr == Z_ERRNO && errno ? -errno : -EIO;
 			break;
 		}
@@ -80,7 +101,7 @@ int lj_kconfig_load_path(struct lj_kconfig *k, const char *path)
 			break;
 		n += (size_t)got;
 	}
-	gzclose(gz);
+	Z(gzclose)(gz);
 	if (ret) {
 		free(buf);
 		return ret;
@@ -89,8 +110,7 @@ int lj_kconfig_load_path(struct lj_kconfig *k, const char *path)
 	k->text = buf;
 	k->len = n;
 	snprintf(k->path, sizeof(k->path), "%s", path);
-	hash_text(k);
-	return 0;
+	return hash_text(k);
 }
 
 int lj_kconfig_load(struct lj_kconfig *k)

@@ -3,26 +3,66 @@
 #include "lj_topo.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "lj_dl.h"
+
+/*
+ * Every hwloc call goes through this table (lj_dl.h), none through
+ * hwloc.h's inline helpers: lj-cyclic does not link hwloc, whose code,
+ * libudev and libm would cost its resident memory some 500 KiB, and
+ * loads it only in the child of lj_topo_load_apart.
+ */
+#define HWLOC_FNS(X)                                                                          \
+	X(hwloc_topology_init) X(hwloc_topology_set_flags) X(hwloc_topology_load)             \
+	X(hwloc_topology_destroy) X(hwloc_topology_get_topology_cpuset)                       \
+	X(hwloc_topology_get_allowed_cpuset) X(hwloc_get_type_depth) X(hwloc_get_nbobjs_by_depth) \
+	X(hwloc_get_obj_by_depth) X(hwloc_bitmap_alloc) X(hwloc_bitmap_free)                  \
+	X(hwloc_bitmap_next) X(hwloc_cpukinds_get_nr) X(hwloc_cpukinds_get_info)
+HWLOC_FNS(LJ_DL_WEAK)
+LJ_DL_TABLE(hwloc, LJ_SONAME_HWLOC, HWLOC_FNS);
+#define HW(f) LJ_DL_FN(hwloc, f)
 
 /* hwloc bitmaps are indexed by OS CPU number, as cpu_set_t is. */
 static void bitmap_to_set(hwloc_const_bitmap_t b, cpu_set_t *set)
 {
-	int cpu;
-
 	CPU_ZERO(set);
 	if (!b)
 		return;
-	hwloc_bitmap_foreach_begin(cpu, b)
-		if (cpu < CPU_SETSIZE)
-			CPU_SET(cpu, set);
-	hwloc_bitmap_foreach_end();
+	for (int cpu = HW(hwloc_bitmap_next)(b, -1); cpu >= 0 && cpu < CPU_SETSIZE;
+	     cpu = HW(hwloc_bitmap_next)(b, cpu))
+		CPU_SET(cpu, set);
+}
+
+/* The objects of @type (hwloc_get_nbobjs_by_type, which is inline): a count, 0, or -1 (several depths). */
+static int count_of(hwloc_topology_t topo, hwloc_obj_type_t type)
+{
+	int depth = HW(hwloc_get_type_depth)(topo, type);
+
+	if (depth == HWLOC_TYPE_DEPTH_UNKNOWN)
+		return 0;
+	if (depth == HWLOC_TYPE_DEPTH_MULTIPLE)
+		return -1;
+	return (int)HW(hwloc_get_nbobjs_by_depth)(topo, depth);
+}
+
+/* The object of @type and OS index @os, or the first of @type when @os is -1; NULL: none. */
+static hwloc_obj_t obj_of(hwloc_topology_t topo, hwloc_obj_type_t type, int os)
+{
+	int depth = HW(hwloc_get_type_depth)(topo, type);
+	int n = depth < 0 ? 0 : (int)HW(hwloc_get_nbobjs_by_depth)(topo, depth);
+
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t o = HW(hwloc_get_obj_by_depth)(topo, depth, (unsigned)i);
+
+		if (o && (os < 0 || o->os_index == (unsigned)os))
+			return o;
+	}
+	return NULL;
 }
 
 /*
@@ -38,7 +78,7 @@ static bool substitute_topology(void)
 	       (fsroot && strcmp(fsroot, "/"));
 }
 
-static const char *kind_info(const struct hwloc_info_s *infos, unsigned n, const char *name)
+static const char *info_value(const struct hwloc_info_s *infos, unsigned n, const char *name)
 {
 	unsigned i;
 
@@ -56,8 +96,8 @@ static const char *kind_info(const struct hwloc_info_s *infos, unsigned n, const
  */
 static long kind_guess_rank(const struct hwloc_info_s *infos, unsigned n)
 {
-	const char *type = kind_info(infos, n, "CoreType");
-	const char *freq = kind_info(infos, n, "FrequencyMaxMHz");
+	const char *type = info_value(infos, n, "CoreType");
+	const char *freq = info_value(infos, n, "FrequencyMaxMHz");
 	long rank = -1;
 	char *end;
 
@@ -114,15 +154,15 @@ static void load_one_kind(struct lj_topo *t, hwloc_topology_t topo, int nr)
 	one_kind(t, nr == 1 ? "one core kind" : "no cpukinds information: one core kind");
 	if (nr != 1)
 		return;
-	b = hwloc_bitmap_alloc();
-	if (b && !hwloc_cpukinds_get_info(topo, 0, b, &eff, &ninfo, &infos, 0)) {
-		const char *type = kind_info(infos, ninfo, "CoreType");
+	b = HW(hwloc_bitmap_alloc)();
+	if (b && !HW(hwloc_cpukinds_get_info)(topo, 0, b, &eff, &ninfo, &infos, 0)) {
+		const char *type = info_value(infos, ninfo, "CoreType");
 
 		t->kinds[0].efficiency = eff;
 		if (type)
 			snprintf(t->kinds[0].name, sizeof(t->kinds[0].name), "%s", type);
 	}
-	hwloc_bitmap_free(b);
+	HW(hwloc_bitmap_free)(b);
 }
 
 /*
@@ -134,7 +174,7 @@ static void load_one_kind(struct lj_topo *t, hwloc_topology_t topo, int nr)
 static int read_kinds(const struct lj_topo *t, hwloc_topology_t topo, int nr, struct raw_kind *raw,
 		      bool *unranked, bool *guessable)
 {
-	hwloc_bitmap_t b = hwloc_bitmap_alloc();
+	hwloc_bitmap_t b = HW(hwloc_bitmap_alloc)();
 	int n = 0;
 
 	if (!b)
@@ -145,7 +185,7 @@ static int read_kinds(const struct lj_topo *t, hwloc_topology_t topo, int nr, st
 		const char *type;
 		int eff = -1;
 
-		if (hwloc_cpukinds_get_info(topo, (unsigned)i, b, &eff, &ninfo, &infos, 0))
+		if (HW(hwloc_cpukinds_get_info)(topo, (unsigned)i, b, &eff, &ninfo, &infos, 0))
 			continue;
 		bitmap_to_set(b, &raw[n].cpus);
 		CPU_AND(&raw[n].cpus, &raw[n].cpus, &t->online);
@@ -153,13 +193,13 @@ static int read_kinds(const struct lj_topo *t, hwloc_topology_t topo, int nr, st
 			continue;
 		raw[n].efficiency = eff;
 		raw[n].rank = kind_guess_rank(infos, ninfo);
-		type = kind_info(infos, ninfo, "CoreType");
+		type = info_value(infos, ninfo, "CoreType");
 		snprintf(raw[n].name, sizeof(raw[n].name), "%s", type ? type : "");
 		*unranked |= eff < 0;
 		*guessable &= raw[n].rank >= 0;
 		n++;
 	}
-	hwloc_bitmap_free(b);
+	HW(hwloc_bitmap_free)(b);
 	return n;
 }
 
@@ -190,7 +230,7 @@ static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
 	bool unranked = false, guessable = true;
 	int nr, n;
 
-	nr = hwloc_cpukinds_get_nr(topo, 0);
+	nr = HW(hwloc_cpukinds_get_nr)(topo, 0);
 	if (nr <= 1) {
 		load_one_kind(t, topo, nr);
 		return;
@@ -229,13 +269,14 @@ static void load_kinds(struct lj_topo *t, hwloc_topology_t topo)
 
 static void load_model(struct lj_topo *t, hwloc_topology_t topo)
 {
-	hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+	hwloc_obj_t pkg = obj_of(topo, HWLOC_OBJ_PACKAGE, -1);
+	hwloc_obj_t root = HW(hwloc_get_obj_by_depth)(topo, 0, 0);
 	const char *model = NULL;
 
 	if (pkg)
-		model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
-	if (!model)
-		model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "CPUModel");
+		model = info_value(pkg->infos, pkg->infos_count, "CPUModel");
+	if (!model && root)
+		model = info_value(root->infos, root->infos_count, "CPUModel");
 	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", model ? model : "unknown");
 }
 
@@ -248,8 +289,9 @@ static void load_cores(struct lj_topo *t, hwloc_topology_t topo)
 
 		if (!CPU_ISSET(cpu, &t->online))
 			continue;
-		pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
-		core = pu ? hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu) : NULL;
+		pu = obj_of(topo, HWLOC_OBJ_PU, cpu);
+		for (core = pu ? pu->parent : NULL; core && core->type != HWLOC_OBJ_CORE; core = core->parent)
+			;
 		/* Some topologies (synthetic, odd firmware) have PUs without a Core. */
 		t->core[cpu] = !pu ? -2 : core ? (short)core->logical_index : -1;
 	}
@@ -276,7 +318,10 @@ int lj_topo_load(struct lj_topo *t, char *why, size_t len)
 	 * reads the list once, at its first init; a user's setting wins.
 	 */
 	setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_gl,hwloc_opencl,hwloc_pci,hwloc_xml_libxml", 0);
-	if (hwloc_topology_init(&topo) < 0) {
+	ret = LJ_DL_BIND(hwloc, HWLOC_FNS, why, len);
+	if (ret)
+		return ret;
+	if (HW(hwloc_topology_init)(&topo) < 0) {
 		ret = errno ? -errno : -ENOMEM;
 		return failed(why, len, ret, "cannot initialise hwloc");
 	}
@@ -285,16 +330,16 @@ int lj_topo_load(struct lj_topo *t, char *why, size_t len)
 	 * this flag keeps them so "online" means the machine and "allowed"
 	 * the cpuset.
 	 */
-	hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-	if (hwloc_topology_load(topo) < 0) {
+	HW(hwloc_topology_set_flags)(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	if (HW(hwloc_topology_load)(topo) < 0) {
 		ret = errno ? -errno : -EINVAL;
-		hwloc_topology_destroy(topo);
+		HW(hwloc_topology_destroy)(topo);
 		return failed(why, len, ret, "cannot load the hwloc topology");
 	}
 	t->hw = topo;
 	t->substitute = substitute_topology();
-	bitmap_to_set(hwloc_topology_get_topology_cpuset(topo), &t->online);
-	bitmap_to_set(hwloc_topology_get_allowed_cpuset(topo), &t->allowed);
+	bitmap_to_set(HW(hwloc_topology_get_topology_cpuset)(topo), &t->online);
+	bitmap_to_set(HW(hwloc_topology_get_allowed_cpuset)(topo), &t->allowed);
 	CPU_AND(&t->allowed, &t->allowed, &t->online);
 	t->ncpus = CPU_COUNT(&t->online);
 	t->affinity = t->allowed;
@@ -303,9 +348,9 @@ int lj_topo_load(struct lj_topo *t, char *why, size_t len)
 		if (CPU_COUNT(&aff))
 			t->affinity = aff;
 	}
-	n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	n = count_of(topo, HWLOC_OBJ_CORE);
 	t->ncores = n > 0 ? n : t->ncpus;
-	n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+	n = count_of(topo, HWLOC_OBJ_PACKAGE);
 	t->npackages = n > 0 ? n : 1;
 	load_kinds(t, topo);
 	load_model(t, topo);
@@ -317,10 +362,16 @@ int lj_topo_load(struct lj_topo *t, char *why, size_t len)
 	return 0;
 }
 
-void lj_topo_free(struct lj_topo *t)
+void lj_topo_drop_handle(struct lj_topo *t)
 {
 	if (t->hw)
-		hwloc_topology_destroy(t->hw);
+		HW(hwloc_topology_destroy)(t->hw);	/* a handle exists only once the table is bound */
+	t->hw = NULL;
+}
+
+void lj_topo_free(struct lj_topo *t)
+{
+	lj_topo_drop_handle(t);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -333,74 +384,6 @@ int lj_topo_smt_siblings(const struct lj_topo *t, int cpu, cpu_set_t *out)
 	for (int c = 0; c < CPU_SETSIZE && t->core[cpu] >= 0; c++)
 		if (CPU_ISSET(c, &t->online) && t->core[c] == t->core[cpu])
 			CPU_SET(c, out);
-	return 0;
-}
-
-/* What the child of lj_topo_load_apart sends back. */
-struct apart_msg {
-	int ret;
-	char why[128];
-	struct lj_topo t;
-};
-
-/* Read or write all of @len bytes (EINTR: again). Return: the bytes moved. */
-static size_t move_all(int fd, void *buf, size_t len, bool out)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = out ? write(fd, (char *)buf + done, len - done)
-				: read(fd, (char *)buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	return done;
-}
-
-static void __attribute__((noreturn)) apart_child(int fd)
-{
-	struct apart_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.ret = lj_topo_load(&m.t, m.why, sizeof(m.why));
-	m.t.hw = NULL;		/* the child's; it goes with the child */
-	move_all(fd, &m, sizeof(m), true);
-	_exit(0);
-}
-
-int lj_topo_load_apart(struct lj_topo *t, char *why, size_t len)
-{
-	struct apart_msg m;
-	int fd[2], status;
-	size_t got;
-	pid_t pid;
-
-	if (pipe2(fd, O_CLOEXEC))
-		return lj_topo_load(t, why, len);
-	pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return lj_topo_load(t, why, len);
-	}
-	if (!pid) {
-		close(fd[0]);
-		apart_child(fd[1]);
-	}
-	close(fd[1]);
-	got = move_all(fd[0], &m, sizeof(m), false);
-	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (got != sizeof(m))
-		return lj_topo_load(t, why, len);	/* the child died: here, then */
-	if (m.ret)
-		return failed(why, len, m.ret, m.why);
-	*t = m.t;
 	return 0;
 }
 

@@ -44,14 +44,22 @@ struct lj_topo {
  */
 int lj_topo_load(struct lj_topo *t, char *why, size_t len);
 /*
- * lj_topo_load in a child process: hwloc's code runs and its memory is
+ * lj_topo_load in another process: hwloc's code runs and its memory is
  * allocated there, not in the caller's resident memory (lj-cyclic's must
- * stay at or below cyclictest's). The snapshot is the same, without the
- * hwloc handle (hw NULL; nothing reads it after the load). Loads in this
- * process when no child can be made or it dies. Call it before any thread
- * exists. Return: as lj_topo_load.
+ * stay at or below cyclictest's). That process is ljkit's helper
+ * lj-topology (libexec/, installed in LIBEXECDIR/ljkit beside the tools'
+ * BINDIR, lj_topo_send), started without copying the caller's pages;
+ * without one of this build, a child of the caller, which loads hwloc
+ * itself (lj_dl.h). The snapshot is the same, without the hwloc handle
+ * (hw NULL; nothing reads it after the load). Loads in this process when
+ * neither can run. Call it before any thread exists. Return: as
+ * lj_topo_load.
  */
 int lj_topo_load_apart(struct lj_topo *t, char *why, size_t len);
+/* lj_topo_load, then the snapshot (with its result) written to @fd for lj_topo_load_apart. Return: 0 or -EPIPE. */
+int lj_topo_send(int fd);
+/* Destroy the hwloc handle (hw NULL), keep the snapshot. */
+void lj_topo_drop_handle(struct lj_topo *t);
 void lj_topo_free(struct lj_topo *t);
 
 /* CPUs sharing a core with @cpu (including @cpu). */
