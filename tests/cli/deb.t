@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # deb.t - the Debian package (make deb): unpacked into a scratch root with dpkg -x, its
-# lj-cyclic runs (--version), its lj-matrix finds the installed scenarios by name and runs
-# one with the installed tools, its man pages render, its completion loads, lintian reports
-# no errors. Building the package takes minutes, so make check runs this only when
-# $LJ_BUILD/deb holds a built .deb (make deb), or builds it first under LJ_TEST_DEB=1.
+# Depends come from shlibs (no libc6 upper bound), its commands print the package's
+# version, its lj-matrix finds the installed scenarios by name and runs one with the
+# installed tools, its man pages render, its completion loads, its postrm purge removes
+# the calibration and the journal directory (in a private mount namespace), lintian
+# --pedantic reports no E: or W:. Building the package takes minutes, so make check runs
+# this only when $LJ_BUILD/deb holds a built .deb (make deb), or builds it first under
+# LJ_TEST_DEB=1. debian/tests (autopkgtest) runs the installed package instead.
 . "$(dirname "$0")/lib.sh"
 
 version=$(sed -n 's/^VERSION *:= *//p' "$LJ_SRC/GNUmakefile")
@@ -14,7 +17,7 @@ if [ "${LJ_TEST_DEB:-0}" = 1 ] && ! ls "$LJ_BUILD"/deb/ljkit_"$version"_*.deb >/
 fi
 deb=$(ls "$LJ_BUILD"/deb/ljkit_"$version"_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || skip_all "no built package in $LJ_BUILD/deb (make deb, or LJ_TEST_DEB=1)"
-plan 13
+plan 16
 export LJ_RESULT_NO_SYSINFO=1
 
 R="$TMP/root"
@@ -22,9 +25,21 @@ dpkg -x "$deb" "$R"
 ok $? "dpkg -x unpacks the package"
 is "$(dpkg-deb -f "$deb" Version)" "$version" "the package version is the build's"
 is "$(sed -n '1s/.*(\(.*\)).*/\1/p' "$LJ_SRC/debian/changelog")" "$version" "debian/changelog has the same version"
-dpkg-deb -f "$deb" Depends | grep -q 'libjson-c'
-ok $? "Depends has the shared libraries (shlibs)"
-is "$("$R/usr/bin/lj-cyclic" --version)" "lj-cyclic (ljkit) $version" "the installed lj-cyclic --version"
+deps=$(dpkg-deb -f "$deb" Depends)
+is "$(echo "$deps" | grep -Eo 'libjson-c[0-9]+|libhwloc[0-9]+|zlib1g|libmd0|libtracefs[0-9]+' | sort | tr '\n' ' ')" \
+	"libhwloc15 libjson-c5 libmd0 libtracefs1 zlib1g " "Depends has the shared libraries (shlibs), hwloc, zlib and libmd too"
+echo "$deps" | grep -q '<<'
+ok $((!$?)) "no upper bound in Depends (no glibc pinned): $deps"
+vers=
+for c in "$R"/usr/bin/*; do vers="$vers$("$c" --version 2>&1 | grep -v "(ljkit) $version\$")"; done
+is "$vers:$(ls "$R"/usr/bin | wc -l)" ":10" "every installed command's --version is 'NAME (ljkit) $version'"
+if command -v strace >/dev/null; then
+	[ -x "$R/usr/libexec/ljkit/lj-topology" ] && strace -f -e trace=execve -o "$TMP/st" "$R/usr/bin/lj-cyclic" -q -t 1 -l 5 >/dev/null 2>&1 &&
+		grep -q "execve(\"$R/usr/bin/../libexec/ljkit/lj-topology\"" "$TMP/st"
+	ok $? "the installed lj-cyclic runs the installed helper /usr/libexec/ljkit/lj-topology"
+else
+	skip 1 "strace not installed"
+fi
 [ -x "$R/usr/bin/lj-plot" ] && [ -x "$R/usr/bin/lj-regress" ] && { [ -f "$R/usr/share/doc/ljkit/README.md" ] || [ -f "$R/usr/share/doc/ljkit/README.md.gz" ]; }
 ok $? "lj-plot and lj-regress in /usr/bin, the docs in /usr/share/doc/ljkit"
 
@@ -51,11 +66,22 @@ fi
 got=$(bash -c '. "$1"; COMP_WORDS=(lj-cyclic --pol); COMP_CWORD=1; _ljkit lj-cyclic; echo "${COMPREPLY[*]}"' \
 	_ "$R/usr/share/bash-completion/completions/lj-cyclic")
 is "$got" "--policy" "the completion loads under the tool's name and completes"
+# postrm purge, in a private mount namespace over /run and /var/lib: the state the tools made goes.
+dpkg-deb -e "$deb" "$TMP/ctl"
+if is_root && unshare -m true 2>/dev/null; then
+	mkdir -p "$TMP/ns/run" "$TMP/ns/lib"
+	unshare -m sh -c 'mount --bind "$1/run" /run && mount --bind "$1/lib" /var/lib &&
+		mkdir -p /run/ljkit /var/lib/ljkit && touch /run/ljkit/journal.1 /var/lib/ljkit/frame-calibration &&
+		sh "$2" purge && ! [ -e /run/ljkit ] && ! [ -e /var/lib/ljkit ]' _ "$TMP/ns" "$TMP/ctl/postrm"
+	ok $? "postrm purge removes /var/lib/ljkit/frame-calibration and /run/ljkit"
+else
+	skip 1 "a private mount namespace needs root"
+fi
 if command -v lintian >/dev/null; then
 	changes=$(ls "$LJ_BUILD"/deb/ljkit_"$version"_*.changes 2>/dev/null | head -1)
-	lintian "${changes:-$deb}" >"$TMP/lintian" 2>&1
-	is "$(grep -c '^E:' "$TMP/lintian")" 0 "lintian reports no errors"
-	grep '^E:' "$TMP/lintian" | head -5 | sed 's/^/# /'
+	lintian --pedantic "${changes:-$deb}" >"$TMP/lintian" 2>&1
+	is "$(grep -c '^[EW]:' "$TMP/lintian")" 0 "lintian --pedantic reports no E: or W:"
+	grep '^[EW]:' "$TMP/lintian" | head -5 | sed 's/^/# /'
 else
 	skip 1 "lintian not installed"
 fi
