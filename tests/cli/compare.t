@@ -18,8 +18,9 @@ ok $? "the fixtures are reproduced by tests/fixtures/compare/generate"
 run_rc lj-compare --metrics mean,max "$FIX/base" "$FIX/shifted"
 is "$rc" 0 "comparison without a gate exits 0"
 grep -q '^Amean     mean  .*(  +9\.[0-9][0-9]%)$' "$TMP/out" &&
-	grep -q '^Shift     mean  .* +9\.19% \[+8\.05, +10\.81\]\*$' "$TMP/out"
-ok $? "the 10% shift: mean +9.14%, Hodges-Lehmann shift +9.19% with its interval, marked significant"
+	grep -q '^Shift     mean  .* x1\.092 \[1\.079, 1\.108\]\*$' "$TMP/out"
+# R: wilcox.test(log(shifted), log(base), conf.int = TRUE): exp gives 1.0918 [1.0789, 1.1080]
+ok $? "the 10% shift: mean +9.14%, the Hodges-Lehmann ratio on the log scale x1.092 with its interval, significant"
 grep -q '^p(MWU)    mean .* 0\.000155 adj 0\.000311 \* worse' "$TMP/out"
 ok $? "its p-value (exact, 8 vs 8), Holm-adjusted over the 2 rows, and verdict"
 grep -q 'significant at alpha 0.05 after the Holm (family-wise) adjustment' "$TMP/out" &&

@@ -27,7 +27,7 @@ P="$TMP/report.html"
 is "$(grep -ciE '<script|<link|<img|<iframe|@import' "$P")" 0 "no script, link, image or import"
 is "$(grep -oE "(src|href)=['\"][^'\"]*" "$P" | grep -cv "=['\"]#")" 0 "every src/href is a fragment inside the page"
 shift_want=$(lj-compare --format json --fail-on 'cyclic.mean>+5%' "$TMP/base" "$FIXC/shifted" 2>/dev/null |
-	jq -r '.rows[] | select(.metric == "mean") | .sets[1].shift_pct' | awk '{ printf "%+.2f%%", $1 }')
+	jq -r '.rows[] | select(.metric == "mean") | .sets[1].shift_ratio' | awk '{ printf "x%.3f", $1 }')
 grep -q "sig worse\">$shift_want</span>" "$P"
 ok $? "the mean's significant shift ($shift_want, from lj-compare's JSON) is marked worse"
 grep -q "cyclic.mean&gt;+5%</td><td>1</td><td>1</td><td>0</td><td><span class=\"badge fail\">fail</span>" "$P"
@@ -37,7 +37,7 @@ grep -q '<td class=l>kernel.release</td><td class=l>6.1.0</td><td class=l>6.18.0
 ok $? "the identity fields that differ, per set"
 grep -q 'load: CPU 0 42% busy with other work' "$P"
 ok $? "a suspect run's verdict and reason"
-grep -q '<td class=l>spike</td><td>0</td><td>1929</td><td class=l>waiting for CPU</td><td class=l>virtio1-req.0 1900 us; no events 29.00 us</td>' "$P"
+grep -q '<td class=l>spike</td><td>0</td><td>1929</td><td class=l>waiting for CPU</td><td class=l>virtio1-req.0 1900 us; no events 29.0 us</td>' "$P"
 ok $? "the explanation of a run that has one (side.explain), its causes in us"
 if command -v gnuplot >/dev/null; then
 	is "$(grep -c '<svg' "$P")" 3 "figures inline as SVG: the histogram, box plots of max and mean"

@@ -29,8 +29,8 @@ static void pooled(const struct cmp_series *se, double *events, double *exposure
 {
 	*events = *exposure = 0;
 	for (size_t i = 0; i < se->n; i++) {
-		*events += se->v[i];
-		*exposure += se->exposure ? se->exposure[i] : 1;
+		*events += se->events[i];
+		*exposure += se->exposure[i];
 	}
 }
 
@@ -50,7 +50,51 @@ static void test_counts(struct cmp_row *r, int s, const struct cmp_config *cfg)
 		st->pct_est = st->pct_lo = st->pct_hi = 0;
 }
 
-/* Other metrics: Mann-Whitney, and the Hodges-Lehmann shift in % of the first set's median. */
+/* Every run's value positive (@or_zero: or zero). */
+static bool all_positive(const struct cmp_series *se, bool or_zero)
+{
+	for (size_t i = 0; i < se->n; i++)
+		if (!(se->v[i] > 0 || (or_zero && se->v[i] == 0)))
+			return false;
+	return true;
+}
+
+/*
+ * The Hodges-Lehmann shift of log(b) against log(a), as a ratio b/a with
+ * its interval, in % ((ratio - 1) x 100: never below -100 %). Return:
+ * false without memory (the caller falls back to differences).
+ */
+static bool shift_ratio(const struct cmp_series *a, const struct cmp_series *b, double level,
+			struct cmp_cellstat *st)
+{
+	double *la = malloc(a->n * sizeof(*la)), *lb = malloc(b->n * sizeof(*lb));
+	bool ok = la && lb;
+
+	for (size_t i = 0; ok && i < a->n; i++)
+		la[i] = log(a->v[i]);
+	for (size_t i = 0; ok && i < b->n; i++)
+		lb[i] = log(b->v[i]);
+	if (ok) {
+		lj_shift_hl(la, a->n, lb, b->n, level, &st->shift);
+		st->ratio = true;
+		st->pct_est = expm1(st->shift.estimate) * 100;
+		st->pct_lo = expm1(st->shift.lo) * 100;
+		st->pct_hi = expm1(st->shift.hi) * 100;
+	}
+	free(la);
+	free(lb);
+	return ok;
+}
+
+/*
+ * Other metrics: Mann-Whitney (on ranks: the same p on any monotone scale),
+ * and the Hodges-Lehmann shift. Latencies and rates are positive and
+ * skewed: a change of them is a factor, and their shift is taken on the
+ * log scale when every run of both sets is positive (a ratio and its
+ * interval). Otherwise the shift of the values in % of the first set's
+ * median; for a metric that is never negative its interval is cut at
+ * -100 %, the most it can fall.
+ */
 static void test_values(struct cmp_row *r, int s, const struct cmp_config *cfg)
 {
 	struct cmp_cellstat *st = &r->st[s];
@@ -59,13 +103,23 @@ static void test_values(struct cmp_row *r, int s, const struct cmp_config *cfg)
 
 	lj_stats_mann_whitney(a->v, a->n, b->v, b->n, &st->mwu);
 	st->p = st->mwu.p;
+	st->ratio = false;
+	st->pct_est = st->pct_lo = st->pct_hi = NAN;
+	if (all_positive(a, false) && all_positive(b, false) && shift_ratio(a, b, 1 - cfg->alpha, st)) {
+		st->judgeable = st->shift.reached;
+		return;
+	}
 	lj_shift_hl(a->v, a->n, b->v, b->n, 1 - cfg->alpha, &st->shift);
 	st->judgeable = st->shift.reached;
-	st->pct_est = st->pct_lo = st->pct_hi = NAN;
 	if (med != 0) {
 		st->pct_est = st->shift.estimate / fabs(med) * 100;
 		st->pct_lo = st->shift.lo / fabs(med) * 100;
 		st->pct_hi = st->shift.hi / fabs(med) * 100;
+	}
+	if (!isnan(st->pct_est) && all_positive(a, true) && all_positive(b, true)) {
+		st->pct_est = fmax(st->pct_est, -100);
+		st->pct_lo = fmax(st->pct_lo, -100);
+		st->pct_hi = fmax(st->pct_hi, -100);
 	}
 }
 

@@ -53,7 +53,8 @@ struct cmp_set {
 
 /* The repetitions of one metric in one set. */
 struct cmp_series {
-	double *v;
+	double *v;			/* each run's value of the metric, as the result has it */
+	double *events;			/* count metrics: each run's events (drop_rate: its rate times its frames) */
 	double *exposure;		/* count metrics: what each run's count is out of (frames, samples, 1) */
 	size_t n, cap;
 	double min_samples;		/* quantile metrics: the fewest samples of a run (0: unknown) */
@@ -74,6 +75,7 @@ struct cmp_cellstat {
 	double p;			/* raw p of the row's test (MWU or rate), NAN for the first set */
 	double p_adj;			/* p adjusted across the comparison's rows (cfg->adjust) */
 	double pct_est, pct_lo, pct_hi;	/* the shift (or rate ratio - 1) in % of the first set, with interval */
+	bool ratio;			/* the shift was taken on the log scale: pct is (ratio - 1) x 100 */
 	double med_lo, med_hi, med_level;	/* the median's order-statistic interval over the runs */
 	bool judgeable;			/* the sizes let the test reach alpha */
 	bool significant;		/* p_adj < alpha */
@@ -143,6 +145,10 @@ void cmp_sort_rows(struct cmp_data *d);
 int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char *cell,
 		  const char *metric, const char *unit, enum lj_better better, double events,
 		  double exposure);
+/* A rate (drop_rate): its value for the table, its events (rate x exposure) for the pooled test. */
+int cmp_add_rate(struct cmp_data *d, int set, const char *workload, const char *cell,
+		 const char *metric, const char *unit, enum lj_better better, double rate,
+		 double exposure);
 
 /*
  * rtload.c: if @path is rt-tests' own --json file (cyclictest, signaltest;
@@ -181,6 +187,9 @@ void cmp_tail_note(char *buf, size_t len, const struct cmp_row *r, const char *l
 
 /* headline.c: "how good is this machine?" from one lj-matrix run directory. Return: exit code. */
 int cmp_headline(FILE *out, const char *dir);
+
+/* @v with three significant digits but at least its integer part, at most @max_decimals (output.c). */
+void cmp_fmt_sig3(char *buf, size_t len, double v, int max_decimals);
 
 /* verdicts.c */
 void cmp_note_validity(struct cmp_data *d, int set, json_object *doc);

@@ -92,9 +92,20 @@ static struct cmp_row *find_row(struct cmp_data *d, const char *w, const char *c
 	return r;
 }
 
-int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char *cell,
-		  const char *metric, const char *unit, enum lj_better better, double v,
-		  double exposure)
+static int grow(double **a, size_t cap)
+{
+	double *na = realloc(*a, cap * sizeof(*na));
+
+	if (!na)
+		return -ENOMEM;
+	*a = na;
+	return 0;
+}
+
+/* One run's value (and, for a count metric, its events and exposure; NAN otherwise). */
+static int add_point(struct cmp_data *d, int set, const char *workload, const char *cell,
+		     const char *metric, const char *unit, enum lj_better better, double v,
+		     double events, double exposure)
 {
 	struct cmp_row *r = find_row(d, workload, cell, metric, true);
 	struct cmp_series *s;
@@ -109,26 +120,35 @@ int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char 
 	s = &r->series[set];
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 8;
-		double *nv = realloc(s->v, cap * sizeof(*nv)), *ne;
 
-		if (!nv)
+		if (grow(&s->v, cap) || grow(&s->events, cap) || grow(&s->exposure, cap))
 			return -ENOMEM;
-		s->v = nv;
-		ne = realloc(s->exposure, cap * sizeof(*ne));
-		if (!ne)
-			return -ENOMEM;
-		s->exposure = ne;
 		s->cap = cap;
 	}
+	s->events[s->n] = events;
 	s->exposure[s->n] = exposure;
 	s->v[s->n++] = v;
 	return 0;
 }
 
+int cmp_add_count(struct cmp_data *d, int set, const char *workload, const char *cell,
+		  const char *metric, const char *unit, enum lj_better better, double v,
+		  double exposure)
+{
+	return add_point(d, set, workload, cell, metric, unit, better, v, v, exposure);
+}
+
+int cmp_add_rate(struct cmp_data *d, int set, const char *workload, const char *cell,
+		 const char *metric, const char *unit, enum lj_better better, double rate,
+		 double exposure)
+{
+	return add_point(d, set, workload, cell, metric, unit, better, rate, round(rate * exposure), exposure);
+}
+
 int cmp_add_value(struct cmp_data *d, int set, const char *workload, const char *cell,
 		  const char *metric, const char *unit, enum lj_better better, double v)
 {
-	return cmp_add_count(d, set, workload, cell, metric, unit, better, v, NAN);
+	return add_point(d, set, workload, cell, metric, unit, better, v, NAN, NAN);
 }
 
 static bool metric_wanted(const struct cmp_config *cfg, const char *m)
@@ -215,8 +235,9 @@ static int add_metric(struct cmp_data *d, int set, const char *workload, const c
 		exposure = json_object_get_double(ev);
 	else
 		scaled = false;	/* no exposure: the rate per run stays what it is */
-	return cmp_add_count(d, set, workload, cell, name, unit, better,
-			     scaled ? round(v * exposure) : v, exposure);
+	if (scaled)
+		return cmp_add_rate(d, set, workload, cell, name, unit, better, v, exposure);
+	return cmp_add_count(d, set, workload, cell, name, unit, better, v, exposure);
 }
 
 /*
@@ -692,6 +713,7 @@ void cmp_free(struct cmp_data *d)
 
 		for (int s = 0; s < CMP_MAX_SETS; s++) {
 			free(r->series[s].v);
+			free(r->series[s].events);
 			free(r->series[s].exposure);
 		}
 		free(r->workload);

@@ -43,16 +43,33 @@ static const char *verdict(const struct cmp_row *r, const struct cmp_cellstat *s
 	return "worse";
 }
 
+/* How the row's shift was taken: "ratio" (log scale), "rate_ratio" (counts), "difference". */
+static const char *shift_scale(const struct cmp_row *r, const struct cmp_cellstat *st)
+{
+	return r->is_count ? "rate_ratio" : st->ratio ? "ratio" : "difference";
+}
+
 /* The set index of @st within its row. */
 static int s_of(const struct cmp_row *r, const struct cmp_cellstat *st)
 {
 	return (int)(st - r->st);
 }
 
-/* The row's change with its interval: "+9.14% [+6.02%, +12.3%]", or for counts the rates. */
+/* A ratio to a part in a thousand near 1 ("1.092": +9.2 %), else three significant digits. */
+static const char *ratio_text(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v >= 0.1 && v < 10 ? "%.3f" : "%.3g", v);
+	return buf;
+}
+
+/*
+ * The row's change with its interval: a positive metric's ratio "x1.092
+ * [1.079, 1.108]", another's "+9.14% [+6.02, +12.30]", a count's rate ratio.
+ */
 static void shift_cell(char *cell, size_t len, const struct cmp_row *r, const struct cmp_cellstat *st)
 {
 	const struct cmp_cellstat *b = &r->st[0];
+	char e[16], lo[16], hi[16];
 
 	if (r->is_count && b->events == 0 && st->events > 0) {
 		const char *of;
@@ -68,6 +85,9 @@ static void shift_cell(char *cell, size_t len, const struct cmp_row *r, const st
 	}
 	else if (r->is_count)
 		snprintf(cell, len, "x%.3g [%.3g, %.3g]", st->rate.ratio, st->rate.ratio_lo, st->rate.ratio_hi);
+	else if (st->ratio)
+		snprintf(cell, len, "x%s [%s, %s]", ratio_text(e, sizeof(e), 1 + st->pct_est / 100),
+			 ratio_text(lo, sizeof(lo), 1 + st->pct_lo / 100), ratio_text(hi, sizeof(hi), 1 + st->pct_hi / 100));
 	else if (isnan(st->pct_est) && !strcmp(r->unit, "ns"))
 		snprintf(cell, len, "%+.4g [%+.4g, %+.4g] us", st->shift.estimate / 1000, st->shift.lo / 1000,
 			 st->shift.hi / 1000);
@@ -78,27 +98,31 @@ static void shift_cell(char *cell, size_t len, const struct cmp_row *r, const st
 }
 
 /*
- * Tables for people: nanoseconds are shown in microseconds, with three
- * significant digits (a histogram quantile is within 1/128 of the sample,
- * so a fourth digit would be noise) and at least the integer part; JSON
- * and CSV keep nanoseconds. Other units keep two decimals.
+ * Tables for people: nanoseconds are shown in microseconds, and every
+ * value with three significant digits (a histogram quantile is within
+ * 1/128 of the sample, and runs of throughput or frame rates scatter by
+ * more than a part in a thousand, so a fourth digit would be noise), but
+ * at least its integer part (792220 msgs/s, not 792000); JSON and CSV
+ * keep every digit, and nanoseconds.
  */
 static const char *shown_unit(const struct cmp_row *r)
 {
 	return !strcmp(r->unit, "ns") ? "us" : *r->unit ? r->unit : "-";
 }
 
+void cmp_fmt_sig3(char *buf, size_t len, double v, int max_decimals)
+{
+	int decimals = v == 0 || !isfinite(v) ? 0 : 2 - (int)floor(log10(fabs(v)));
+
+	snprintf(buf, len, "%.*f", decimals < 0 ? 0 : decimals > max_decimals ? max_decimals : decimals, v);
+}
+
 static void fmt_value(char *buf, size_t len, const struct cmp_row *r, int k, double v)
 {
-	int decimals;
-
-	if (strcmp(r->unit, "ns") || k == 3) {	/* CoeffVar is a percentage */
-		snprintf(buf, len, "%.2f", v);
-		return;
-	}
-	v /= 1000;
-	decimals = v == 0 ? 0 : 2 - (int)floor(log10(fabs(v)));
-	snprintf(buf, len, "%.*f", decimals < 0 ? 0 : decimals > 3 ? 3 : decimals, v);
+	if (strcmp(r->unit, "ns") || k == 3)	/* CoeffVar is a percentage */
+		cmp_fmt_sig3(buf, len, v, 9);
+	else
+		cmp_fmt_sig3(buf, len, v / 1000, 3);	/* us, to the nanosecond */
 }
 
 /* "-" for a statistic that is unknown (the spread of one run). */
@@ -182,9 +206,10 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 		cfg->adjust == LJ_ADJUST_BH ? "Benjamini-Hochberg (false discovery rate)" : "no",
 		d->nrows * (size_t)(d->nsets - 1));
 	fprintf(out, "%s  tests: Mann-Whitney U, two-sided, on the runs' values (n in the Runs row); Shift = Hodges-Lehmann\n"
-		"%s  shift in %% of the first set's median with its %g%% interval; counts (missed, dropped, ...) pooled\n"
-		"%s  over their exposure (samples, frames, runs): conditional binomial test, Shift = rate ratio\n",
-		pfx, pfx, 100 * (1 - cfg->alpha), pfx);
+		"%s  shift with its %g%% interval, of positive metrics on the log scale as a ratio (x1.10 = +10%%), of others\n"
+		"%s  in %% of the first set's median; counts (missed, dropped, ...) pooled over their exposure (samples,\n"
+		"%s  frames, runs): conditional binomial test, Shift = rate ratio\n",
+		pfx, pfx, 100 * (1 - cfg->alpha), pfx, pfx);
 	if (d->nfailed_runs)
 		fprintf(out, "%snote: %zu run%s left out: exit_code not 0 (--include-failed keeps them)\n", pfx,
 			d->nfailed_runs, d->nfailed_runs == 1 ? "" : "s");
@@ -400,7 +425,7 @@ static void csv_num(FILE *out, double v)
 	if (isnan(v))
 		fputs(",", out);
 	else
-		fprintf(out, ",%.6g", v);
+		fprintf(out, ",%.10g", v);	/* every digit, as JSON (%.10g) */
 }
 
 static const char *outcome_name(enum cmp_outcome o)
@@ -410,7 +435,7 @@ static const char *outcome_name(enum cmp_outcome o)
 
 static void output_csv(FILE *out, struct cmp_data *d)
 {
-	fputs("workload,cell,metric,unit,better,set,n,min,mean,stddev,coeffvar,max,pct_mean,shift_pct,shift_lo_pct,shift_hi_pct,p,p_adj,significant,bimodal,high_cv,gate_failed,gate\n",
+	fputs("workload,cell,metric,unit,better,set,n,min,mean,stddev,coeffvar,max,pct_mean,shift_pct,shift_lo_pct,shift_hi_pct,p,p_adj,significant,bimodal,high_cv,gate_failed,gate,shift_scale\n",
 	      out);
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct cmp_row *r = d->rows[i];
@@ -436,8 +461,8 @@ static void output_csv(FILE *out, struct cmp_data *d)
 			csv_num(out, st->pct_hi);
 			csv_num(out, st->p);
 			csv_num(out, st->p_adj);
-			fprintf(out, ",%d,%d,%d,%d,%s\n", st->significant, st->bimodal, st->high_cv,
-				st->gate_failed, outcome_name(st->outcome));
+			fprintf(out, ",%d,%d,%d,%d,%s,%s\n", st->significant, st->bimodal, st->high_cv,
+				st->gate_failed, outcome_name(st->outcome), s ? shift_scale(r, st) : "");
 		}
 	}
 }
@@ -465,6 +490,14 @@ static json_object *json_set_stats(const struct cmp_row *r, int s)
 	json_object_object_add(p, "shift_pct", jnum(st->pct_est));
 	json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
 	json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
+	if (s > 0 && !isnan(st->p)) {
+		json_object_object_add(p, "shift_scale", json_object_new_string(shift_scale(r, st)));
+		if (st->ratio || r->is_count) {
+			json_object_object_add(p, "shift_ratio", jnum(1 + st->pct_est / 100));
+			json_object_object_add(p, "shift_ratio_lo", jnum(1 + st->pct_lo / 100));
+			json_object_object_add(p, "shift_ratio_hi", jnum(1 + st->pct_hi / 100));
+		}
+	}
 	if (r->is_count) {
 		json_object_object_add(p, "events", jnum(st->events));
 		json_object_object_add(p, "exposure", jnum(st->exposure));

@@ -3,6 +3,7 @@
 #include "../../../tools/compare/compare.h"
 #include "lj_err.h"
 #include "../tap.h"
+#include "../fixture_verdicts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,7 +82,8 @@ static void test_gate(void)
 		if (!strcmp(r->metric, "mean")) {
 			is_near(r->st[1].pct_mean, 20.0 / 102 * 100, 1e-9, "% change of the mean");
 			is_near(r->st[1].mwu.p, 2.0 / 252, 1e-6, "exact Mann-Whitney p for 5 vs 5, no overlap");
-			is_near(r->st[1].shift.estimate, 20, 1e-12, "Hodges-Lehmann shift: the median difference 20");
+			is_near(r->st[1].shift.estimate, log(122.0 / 102), 1e-12,
+				"Hodges-Lehmann shift on the log scale: the median log ratio, 122/102");
 			is_near(r->st[1].p_adj, 3 * 2.0 / 252, 1e-9, "Holm over the 3 rows: the smallest p times 3");
 			ok(r->st[1].gate_failed, "the row is marked as failing the gate");
 			ok(isnan(r->st[0].pct_mean), "the first set has no % change");
@@ -103,6 +105,15 @@ static void add_vals(struct cmp_data *d, int set, const char *w, const char *m, 
 {
 	for (int i = 0; i < n; i++)
 		cmp_add_value(d, set, w, "", m, b == LJ_BETTER_HIGHER ? "Hz" : "ns", b, v[i]);
+}
+
+/* A fresh comparison of metric @m of workload "cyclic": @a against @b. */
+static void two_sets(struct cmp_data *d, const char *m, enum lj_better b, const double *a, int na,
+		     const double *bv, int nb)
+{
+	reset(d);
+	add_vals(d, 0, "cyclic", m, b, a, na);
+	add_vals(d, 1, "cyclic", m, b, bv, nb);
 }
 
 static int gate1(struct cmp_data *d, const struct cmp_config *cfg, const char *text, struct cmp_rule *r)
@@ -165,8 +176,10 @@ static void test_why_cases(void)
 	is_int(gate1(&d, &cfg, "cyclic.mean>+10%", &r), 0, "3. a mean rise from one outlier does not fire");
 	ok(d.rows[0]->st[1].pct_mean > 19 && d.rows[0]->st[1].shift.estimate < 0,
 	   "3. mean +20%, Hodges-Lehmann shift downward");
-	ok(d.rows[0]->st[1].shift.lo == -8 && d.rows[0]->st[1].shift.hi == -1,
-	   "3. the runs fell: shift interval [-8, -1] (R's wilcox.test)");
+	/* R: wilcox.test(log(b8), log(a8), conf.int = TRUE) (ties: asymptotic, uniroot's tolerance) */
+	ok(fabs(d.rows[0]->st[1].shift.lo - -0.0792014290461092590) < 2e-4 &&
+	   fabs(d.rows[0]->st[1].shift.hi - -0.0099778136871366448) < 2e-4 && d.rows[0]->st[1].pct_hi < 0,
+	   "3. the runs fell: ratio interval [0.924, 0.990] (R's wilcox.test on the logs)");
 	ok(!strcmp(verdict_of(&d), "") || !strcmp(verdict_of(&d), "better"),
 	   "3. the table never calls it worse");
 	/* 3. an improvement does not fail a rule written for the other direction */
@@ -242,6 +255,54 @@ static void test_same_distribution(void)
 	ok(raw_any > any, "the raw p-values alone would have flagged more (the adjustment matters)");
 }
 
+/*
+ * Positive metrics shift on the log scale: lj-compare's ratio and interval
+ * are R's wilcox.test(log(b), log(a), conf.int = TRUE), exponentiated
+ * (tests/fixtures/stats/reference.R), and never below -100 % where the
+ * raw differences' interval, in % of the first median, went far below.
+ */
+static void test_ratio_scale(void)
+{
+	struct cmp_config cfg = { .alpha = 0.05, .cv_warn = 10 };
+	struct cmp_data d = { 0 };
+	struct cmp_rule r;
+	char name[160];
+
+	for (size_t i = 0; i < sizeof(ratio_cases) / sizeof(ratio_cases[0]); i++) {
+		const struct hl_case *c = &ratio_cases[i].logs;
+		const struct cmp_cellstat *st;
+		/* R's asymptotic bounds come from uniroot (tol 1e-4 of the range); exact ones are data */
+		double tol = c->exact ? 1e-9 : 1e-4 * (fabs(c->hi - c->lo) + 1);
+
+		two_sets(&d, "p99", LJ_BETTER_LOWER, c->a, c->na, c->b, c->nb);
+		gate1(&d, &cfg, "cyclic.p99>+10%", &r);
+		st = &d.rows[0]->st[1];
+		snprintf(name, sizeof(name), "%s: a ratio x%.4g [%.4g, %.4g] as R's, on the log scale", c->name,
+			 exp(c->estimate), exp(c->lo), exp(c->hi));
+		ok(st->ratio && fabs(log1p(st->pct_est / 100) - c->estimate) <= tol &&
+		   fabs(log1p(st->pct_lo / 100) - c->lo) <= tol && fabs(log1p(st->pct_hi / 100) - c->hi) <= tol, name);
+		snprintf(name, sizeof(name), "%s: its interval starts at %+.1f%%, not at the differences' %+.0f%%",
+			 c->name, st->pct_lo, ratio_cases[i].raw_lo_pct);
+		ok(st->pct_lo > -100, name);
+	}
+	/* The gate keeps its meaning: a halving of a spiky p99 passes 'p99>+10%' and fails 'p99<-10%'. */
+	two_sets(&d, "p99", LJ_BETTER_LOWER, ratio_spike_halved_a, 6, ratio_spike_halved_b, 6);
+	is_int(gate1(&d, &cfg, "cyclic.p99>+10%", &r), 0, "a halved p99 passes a rule against a rise");
+	two_sets(&d, "fps", LJ_BETTER_HIGHER, ratio_spike_halved_a, 6, ratio_spike_halved_b, 6);
+	is_int(gate1(&d, &cfg, "cyclic.fps<-10%", &r), LJ_EXIT_THRESHOLD,
+	       "a halved fps fails 'fps<-10%': the ratio's whole interval [0.48, 0.52] is below 0.9");
+	/* A metric with a zero run: differences, cut at -100 % (the most a non-negative metric can fall). */
+	{
+		const double za[] = { 0, 20, 22, 400, 25 }, zb[] = { 30, 50, 1500, 0, 55 };
+
+		two_sets(&d, "p99", LJ_BETTER_LOWER, za, 5, zb, 5);
+		gate1(&d, &cfg, "cyclic.p99>+10%", &r);
+		ok(!d.rows[0]->st[1].ratio && d.rows[0]->st[1].pct_lo == -100 && d.rows[0]->st[1].shift.lo / 22 * 100 < -100,
+		   "a metric with a zero run: the differences' interval, cut at -100 %");
+	}
+	cmp_free(&d);
+}
+
 int main(void)
 {
 	lj_err_init("test_gate");
@@ -250,5 +311,6 @@ int main(void)
 	test_gate();
 	test_why_cases();
 	test_same_distribution();
+	test_ratio_scale();
 	return done();
 }
