@@ -16,6 +16,7 @@
 
 #define CMP_MAX_SETS	32
 #define CMP_MAX_RULES	32
+#define CMP_MAX_LIMITS	32
 
 enum cmp_format { CMP_TEXT, CMP_MARKDOWN, CMP_CSV, CMP_JSON, CMP_LAVA };
 
@@ -26,6 +27,9 @@ struct cmp_config {
 	double cv_warn;			/* coeffvar (%) above which a metric is flagged */
 	const char *rules[CMP_MAX_RULES];
 	int nrules;
+	const char *limits[CMP_MAX_LIMITS];	/* --limit: fixed thresholds on the last set's runs */
+	int nlimits;
+	int validity_fail;		/* lava's validity case fails from this verdict on (CMP_VALIDITY_*) */
 	const char *metrics;		/* comma list filter, or NULL */
 	double plan_pct;		/* --plan PCT: runs needed to detect PCT %, 0 = off */
 	enum lj_adjust_method adjust;	/* across the rows of one comparison (default Holm) */
@@ -96,6 +100,9 @@ struct cmp_row {
 	bool is_count;			/* compared on pooled counts (counts.c) */
 	struct cmp_series series[CMP_MAX_SETS];
 	struct cmp_cellstat st[CMP_MAX_SETS];
+	enum cmp_outcome limit;		/* the --limit rules' worst outcome on the last set (limit.c) */
+	double limit_worst;		/* the run value they judged */
+	char limit_reason[224];
 };
 
 /* A params key that names how a tool measured (method.c): the first value seen, and where. */
@@ -106,8 +113,18 @@ struct cmp_method_seen {
 	bool warned;
 };
 
+/* The validity verdicts of one cell's runs in one set (validity.c). */
+struct cmp_cellvalid {
+	int set;
+	char *workload, *cell;
+	size_t n[CMP_VALIDITY_N];
+	char reasons[480];		/* "run 2: suspect: load: CPU 0 53% busy ...; ..." */
+};
+
 struct cmp_data {
 	struct cmp_set sets[CMP_MAX_SETS];
+	struct cmp_cellvalid *cv;	/* per set and cell, in first-seen order */
+	size_t ncv, capcv;
 	int nsets;
 	struct cmp_row **rows;		/* in first-seen order, then sorted */
 	size_t nrows, caprows;
@@ -192,7 +209,10 @@ int cmp_headline(FILE *out, const char *dir);
 void cmp_fmt_sig3(char *buf, size_t len, double v, int max_decimals);
 
 /* verdicts.c */
-void cmp_note_validity(struct cmp_data *d, int set, json_object *doc);
+int cmp_note_validity(struct cmp_data *d, int set, const char *workload, const char *cell, json_object *doc);
+/* The verdicts of (@workload, @cell)'s runs in @set, or NULL. */
+const struct cmp_cellvalid *cmp_cell_validity(const struct cmp_data *d, int set, const char *workload,
+					      const char *cell);
 extern const char *const cmp_validity_names[CMP_VALIDITY_N];
 void cmp_validity_text(const struct cmp_set *s, char *buf, size_t len);
 /*
@@ -222,8 +242,24 @@ int cmp_rule_parse(const char *text, struct cmp_rule *r, char *why, size_t why_l
  */
 int cmp_gate(struct cmp_data *d, const struct cmp_config *cfg, struct cmp_rule *rules, int nrules,
 	     bool report);
+/* The status of rules or limits: any naming no metric 2, any failed 3, any undecided 4 (unless ok), else 0. */
+int cmp_rules_exit(const struct cmp_config *cfg, int unmatched, int failing, int undecided);
 /* Smallest two-sided exact Mann-Whitney p with na and nb values: 2 / C(na+nb, na). */
 double cmp_min_p(size_t na, size_t nb);
+
+/* limit.c: --limit 'WORKLOAD.METRIC<=VALUE[ns|us|ms|s|%]', on every run of the last set */
+struct cmp_limit {
+	char text[128];
+	char workload[64];		/* "*" for any */
+	char metric[64];
+	char op[3];			/* <, <=, >, >= */
+	double value, scale;		/* the bound is value x scale, in the metric's unit (ns for a time) */
+	bool time;			/* a time suffix: the metric must be in ns */
+	int matched, failures, cannot_judge;
+};
+int cmp_limit_parse(const char *text, struct cmp_limit *l, char *why, size_t len);
+/* Judge every limit on the last set (row->limit, limit_reason); the exit status as cmp_gate's. */
+int cmp_limits(struct cmp_data *d, const struct cmp_config *cfg, struct cmp_limit *limits, int n, bool report);
 
 /* output.c */
 void cmp_output(struct cmp_data *d, const struct cmp_config *cfg, const struct cmp_rule *rules,

@@ -162,6 +162,11 @@ int cmp_gate(struct cmp_data *d, const struct cmp_config *cfg, struct cmp_rule *
 		failing += ru->failures > 0;
 		undecided += ru->cannot_judge > 0;
 	}
+	return cmp_rules_exit(cfg, unmatched, failing, undecided);
+}
+
+int cmp_rules_exit(const struct cmp_config *cfg, int unmatched, int failing, int undecided)
+{
 	if (unmatched)
 		return LJ_EXIT_USAGE;
 	if (failing)

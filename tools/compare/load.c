@@ -263,7 +263,8 @@ static int add_doc(struct cmp_data *d, const struct cmp_config *cfg, int set, co
 		d->nfailed_runs++;
 		return -ECANCELED;
 	}
-	cmp_note_validity(d, set, doc);
+	if (cmp_note_validity(d, set, workload, cell, doc))
+		return -ENOMEM;
 	cmp_check_method(d, path, doc);
 	json_object_object_foreach(sum, name, m) {
 		json_object *v = NULL, *u, *b;
@@ -723,6 +724,11 @@ void cmp_free(struct cmp_data *d)
 	}
 	free(d->rows);
 	free(d->hash);
+	for (size_t i = 0; i < d->ncv; i++) {
+		free(d->cv[i].workload);
+		free(d->cv[i].cell);
+	}
+	free(d->cv);
 	for (int i = 0; i < d->nsets; i++) {
 		free(d->sets[i].label);
 		free(d->sets[i].path);

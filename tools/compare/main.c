@@ -13,6 +13,7 @@
 enum {
 	K_BY = LJ_OPT_LONG_BASE, K_FORMAT, K_ALPHA, K_FAIL_ON, K_LAVA, K_VALIDATE, K_CV, K_METRICS,
 	K_ADJUST, K_CJ_OK, K_INC_FAILED, K_PLAN, K_CHECK_RULES, K_HEADLINE, K_PERF_POWER, K_PP_CSV,
+	K_LIMIT, K_VALIDITY_FAIL,
 };
 
 static const struct lj_opt cmp_opts[] = {
@@ -21,6 +22,9 @@ static const struct lj_opt cmp_opts[] = {
 	  .values = "text markdown csv json lava" },
 	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)" },
 	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise beyond 10%; repeatable" },
+	{ "limit", K_LIMIT, LJ_OPT_ARG, "RULE", "fixed threshold: 'cyclic.max<=50us' fails (exit 3) when a run of the last set exceeds it; repeatable" },
+	{ "validity-fail", K_VALIDITY_FAIL, LJ_OPT_ARG, "LEVEL", "lava: a cell's validity case fails from this verdict on: invalid (default) or suspect",
+	  .values = "invalid suspect" },
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
 	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none",
 	  .values = "holm bh none" },
@@ -33,7 +37,7 @@ static const struct lj_opt cmp_opts[] = {
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
 	{ "metrics", K_METRICS, LJ_OPT_ARG, "LIST", "only these summary metrics (comma list)" },
 	{ "validate", K_VALIDATE, LJ_OPT_NOARG, NULL, "check the FILE arguments as ljkit-result/1 documents" },
-	{ "check-rules", K_CHECK_RULES, LJ_OPT_NOARG, NULL, "only check the --fail-on rules, then exit (for scripts)" },
+	{ "check-rules", K_CHECK_RULES, LJ_OPT_NOARG, NULL, "only check the --fail-on and --limit rules, then exit (for scripts)" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more" },
 	{ 0 }
 };
@@ -106,6 +110,22 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		cfg->rules[cfg->nrules++] = arg;
 		return 0;
 	}
+	case K_LIMIT: {
+		struct cmp_limit l;
+
+		if (cmp_limit_parse(arg, &l, why, sizeof(why)))
+			return lj_opt_invalid("--limit", arg, why);
+		if (cfg->nlimits == CMP_MAX_LIMITS)
+			return lj_usage_error("too many --limit rules (at most %d)", CMP_MAX_LIMITS);
+		cfg->limits[cfg->nlimits++] = arg;
+		return 0;
+	}
+	case K_VALIDITY_FAIL:
+		if (!strcmp(arg, "invalid") || !strcmp(arg, "suspect")) {
+			cfg->validity_fail = *arg == 'i' ? CMP_VALIDITY_INVALID : CMP_VALIDITY_SUSPECT;
+			return 0;
+		}
+		return lj_opt_invalid("--validity-fail", arg, "invalid or suspect");
 	case K_ADJUST:
 		return parse_adjust(arg, cfg);
 	case K_PLAN:
@@ -199,9 +219,20 @@ static void print_missing(const struct cmp_data *d, const char *missing)
 		lj_error("--metrics: no result has metric '%s' (no result has a summary)", missing);
 }
 
+/* The gate's and the limits' statuses together: bad input, then a failure, then cannot judge. */
+static int worst_exit(int a, int b)
+{
+	static const int order[] = { LJ_EXIT_USAGE, LJ_EXIT_THRESHOLD, CMP_EXIT_CANNOT_JUDGE };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (a == order[i] || b == order[i])
+			return order[i];
+	return a ? a : b;
+}
+
 int main(int argc, char **argv)
 {
-	struct cmp_args a = { .cfg = { .alpha = 0.05, .cv_warn = 10 } };
+	struct cmp_args a = { .cfg = { .alpha = 0.05, .cv_warn = 10, .validity_fail = CMP_VALIDITY_INVALID } };
 	struct lj_opt_table tab = { "options", cmp_opts, cmp_handle, &a };
 	struct lj_opt_spec spec = {
 		"[OPTIONS] RUN_A [RUN_B ...] | --by AXIS RUN | --validate FILE...",
@@ -210,10 +241,11 @@ int main(int argc, char **argv)
 		"Per workload, cell and summary metric: min, mean, stddev, coeffvar and max of the\n"
 		"runs in each set, % change against the first set, and a Mann-Whitney U test.\n"
 		"Exit: 0 ok, 1 the output could not be written, 2 bad input (or a rule naming no\n"
-		"metric), 3 a --fail-on rule failed, 4 a rule could not be judged (too few runs,\n"
-		"metric missing; --cannot-judge-ok: 0).",
+		"metric), 3 a --fail-on or --limit rule failed, 4 a rule could not be judged (too\n"
+		"few runs, metric missing; --cannot-judge-ok: 0).",
 	};
 	struct cmp_rule rules[CMP_MAX_RULES];
+	struct cmp_limit limits[CMP_MAX_LIMITS];
 	struct cmp_data d = { 0 };
 	struct cmp_perf_power pp;
 	const char *missing;
@@ -239,6 +271,8 @@ int main(int argc, char **argv)
 		return lj_usage_error("--by AXIS takes exactly one run directory");
 	for (int i = 0; i < a.cfg.nrules; i++)	/* each checked by its option handler */
 		cmp_rule_parse(a.cfg.rules[i], &rules[i], NULL, 0);
+	for (int i = 0; i < a.cfg.nlimits; i++)
+		cmp_limit_parse(a.cfg.limits[i], &limits[i], NULL, 0);
 	ret = cmp_load(&d, &a.cfg, argv + first, argc - first);
 	if (ret)
 		goto out;
@@ -264,7 +298,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	cmp_validity_warn(&d, a.cfg.by);
-	ret = cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true);
+	ret = worst_exit(cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true),
+			 cmp_limits(&d, &a.cfg, limits, a.cfg.nlimits, true));
 	if (ret != LJ_EXIT_USAGE)
 		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
 out:

@@ -554,6 +554,10 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object_object_add(o, "unit", json_object_new_string(r->unit));
 		json_object_object_add(o, "better", json_object_new_string(better_name(r->better)));
 		json_object_object_add(o, "count", json_object_new_boolean(r->is_count));
+		if (r->limit != CMP_NOT_GATED) {	/* --limit, on the last set */
+			json_object_object_add(o, "limit", json_object_new_string(outcome_name(r->limit)));
+			json_object_object_add(o, "limit_reason", json_object_new_string(r->limit_reason));
+		}
 		for (int s = 0; s < d->nsets; s++)
 			json_object_array_add(per, json_set_stats(r, s));
 		json_object_object_add(o, "sets", per);
@@ -580,38 +584,77 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 }
 
 /* LAVA test case names allow letters, digits, - _ . only. */
-static void lava_name(char *buf, size_t len, const struct cmp_row *r)
+static void lava_name(char *buf, size_t len, const char *workload, const char *cell, const char *what)
 {
-	snprintf(buf, len, "%s%s%s_%s", r->workload, *r->cell ? "_" : "", r->cell, r->metric);
+	snprintf(buf, len, "%s%s%s_%s", workload, *cell ? "_" : "", cell, what);
 	for (char *c = buf; *c; c++)
 		if (!isalnum((unsigned char)*c) && !strchr("-_.", *c))
 			*c = '_';
 }
 
 /*
- * One lava-test-case per metric of the last set: the measurement and the
- * gate's outcome: pass, fail, or skip when it could not judge, the reason
- * on a companion comment line (the shell LAVA feeds these to ignores it).
+ * A cell's runs as one case, NAME_validity: fail when a run's verdict is
+ * @fail_from or worse (invalid by default), else pass; suspect and invalid
+ * runs' reasons on a comment line; skip when no run has a verdict.
  */
-static void output_lava(FILE *out, struct cmp_data *d)
+static void lava_validity(FILE *out, const struct cmp_data *d, const struct cmp_row *r, int fail_from)
+{
+	const struct cmp_cellvalid *c = cmp_cell_validity(d, d->nsets - 1, r->workload, r->cell);
+	char name[512], counts[160] = "";
+	size_t used = 0, judged = 0;
+	bool fail = false;
+
+	if (!c)
+		return;
+	lava_name(name, sizeof(name), r->workload, r->cell, "validity");
+	for (int k = 0; k < CMP_VALIDITY_N; k++) {
+		if (c->n[k])
+			used += snprintf(counts + used, sizeof(counts) - used, "%s%zu %s", used ? ", " : "", c->n[k],
+					 cmp_validity_names[k]);
+		if (k != CMP_VALIDITY_UNKNOWN)
+			judged += c->n[k];
+		fail |= c->n[k] && k >= fail_from && k != CMP_VALIDITY_UNKNOWN;
+	}
+	fprintf(out, "# %s: %s%s%s\n", name, counts, *c->reasons ? ": " : "", c->reasons);
+	fprintf(out, "lava-test-case %s --result %s\n", name, !judged ? "skip" : fail ? "fail" : "pass");
+}
+
+/*
+ * One lava-test-case per metric of the last set: the measurement and the
+ * outcome of the gate and the limits on it: fail when one failed, skip when
+ * one could not judge, else pass, the reason on a companion comment line
+ * (the shell LAVA feeds these to ignores it). The measurement is the runs'
+ * mean, or the run a --limit judged (the worst). After each cell's metrics,
+ * its validity case.
+ */
+static void output_lava(FILE *out, struct cmp_data *d, const struct cmp_config *cfg)
 {
 	int s = d->nsets - 1;
 
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct cmp_row *r = d->rows[i];
 		const struct cmp_cellstat *st = &r->st[s];
+		bool fail = st->outcome == CMP_FAIL || r->limit == CMP_FAIL;
+		bool skip = !fail && (st->outcome == CMP_CANNOT_JUDGE || r->limit == CMP_CANNOT_JUDGE);
 		char name[512];
 
-		if (!r->series[s].n && st->outcome != CMP_CANNOT_JUDGE)
-			continue;
-		lava_name(name, sizeof(name), r);
-		if (st->outcome == CMP_CANNOT_JUDGE) {
-			fprintf(out, "# %s: skip: cannot judge: %s\n", name, st->reason);
-			fprintf(out, "lava-test-case %s --result skip\n", name);
-			continue;
+		if (r->series[s].n || st->outcome == CMP_CANNOT_JUDGE || r->limit == CMP_CANNOT_JUDGE) {
+			lava_name(name, sizeof(name), r->workload, r->cell, r->metric);
+			if (st->outcome == CMP_FAIL || st->outcome == CMP_CANNOT_JUDGE)
+				fprintf(out, "# %s: %s: %s%s\n", name, st->outcome == CMP_FAIL ? "fail" : "skip",
+					st->outcome == CMP_FAIL ? "" : "cannot judge: ", st->reason);
+			if (r->limit != CMP_NOT_GATED)
+				fprintf(out, "# %s: %s: limit %s\n", name, r->limit == CMP_FAIL ? "fail" :
+					r->limit == CMP_PASS ? "pass" : "skip: cannot judge", r->limit_reason);
+			if (skip || !r->series[s].n)
+				fprintf(out, "lava-test-case %s --result skip\n", name);
+			else
+				fprintf(out, "lava-test-case %s --result %s --measurement %.6g --units %s\n", name,
+					fail ? "fail" : "pass", r->limit == CMP_PASS || r->limit == CMP_FAIL ?
+					r->limit_worst : st->s.mean, *r->unit ? r->unit : "none");
 		}
-		fprintf(out, "lava-test-case %s --result %s --measurement %.6g --units %s\n", name,
-			st->outcome == CMP_FAIL ? "fail" : "pass", st->s.mean, *r->unit ? r->unit : "none");
+		if (i + 1 == d->nrows || !same_section(r, d->rows[i + 1]))
+			lava_validity(out, d, r, cfg->validity_fail);
 	}
 }
 
@@ -629,7 +672,7 @@ void cmp_output(struct cmp_data *d, const struct cmp_config *cfg, const struct c
 		output_json(out, d, cfg, rules, nrules);
 		return;
 	case CMP_LAVA:
-		output_lava(out, d);
+		output_lava(out, d, cfg);
 		return;
 	case CMP_MARKDOWN:
 		print_preamble(out, d, cfg, "");

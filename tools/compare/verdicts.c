@@ -4,6 +4,8 @@
 #include "lj_err.h"
 #include "lj_sysinfo.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "what=value;" of each setup.applied entry of the set's first run (the reporter's CPU aside). */
@@ -26,21 +28,101 @@ static void note_setup(struct cmp_set *set, json_object *doc)
 	}
 }
 
-void cmp_note_validity(struct cmp_data *d, int set, json_object *doc)
+static int verdict_of(const char *s)
+{
+	return !strcmp(s, "valid") ? CMP_VALIDITY_VALID : !strcmp(s, "suspect") ? CMP_VALIDITY_SUSPECT :
+	       !strcmp(s, "invalid") ? CMP_VALIDITY_INVALID : CMP_VALIDITY_UNKNOWN;
+}
+
+/* The index of (@set, @workload, @cell) in d->cv, or d->ncv. */
+static size_t cell_index(const struct cmp_data *d, int set, const char *workload, const char *cell)
+{
+	for (size_t i = d->ncv; i-- > 0;)	/* a cell's runs come together: the last one first */
+		if (d->cv[i].set == set && !strcmp(d->cv[i].workload, workload) && !strcmp(d->cv[i].cell, cell))
+			return i;
+	return d->ncv;
+}
+
+const struct cmp_cellvalid *cmp_cell_validity(const struct cmp_data *d, int set, const char *workload,
+					      const char *cell)
+{
+	size_t i = cell_index(d, set, workload, cell);
+
+	return i < d->ncv ? &d->cv[i] : NULL;
+}
+
+static struct cmp_cellvalid *cell_entry(struct cmp_data *d, int set, const char *workload, const char *cell)
+{
+	size_t i = cell_index(d, set, workload, cell);
+	struct cmp_cellvalid *c;
+
+	if (i < d->ncv)
+		return &d->cv[i];
+	if (d->ncv == d->capcv) {
+		size_t cap = d->capcv ? d->capcv * 2 : 16;
+		struct cmp_cellvalid *n = realloc(d->cv, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		d->cv = n;
+		d->capcv = cap;
+	}
+	c = &d->cv[d->ncv];
+	memset(c, 0, sizeof(*c));
+	c->set = set;
+	c->workload = strdup(workload);
+	c->cell = strdup(cell);
+	if (!c->workload || !c->cell) {
+		free(c->workload);
+		free(c->cell);
+		return NULL;
+	}
+	d->ncv++;
+	return c;
+}
+
+/* "run N: level: what: text" of each reason the cell has not seen yet. */
+static void note_reasons(struct cmp_cellvalid *c, json_object *v)
+{
+	json_object *list, *e, *lv, *w, *t;
+	size_t used = strlen(c->reasons), run = 0;
+
+	for (int k = 0; k < CMP_VALIDITY_N; k++)
+		run += c->n[k];
+	if (!json_object_object_get_ex(v, "reasons", &list) || !json_object_is_type(list, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(list) && used < sizeof(c->reasons); i++) {
+		char one[256];
+
+		e = json_object_array_get_idx(list, i);
+		if (!json_object_object_get_ex(e, "text", &t))
+			continue;
+		snprintf(one, sizeof(one), "%s: %s: %s",
+			 json_object_object_get_ex(e, "level", &lv) ? json_object_get_string(lv) : "?",
+			 json_object_object_get_ex(e, "what", &w) ? json_object_get_string(w) : "?",
+			 json_object_get_string(t));
+		if (!strstr(c->reasons, one))
+			used += snprintf(c->reasons + used, sizeof(c->reasons) - used, "%srun %zu: %s",
+					 used ? "; " : "", run, one);
+	}
+}
+
+int cmp_note_validity(struct cmp_data *d, int set, const char *workload, const char *cell, json_object *doc)
 {
 	json_object *v, *verdict;
-	const char *s;
+	struct cmp_cellvalid *c = cell_entry(d, set, workload, cell);
+	int k = CMP_VALIDITY_UNKNOWN;
 
 	note_setup(&d->sets[set], doc);
-	if (!json_object_object_get_ex(doc, "validity", &v) ||
-	    !json_object_object_get_ex(v, "verdict", &verdict)) {
-		d->sets[set].nvalidity[CMP_VALIDITY_UNKNOWN]++;
-		return;
-	}
-	s = json_object_get_string(verdict);
-	d->sets[set].nvalidity[!strcmp(s, "valid") ? CMP_VALIDITY_VALID :
-			       !strcmp(s, "suspect") ? CMP_VALIDITY_SUSPECT :
-			       !strcmp(s, "invalid") ? CMP_VALIDITY_INVALID : CMP_VALIDITY_UNKNOWN]++;
+	if (json_object_object_get_ex(doc, "validity", &v) && json_object_object_get_ex(v, "verdict", &verdict))
+		k = verdict_of(json_object_get_string(verdict));
+	d->sets[set].nvalidity[k]++;
+	if (!c)
+		return -ENOMEM;
+	c->n[k]++;
+	if (k == CMP_VALIDITY_SUSPECT || k == CMP_VALIDITY_INVALID)
+		note_reasons(c, v);
+	return 0;
 }
 
 const char *const cmp_validity_names[CMP_VALIDITY_N] = { "valid", "suspect", "invalid", "no verdict" };

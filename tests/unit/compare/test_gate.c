@@ -303,6 +303,58 @@ static void test_ratio_scale(void)
 	cmp_free(&d);
 }
 
+/* --limit: parsing, the worst run of the last set, units, and the exit status. */
+static void test_limits(void)
+{
+	struct cmp_config cfg = { .alpha = 0.05, .cv_warn = 10 };
+	struct cmp_data d = { 0 };
+	struct cmp_limit l[2];
+	char why[256] = "";
+	const double lat[] = { 40000, 61234, 52000 }, rate[] = { 0.005, 0.012, 0.0 }, tput[] = { 9e5, 7e5 };
+
+	is_int(cmp_limit_parse("*.max<=50us", &l[0], why, sizeof(why)), 0, "limit: '*.max<=50us' parses");
+	ok(!strcmp(l[0].workload, "*") && !strcmp(l[0].metric, "max") && !strcmp(l[0].op, "<=") &&
+	   l[0].value * l[0].scale == 50000 && l[0].time, "limit: 50 us is 50000 ns, a time");
+	is_int(cmp_limit_parse("frame.drop_rate<1%", &l[0], why, sizeof(why)), 0, "limit: a percentage parses");
+	ok(fabs(l[0].value * l[0].scale - 0.01) < 1e-15 && !l[0].time && !strcmp(l[0].op, "<"), "limit: 1% is 0.01");
+	is_int(cmp_limit_parse("cyclic.max=50us", &l[0], why, sizeof(why)), -EINVAL, "limit: '=' is no operator");
+	is_int(cmp_limit_parse("cyclic.max<=fast", &l[0], why, sizeof(why)), -EINVAL, "limit: a word is no value");
+	is_int(cmp_limit_parse("max<=50us", &l[0], why, sizeof(why)), -EINVAL, "limit: a workload is needed");
+
+	two_sets(&d, "max", LJ_BETTER_LOWER, lat, 3, lat, 3);
+	d.nsets = 1;	/* limits judge the last set: here the only one */
+	cmp_sort_rows(&d);
+	cmp_analyse(&d, &cfg);
+	cmp_limit_parse("cyclic.max<=60us", &l[0], NULL, 0);
+	is_int(cmp_limits(&d, &cfg, l, 1, false), LJ_EXIT_THRESHOLD, "limit: one run of 61.2 us breaks <= 60 us: exit 3");
+	ok(d.rows[0]->limit == CMP_FAIL && d.rows[0]->limit_worst == 61234 && strstr(d.rows[0]->limit_reason, "run 2 of 3"),
+	   "limit: the worst run (the 2nd, 61234 ns) is the one judged and named");
+	d.rows[0]->limit = CMP_NOT_GATED;
+	cmp_limit_parse("cyclic.max<=61.234us", &l[0], NULL, 0);
+	is_int(cmp_limits(&d, &cfg, l, 1, false), 0, "limit: <= holds at equality");
+	d.rows[0]->limit = CMP_NOT_GATED;
+	cmp_limit_parse("cyclic.max<61.234us", &l[0], NULL, 0);
+	is_int(cmp_limits(&d, &cfg, l, 1, false), LJ_EXIT_THRESHOLD, "limit: < does not");
+	d.rows[0]->limit = CMP_NOT_GATED;
+	cmp_limit_parse("cyclic.p99<=60us", &l[0], NULL, 0);
+	is_int(cmp_limits(&d, &cfg, l, 1, false), LJ_EXIT_USAGE, "limit: a metric no result has is bad input");
+
+	reset(&d);
+	d.nsets = 1;
+	add_vals(&d, 0, "frame", "drop_rate", LJ_BETTER_LOWER, rate, 3);
+	add_vals(&d, 0, "hackbench", "msgs_per_s", LJ_BETTER_HIGHER, tput, 2);
+	cmp_sort_rows(&d);
+	cmp_analyse(&d, &cfg);
+	cmp_limit_parse("frame.drop_rate<=1%", &l[0], NULL, 0);
+	cmp_limit_parse("hackbench.msgs_per_s>=800000", &l[1], NULL, 0);
+	is_int(cmp_limits(&d, &cfg, l, 2, false), LJ_EXIT_THRESHOLD, "limit: 1.2% dropped and 700000 msgs/s both fail");
+	ok(l[0].failures == 1 && l[1].failures == 1, "limit: the lower bound judges the smallest run");
+	cmp_limit_parse("hackbench.msgs_per_s<=1ms", &l[0], NULL, 0);
+	d.rows[0]->limit = d.rows[1]->limit = CMP_NOT_GATED;
+	is_int(cmp_limits(&d, &cfg, l, 1, false), CMP_EXIT_CANNOT_JUDGE, "limit: a time on a rate cannot judge: exit 4");
+	cmp_free(&d);
+}
+
 int main(void)
 {
 	lj_err_init("test_gate");
@@ -312,5 +364,6 @@ int main(void)
 	test_why_cases();
 	test_same_distribution();
 	test_ratio_scale();
+	test_limits();
 	return done();
 }
