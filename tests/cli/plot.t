@@ -52,6 +52,32 @@ is "$rc" 2 "unknown format is a usage error"
 run_rc "$PLOT" pie "$FIX/base"
 is "$rc" 2 "unknown mode is a usage error"
 
+# A figure shows what it can draw: 1000 lj_hist buckets (128 per octave) of one curve
+# become at most 400 bins on a 960-pixel axis, the largest count of each kept; a bucket
+# standing alone in the tail (one slow sample) stays, marked. And lj-frame's blocks keep
+# their own series: each stage's wake-up lateness and the present jitter apart, named.
+perl -MJSON::PP -e '
+	my @h;	# as lj_hist lays them out: 128 buckets per octave from 2048 ns
+	for my $k (0 .. 999) {
+		my $e = 11 + int($k / 128);
+		push @h, [ 2 ** $e + ($k % 128) * 2 ** ($e - 7), 1000 + ($k == 500 ? 7000 : 0) ];
+	}
+	push @h, [ 50000000, 1 ];
+	my $blk = sub { { histogram => [ map { [ @$_ ] } @h ], @_ } };
+	print encode_json({ tool => "lj-frame", results => [ $blk->(name => "frame_times"),
+		{ name => "production_time", histogram => [ [ 3000000, 4 ] ], present_jitter => $blk->() },
+		{ name => "stage (vsync source)", stage => 0, wake_lateness => $blk->() },
+		{ name => "stage", stage => 1, wake_lateness => $blk->() } ] });' >"$TMP/frame.json"
+run_rc "$PLOT" -o "$TMP/f" -f svg hist "$TMP/frame.json"
+svg="$TMP/f/hist-frame.svg"
+is "$rc:$(grep -o '<text>[^<]*</text>' "$svg" | sed 's/<[^>]*>//g' | grep -E '^(frame_|production|stage|all$)' | tr '\n' ';')" \
+	"0:frame_times;production_time;production_time present_jitter;stage 0 wake_lateness;stage 1 wake_lateness;" \
+	"the frame blocks' series, each named: no stages merged under 'all'"
+# 4 dense curves and a one-bucket one in 960 pixels: 1001 buckets each drawn twice was 400 KiB
+[ "$(wc -c <"$svg")" -lt 120000 ]
+ok $? "the figure holds what a 960-pixel axis shows: $(wc -c <"$svg") bytes"
+is "$(grep -o "<use [^>]*translate" "$svg" | wc -l)" 5 \
+	"the tail's lone bucket marked in each curve (and production_time's only bucket): 5 markers placed"
 # a real lj-cyclic result, when the tool is built
 if [ -x "$LJ_BUILD/lj-cyclic" ]; then
 	LJ_RESULT_NO_SYSINFO=1 lj-cyclic -q -l 300 -i 1000 --json "$TMP/cyc.json" >/dev/null 2>&1
