@@ -33,6 +33,7 @@ enum {
 	K_RT_THROTTLE,
 	K_DEPTH,
 	K_STRICT,
+	K_POLICY_FALLBACK,
 	K_JOURNAL,
 	K_RESTORE_STALE,
 	K_POWER,
@@ -52,6 +53,8 @@ static const struct lj_opt setup_opts[] = {
 	  .values = "on off" },
 	{ "cgroup-depth", K_DEPTH, LJ_OPT_ARG, "N", "nest the group N levels deep (default 1)" },
 	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "a missing capability is fatal (exit 77)" },
+	{ "policy-fallback", K_POLICY_FALLBACK, LJ_OPT_NOARG, NULL,
+	  "a measuring tool: threads refused their policy measure at SCHED_OTHER, exit 0 (the run is invalid)" },
 	{ "journal", K_JOURNAL, LJ_OPT_ARG, "PATH", "setup journal (default /run/ljkit/journal.PID)" },
 	{ "restore-stale", K_RESTORE_STALE, LJ_OPT_NOARG, NULL, "first undo setups left by dead ljkit processes" },
 	{ "power", K_POWER, LJ_OPT_NOARG, NULL, "frequency, idle, energy and thermal figures of the run (docs/power.md)" },
@@ -131,6 +134,9 @@ static int handle(void *ctx, int key, const char *arg)
 		return lj_opt_int("--cgroup-depth", arg, 1, 16, &o->cgroup_depth);
 	case K_STRICT:
 		o->strict = true;
+		return 0;
+	case K_POLICY_FALLBACK:
+		o->policy_fallback = true;
 		return 0;
 	case K_JOURNAL:
 		if (!*arg)

@@ -30,6 +30,9 @@ struct lj_setup;
  *   --rt-runtime US     the group's cpu.rt_runtime_us
  *   --rt-throttle on|off  /proc/sys/kernel/sched_rt_runtime_us
  *   --strict            a capability that is missing is fatal (exit 77)
+ *   --policy-fallback   a measuring tool whose threads cannot get the policy asked for
+ *                       measures at SCHED_OTHER and exits 0 (the run is invalid either
+ *                       way; without it the tool exits 1 after its report, as rt-tests)
  *   --journal PATH      setup journal (default /run/ljkit/journal.PID)
  *   --restore-stale     replay journals of dead ljkit processes first
  *   --power             sample frequency, idle, energy and thermals beside the
@@ -46,6 +49,7 @@ struct lj_setupopt {
 	int rt_throttle;		/* -1: not given, 0 off, 1 on */
 	int cgroup_depth;		/* nesting depth of the created group, default 1 */
 	bool strict;
+	bool policy_fallback;		/* --policy-fallback: lj_tool's policy rule exits 0 */
 	bool restore_stale;
 	bool power;			/* --power: the power hook beside the run */
 	const char *journal;

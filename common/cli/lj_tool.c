@@ -79,6 +79,36 @@ int lj_tool_fallback(struct lj_tool *t, const char *what, int err, const char *r
 	return 0;
 }
 
+int lj_tool_policy_fallback(struct lj_tool *t, const char *what, int err, const char *reason)
+{
+	json_object *arr;
+	int ret = lj_tool_fallback(t, what, err, reason);
+
+	if (ret)
+		return ret;
+	t->policy_fell = true;
+	if (t->setup_rec && json_object_object_get_ex(t->setup_rec, "fallbacks", &arr) &&
+	    json_object_array_length(arr))
+		json_object_object_add(json_object_array_get_idx(arr, json_object_array_length(arr) - 1),
+				       "measuring_policy", json_object_new_boolean(1));
+	return 0;
+}
+
+/*
+ * A run whose measuring threads fell back from the policy asked for is
+ * invalid: after its report, exit 1 as rt-tests do, unless the user asked
+ * to measure anyway (--policy-fallback).
+ */
+static int policy_rule(struct lj_tool *t, int ret)
+{
+	if (ret || !t->policy_fell || (t->desc.setup && t->desc.setup->policy_fallback))
+		return ret;
+	lj_error("the measuring threads did not get the scheduling policy asked for: the run is invalid "
+		 "(exit 1, as rt-tests do); run as root or raise RLIMIT_RTPRIO, or give --policy-fallback "
+		 "to measure anyway");
+	return LJ_EXIT_RUNTIME;
+}
+
 /*
  * The one mlockall rule: lock current and future pages on fault
  * (MCL_ONFAULT) before the measuring threads exist, then prefault the
@@ -255,7 +285,7 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 	ret = first(ret, ops->report_text(tool, t, ret));
 	lj_vhook_fallbacks(t->validity, t->setup_rec);
 	lj_hooks_report(&t->hooks, stderr);
-	return ret;
+	return policy_rule(t, ret);
 }
 
 /* The result document: the tool's blocks, the hooks' blocks, written with the exit code. */

@@ -120,6 +120,7 @@ struct lj_tool {
 	FILE *text;			/* the tool's lines: stdout, stderr with --json - */
 	char fallbacks[512];		/* "what (reason), ..." for the one warning */
 	bool topo_loaded, applied, mlocked, strict;
+	bool policy_fell;		/* lj_tool_policy_fallback was called */
 };
 
 /* The whole lifecycle. Return: the exit code. */
@@ -143,6 +144,16 @@ struct lj_run_thread *lj_tool_threads(struct lj_tool *t, int n);
  * prints before the measurement starts, return 0.
  */
 int lj_tool_fallback(struct lj_tool *t, const char *what, int err, const char *reason);
+
+/*
+ * The same for the measuring threads' scheduling policy: a run whose
+ * threads did not get the policy asked for measured something else. The
+ * fallback entry carries "measuring_policy": true, which makes the run's
+ * validity verdict invalid, and without --policy-fallback the driver ends
+ * the run with exit 1 after its report, as cyclictest, signaltest and
+ * hackbench do (docs/validity.md, "The policy rule").
+ */
+int lj_tool_policy_fallback(struct lj_tool *t, const char *what, int err, const char *reason);
 
 /* Record {what, value} in setup.applied, or {what, value} in setup.notes (no-op without a result). */
 void lj_tool_applied(struct lj_tool *t, const char *what, const char *value);

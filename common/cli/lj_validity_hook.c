@@ -211,9 +211,12 @@ void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup)
 		return;
 	h->fallbacks_read = true;
 	for (size_t i = 0; i < json_object_array_length(fb); i++) {
-		json_object *e = json_object_array_get_idx(fb, i), *w, *r;
+		json_object *e = json_object_array_get_idx(fb, i), *w, *r, *mp;
+		/* the measuring threads without their policy measured something else: invalid */
+		bool policy = json_object_object_get_ex(e, "measuring_policy", &mp) && json_object_get_boolean(mp);
 
-		lj_validity_add(&h->v, LJ_SUSPECT, "fallback", "fallback %s: %s",
+		lj_validity_add(&h->v, policy ? LJ_INVALID : LJ_SUSPECT, policy ? "policy" : "fallback",
+				"%s %s: %s", policy ? "measuring threads without their policy:" : "fallback",
 				json_object_object_get_ex(e, "what", &w) ? json_object_get_string(w) : "?",
 				json_object_object_get_ex(e, "reason", &r) ? json_object_get_string(r) : "?");
 	}

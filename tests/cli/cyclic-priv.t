@@ -72,7 +72,7 @@ rc=$?
 if [ "$rc" -eq 77 ] && ! [ -s "$TMP/err" ]; then
 	skip 5 "cannot drop privilege (no setpriv)"
 else
-	is "$rc" 0 "unprivileged -m -p 90 still measures"
+	is "$rc:$(grep -c '^T: 0 ' "$TMP/out")" 1:1 "unprivileged -m -p 90 measures, then exits 1 as cyclictest (the policy rule)"
 	is "$(grep -c 'lj-cyclic: warning: measuring with fallbacks' "$TMP/err")" 1 "one warning names the fallbacks"
 	grep -q '^T: 0 ([ 0-9]*) P: 0 ' "$TMP/out"
 	ok $? "the T: line shows the priority actually used (0)"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# validity.t - the validity verdict of a measuring run: a run forced to fall back is
-# suspect, a run whose SCHED_FIFO priority is changed behind its back is invalid; every
+# validity.t - the validity verdict of a measuring run: a run whose measuring threads could
+# not get the policy asked for is invalid and exits 1 (as rt-tests; --policy-fallback: 0), a
+# run whose SCHED_FIFO priority is changed behind its back is invalid; every
 # tool's threads (lj-frame's stages per trial, lj-hackbench's workers) are read back.
 . "$(dirname "$0")/lib.sh"
 
@@ -17,19 +18,23 @@ reasons() {	# reasons FILE: one "level what: text" line per reason
 for r in json.load(open(sys.argv[1]))["validity"]["reasons"]: print(r["level"], r["what"] + ":", r["text"])' "$1"
 }
 
-# --- a run that cannot get SCHED_FIFO falls back: suspect, with the reason
+# --- a run that cannot get SCHED_FIFO measures at SCHED_OTHER: invalid, exit 1 (the policy rule)
 if can_drop_to_nobody; then
 	# --json -: the document on stdout, cyclictest's lines (and the verdict) on stderr
 	drop_to_nobody "$LJ_BUILD/lj-cyclic" -q -l 300 -i 1000 -p 80 --json - >"$TMP/r.json" 2>"$TMP/text"
-	is "$?" 0 "unprivileged run with -p 80 completes (fallback)"
-	is "$(verdict "$TMP/r.json")" suspect "a run forced to fall back is suspect"
-	reasons "$TMP/r.json" | grep -q '^suspect fallback: fallback sched: fifo 80 -> other'
-	ok $? "the reason names the fallback"
-	grep -q '^validity: suspect$' "$TMP/text" && grep -q '^  suspect: fallback sched: fifo 80 -> other' "$TMP/text"
-	ok $? "stderr ends with the verdict and its reasons"
+	is "$?:$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exit_code"])' "$TMP/r.json")" "1:1" \
+		"unprivileged -p 80: measured at SCHED_OTHER, exit 1 as cyclictest (the result records it)"
+	is "$(verdict "$TMP/r.json")" invalid "a run whose measuring threads did not get their policy is invalid"
+	reasons "$TMP/r.json" | grep -q '^invalid policy: measuring threads without their policy: sched: fifo 80 -> other'
+	ok $? "the reason names the policy asked for and what ran"
+	grep -q '^validity: invalid$' "$TMP/text" && grep -q '^  invalid: measuring threads without their policy: sched: fifo 80 -> other' "$TMP/text" &&
+		tail -1 "$TMP/text" | grep -q '^lj-cyclic: the measuring threads did not get the scheduling policy asked for: the run is invalid (exit 1'
+	ok $? "stderr has the verdict and its reasons, then why it exits 1"
 	result_validates "$TMP/r.json"
+	drop_to_nobody "$LJ_BUILD/lj-cyclic" -q -l 100 -i 1000 -p 80 --policy-fallback --json - >"$TMP/r2.json" 2>"$TMP/text"
+	is "$?:$(verdict "$TMP/r2.json")" "0:invalid" "--policy-fallback: exit 0, the run still invalid"
 else
-	skip 5 "cannot run as nobody here"
+	skip 6 "cannot run as nobody here"
 fi
 
 # --- SCHED_FIFO priority changed behind the run's back (chrt on a measuring thread): invalid
@@ -71,13 +76,13 @@ else
 	skip 16 "needs root and chrt with SCHED_FIFO"
 fi
 
-# --- lj-signal without privilege: the fallback makes it suspect
+# --- lj-signal without privilege: the policy fallback makes it invalid
 if can_drop_to_nobody; then
 	# a directory nobody may write into (lj-signal prints its lines on stdout even with --json -)
 	chmod o+x "$TMP" && mkdir -p "$TMP/nob" && chmod 777 "$TMP/nob"
 	drop_to_nobody "$LJ_BUILD/lj-signal" -q -l 200 -p 80 --json "$TMP/nob/s.json" >/dev/null 2>"$TMP/text"
-	is "$(verdict "$TMP/nob/s.json")" suspect "lj-signal forced to fall back is suspect"
-	reasons "$TMP/nob/s.json" | grep -q '^suspect fallback: fallback policy: '
+	is "$(verdict "$TMP/nob/s.json")" invalid "lj-signal without its policy is invalid"
+	reasons "$TMP/nob/s.json" | grep -q '^invalid policy: measuring threads without their policy: policy: '
 	ok $? "...naming the fallback"
 else
 	skip 2 "cannot run as nobody here"
@@ -137,16 +142,16 @@ is "$(threads "$TMP/h0.json")" "0 0" "lj-hackbench without --policy: no thread c
 if can_drop_to_nobody; then
 	chmod o+x "$TMP" && mkdir -p "$TMP/nob" && chmod 777 "$TMP/nob"
 	drop_to_nobody "$LJ_BUILD/lj-frame" -q -D 1 -p 50 --json "$TMP/nob/f.json" 2>"$TMP/err"
-	is "$?" 0 "lj-frame -p 50 as nobody runs (fallback)"
-	reasons "$TMP/nob/f.json" | grep -q '^suspect fallback: fallback stage policy fifo: '
-	ok $? "lj-frame as nobody: suspect, naming the stage policy's fallback"
+	is "$?" 1 "lj-frame -p 50 as nobody measures, exit 1 (the policy rule)"
+	reasons "$TMP/nob/f.json" | grep -q '^invalid policy: measuring threads without their policy: stage policy fifo: '
+	ok $? "lj-frame as nobody: invalid, naming the stage policy"
 	is "$(threads "$TMP/nob/f.json")" "$(printf '2 0\ntrue,other 0,other 0\ntrue,other 0,other 0')" \
 		"lj-frame as nobody: both stages read back at the fallback, other 0"
 	drop_to_nobody "$LJ_BUILD/lj-hackbench" -T --policy fifo --priority 10 -g 1 -f 2 -l 50 \
 		--json "$TMP/nob/h.json" >/dev/null 2>"$TMP/err"
-	is "$(verdict "$TMP/nob/h.json")" suspect "lj-hackbench -T --policy fifo as nobody is suspect"
-	reasons "$TMP/nob/h.json" | grep -q '^suspect fallback: fallback policy: '
-	ok $? "...naming the fallback"
+	is "$(verdict "$TMP/nob/h.json")" invalid "lj-hackbench -T --policy fifo as nobody is invalid"
+	reasons "$TMP/nob/h.json" | grep -q '^invalid policy: measuring threads without their policy: policy: '
+	ok $? "...naming the policy"
 	is "$(threads "$TMP/nob/h.json")" "$(printf '4 0\ntrue,other 0,other 0\ntrue,other 0,other 0\ntrue,other 0,other 0\ntrue,other 0,other 0')" \
 		"...and the 4 workers read back at what they run, other 0"
 else

@@ -86,13 +86,15 @@ static void read_cell(const char *dir, json_object *cell, struct hl_cell *hc)
 			hc->nvalidity[k] += !strcmp(json_object_get_string(verdict), cmp_validity_names[k]);
 		if (!json_object_object_get_ex(val, "reasons", &rs))
 			continue;
-		/* tally the kinds of reasons, to name the commonest */
+		/* tally the kinds of reasons at the run's own verdict, to name the commonest */
 		for (size_t j = 0; j < json_object_array_length(rs); j++) {
-			json_object *w;
+			json_object *w, *lv;
 			const char *what;
 			int k;
 
-			if (!json_object_object_get_ex(json_object_array_get_idx(rs, j), "what", &w))
+			if (!json_object_object_get_ex(json_object_array_get_idx(rs, j), "what", &w) ||
+			    (json_object_object_get_ex(json_object_array_get_idx(rs, j), "level", &lv) &&
+			     strcmp(json_object_get_string(lv), json_object_get_string(verdict))))
 				continue;
 			what = json_object_get_string(w);
 			for (k = 0; k < 8 && names[k] && strcmp(names[k], what); k++)
@@ -170,6 +172,22 @@ static const char *param_str(const struct hl_cell *hc, const char *key, char *bu
 	return buf;
 }
 
+/* The policy lj-cyclic's first thread ran at (results[0]: after a fallback, other 0), else the one asked. */
+static void ran_policy(const struct hl_cell *hc, char *pol, size_t plen, char *prio, size_t prlen)
+{
+	json_object *res, *th, *v;
+
+	param_str(hc, "policy", pol, plen);
+	param_str(hc, "priority", prio, prlen);
+	if (!json_object_object_get_ex(hc->docs[0], "results", &res) || !json_object_array_length(res))
+		return;
+	th = json_object_array_get_idx(res, 0);
+	if (json_object_object_get_ex(th, "policy", &v))
+		snprintf(pol, plen, "%s", json_object_get_string(v));
+	if (json_object_object_get_ex(th, "priority", &v))
+		snprintf(prio, prlen, "%s", json_object_get_string(v));
+}
+
 /* "p99.9: 600 samples per run, a bound from data needs 3688": the quantile is near the run's max. */
 static void tail_note_text(const struct hl_cell *hc, char *buf, size_t len)
 {
@@ -216,8 +234,7 @@ static void workload_line(FILE *out, const char *workload, const struct hl_cell 
 
 	verdict_text(hc, v, sizeof(v));
 	if (!strcmp(t, "lj-cyclic")) {
-		param_str(hc, "policy", pol, sizeof(pol));
-		param_str(hc, "priority", prio, sizeof(prio));
+		ran_policy(hc, pol, sizeof(pol), prio, sizeof(prio));
 		snprintf(what, sizeof(what), "timer wake-up (%s, %s %s)", workload, pol, prio);
 		us(a, sizeof(a), median_of(hc, "p50"));
 		us(b, sizeof(b), median_of(hc, "p99"));

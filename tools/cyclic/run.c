@@ -474,7 +474,7 @@ static int check_threads(struct cyc_run *run, struct lj_tool *tool)
 	run->sched_fallback = true;
 	snprintf(detail, sizeof(detail), "%s %d -> other: %s", lj_sched_policy_name(cfg->policy),
 		 cfg->priority, lj_strerror(sched_err));
-	return lj_tool_fallback(tool, "sched", sched_err, detail);
+	return lj_tool_policy_fallback(tool, "sched", sched_err, detail);
 }
 
 int cyc_run_setup(struct cyc_run *run, struct lj_tool *tool)

@@ -125,6 +125,8 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 		return lj_usage_error("--power needs a command to run");
 	if (cfg->restore && cfg->json)
 		return lj_usage_error("--restore writes no JSON");
+	if (cfg->setup.policy_fallback)	/* a setup option for the measuring tools */
+		return lj_usage_error("--policy-fallback is for a measuring tool: give it to the command");
 	if (cfg->sweep.nsteps) {
 		if (!cfg->cmd)
 			return lj_usage_error("--sweep needs a command to run");

@@ -28,8 +28,11 @@ struct frm_main {
 	bool ran_trial, ran_ramp, failed;
 };
 
-/* A policy the stage or background threads cannot get: a fallback to OTHER (77 under --strict). */
-static int check_policy(struct lj_tool *t, struct lj_sched_param *p, const char *who)
+/*
+ * A policy the stage or background threads cannot get: a fallback to OTHER (77 under
+ * --strict); the stages measure, so theirs makes the run invalid (lj_tool_policy_fallback).
+ */
+static int check_policy(struct lj_tool *t, struct lj_sched_param *p, const char *who, bool measuring)
 {
 	char what[96];
 	int err;
@@ -40,7 +43,7 @@ static int check_policy(struct lj_tool *t, struct lj_sched_param *p, const char 
 	if (!err)
 		return 0;
 	snprintf(what, sizeof(what), "%s policy %s", who, lj_sched_policy_name(p->policy));
-	if (lj_tool_fallback(t, what, err, NULL))
+	if ((measuring ? lj_tool_policy_fallback : lj_tool_fallback)(t, what, err, NULL))
 		return LJ_EXIT_NOCAP;
 	memset(p, 0, sizeof(*p));
 	p->policy = LJ_POLICY_OTHER;
@@ -74,9 +77,9 @@ static int prepare(void *p, struct lj_tool *t)
 	int ret;
 
 	m->topo = &t->topo;
-	ret = check_policy(t, &m->cfg.policy, "stage");
+	ret = check_policy(t, &m->cfg.policy, "stage", true);
 	if (!ret && m->cfg.background)
-		ret = check_policy(t, &m->cfg.bg_policy, "background");
+		ret = check_policy(t, &m->cfg.bg_policy, "background", false);
 	return ret;
 }
 

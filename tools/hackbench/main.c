@@ -105,7 +105,7 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *desc)
 	err = hb_run_start(run);
 	if (!err && (run->sched_err || run->fifo_err)) {
 		run->sched_fallback = true;
-		err = lj_tool_fallback(t, "policy", run->sched_err ? run->sched_err : run->fifo_err, NULL);
+		err = lj_tool_policy_fallback(t, "policy", run->sched_err ? run->sched_err : run->fifo_err, NULL);
 	}
 	if (err) {
 		abandon(run);

@@ -62,7 +62,7 @@ static int start(void *p, struct lj_tool *t, struct lj_run_desc *run)
 		ret = lj_tool_fallback(t, "affinity", r->first_pin_err, detail);
 	}
 	if (!ret && r->sched_fallback)
-		ret = lj_tool_fallback(t, "policy", r->first_sched_err, NULL);
+		ret = lj_tool_policy_fallback(t, "policy", r->first_sched_err, NULL);
 	if (ret) {
 		sig_ring_stop(r);
 		return ret;
