@@ -50,6 +50,12 @@ same -q -l 50
 same -q -l 50 -t 3
 same -q -l 50 -a 1
 same -q -l 50 -t 4 -a
+# signaltest takes "-a all" as its default placement (the word is no CPU list, so it is left
+# over and ignored, as every operand): the same lines, exit 0, and the threads where -a puts them
+same -q -l 50 -t 2 -a all
+lj-signal -q -l 20 -t 2 -a all --json "$TMP/all.json" >/dev/null 2>&1 && lj-signal -q -l 20 -t 2 -a --json "$TMP/a.json" >/dev/null 2>&1
+cpus_of() { python3 -c 'import json,sys; print([t.get("cpu") for t in json.load(open(sys.argv[1]))["results"]])' "$1"; }
+is "$(cpus_of "$TMP/all.json" 2>&1)" "$(cpus_of "$TMP/a.json" 2>&1)" "-a all pins the threads as -a does"
 same -q -l 50 -S
 same -q -l 50 -t 4 -S
 same -q -l 20 -b 1

@@ -29,8 +29,8 @@ enum {
 /* signaltest's options, with its letters and meanings; then ljkit's. */
 static const struct lj_opt sig_opts[] = {
 	{ "affinity", 'a', LJ_OPT_OPTARG, "LIST",
-	  "pin thread i to the i-th allowed CPU (default); with LIST, round robin over LIST",
-	  .flags = LJ_OPT_NEXT_NUMBER },
+	  "pin thread i to the i-th allowed CPU (default, or 'all'); with LIST, round robin over LIST",
+	  .flags = LJ_OPT_NEXT_CPUS },
 	{ "breaktrace", 'b', LJ_OPT_ARG, "US", "stop the run when a hop takes longer than US",
 	  LJ_OPT_STRING, AT(breaktrace_text) },	/* parsed after the loop: -N changes its unit */
 	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run for TIME (s, or with unit: 10s, 5m, 1h, 1d)",
@@ -94,6 +94,13 @@ static int sig_handle(void *ctx, int key, const char *arg)
 		return lj_explain_parse(arg, &cfg->explain);
 	if (key != 'a')
 		return lj_usage_error("unhandled option (internal error)");
+	/*
+	 * signaltest reads "-a WORD" as a CPU list only when WORD starts with a
+	 * digit or '!'; "-a all" is its default (thread i on the i-th CPU), the
+	 * word left over and ignored as every operand is: here it is that default.
+	 */
+	if (arg && !strcmp(arg, "all"))
+		arg = NULL;
 	cfg->affinity = arg ? SIG_AFF_LIST : SIG_AFF_EACH;
 	return arg ? lj_opt_cpulist("--affinity", arg, &cfg->affinity_set) : 0;
 }
