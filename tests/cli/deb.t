@@ -59,7 +59,9 @@ ok $? "its results validate with the installed lj-compare"
 
 if command -v groff >/dev/null; then
 	warn=$(zcat "$R/usr/share/man/man1/lj-cyclic.1.gz" | LC_ALL=C.UTF-8 groff -ww -z -man 2>&1)
-	is "$?:$warn:$(ls "$R"/usr/share/man/man1/*.1.gz | wc -l)" "0::10" "man pages installed (7 tools, 3 scripts), lj-cyclic.1 renders cleanly"
+	is "$?:$warn:$(ls "$R"/usr/share/man/man1/*.1.gz | wc -l):$(ls "$R"/usr/share/man/man5/*.5.gz | wc -l):$(ls "$R"/usr/share/doc/ljkit/lj-cyclic.md)" \
+		"0::10:2:$R/usr/share/doc/ljkit/lj-cyclic.md" \
+		"man pages installed (7 tools, 3 scripts, 2 formats), lj-cyclic.1 renders cleanly, the docs it names uncompressed"
 else
 	skip 1 "groff not installed"
 fi

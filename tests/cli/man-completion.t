@@ -3,13 +3,16 @@
 # man-completion.t - the generated man pages render without groff warnings and list every
 # option --help lists; the generated bash completion offers each tool's options and the
 # fixed value sets; make install puts both where man and bash-completion look; --version.
+# Each measuring tool's page lists the exit codes it can return (3 only with a threshold),
+# its ENVIRONMENT; lj-frame's its FILES; the file formats have section-5 pages; every
+# documentation path a page names is installed.
 . "$(dirname "$0")/lib.sh"
 
 tools=$(cd "$LJ_BUILD" && ls lj-* | grep -v '\.')
 ntools=$(echo "$tools" | wc -w)
 scripts=$(cd "$LJ_SRC/scripts" && ls lj-*)
 nscripts=$(echo "$scripts" | wc -w)
-plan $((ntools * 5 + nscripts * 2 + 11))
+plan $((ntools * 5 + nscripts * 2 + 22))
 version=$(sed -n 's/^VERSION *:= *//p' "$LJ_SRC/GNUmakefile")
 
 # The long options of TOOL's --help, one per line.
@@ -57,6 +60,31 @@ for t in $scripts; do
 	is "$got" "$(help_longs_script "$t")" "completion offers $t's long options"
 done
 
+# The formats' pages (docs/man/*.5.txt).
+for f in ljkit-scenario ljkit-result; do
+	if command -v groff >/dev/null; then
+		warn=$(LC_ALL=C.UTF-8 groff -ww -z -man "$LJ_BUILD/man/$f.5" 2>&1)
+		is "$?:$warn:$(grep -c '^\.SH ' "$LJ_BUILD/man/$f.5")" "0::$(($(grep -c '^\[' "$LJ_SRC/docs/man/$f.5.txt") + 1))" \
+			"$f.5 renders without groff warnings, a section for each of its text's"
+	else
+		skip 1 "groff not installed"
+	fi
+done
+# codes PAGE: the codes of its EXIT STATUS section, in order
+codes() { sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$LJ_BUILD/man/$1.1" | sed -n 's/^\.B //p' | tr '\n' ' '; }
+is "$(codes lj-cyclic)" "0 1 2 77 " "lj-cyclic.1: the codes lj-cyclic returns (no 3: it has no threshold)"
+is "$(codes lj-hackbench)" "0 1 2 77 " "lj-hackbench.1: the same"
+is "$(codes lj-signal)" "0 1 2 3 77 " "lj-signal.1: 3 for --break-fails"
+is "$(codes lj-frame)" "0 1 2 3 77 " "lj-frame.1: 3 for --max-drop-rate"
+env_ok=0
+for t in lj-cyclic lj-signal lj-hackbench lj-frame lj-env; do
+	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$LJ_BUILD/man/$t.1" | grep -q '^\.B LJ_JOURNAL_DIR' &&
+		sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$LJ_BUILD/man/$t.1" | grep -q '^\.B LJ_LOCK_TIMEOUT' || env_ok=1
+done
+ok $env_ok "the measuring tools' and lj-env's pages have an ENVIRONMENT naming LJ_JOURNAL_DIR and LJ_LOCK_TIMEOUT"
+sed -n '/^\.SH FILES/,/^\.SH /p' "$LJ_BUILD/man/lj-frame.1" | grep -q 'frame\\-calibration'
+ok $? "lj-frame.1 has FILES: the stored calibration"
+
 # complete WORDS...: what the completion offers for the last word.
 complete_words() {
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ljkit "$1"; echo "${COMPREPLY[*]}"' \
@@ -84,4 +112,14 @@ is "$n" "$((ntools + nscripts))" "make install puts one man page per tool and sc
 [ "$(readlink "$TMP/root/usr/share/bash-completion/completions/lj-cyclic")" = ljkit ] &&
 	[ -s "$TMP/root/usr/share/bash-completion/completions/ljkit" ]
 ok $? "make install puts the completion where bash-completion loads it by name"
+is "$(ls "$TMP/root/usr/share/man/man5" 2>/dev/null | tr '\n' ' ')" "ljkit-result.5 ljkit-scenario.5 " "make install puts the formats' pages in man5"
+# Every documentation path an installed page names exists after the install; none names docs/.
+missing=
+for d in $(sed 's/\\-/-/g' "$TMP"/root/usr/share/man/man*/* | grep -o '/usr/share/doc/ljkit/[A-Za-z0-9_.-]*\.md' | sort -u); do
+	[ -f "$TMP/root$d" ] || missing="$missing $d"
+done
+named=$(sed 's/\\-/-/g' "$TMP"/root/usr/share/man/man*/* | grep -c '/usr/share/doc/ljkit/[A-Za-z0-9_.-]*\.md')
+is "$missing:$((named >= ntools + nscripts + 2))" ":1" "every documentation path the installed pages name ($named) is installed"
+sed 's/\\-/-/g' "$TMP"/root/usr/share/man/man*/* | grep -v 'source tree' | grep -q 'docs/[A-Za-z0-9_-]*\.md'
+ok $((!$?)) "no installed page points at a docs/*.md path of the source tree"
 exit $((_tap_fail > 0))
