@@ -12,7 +12,7 @@ tools=$(cd "$LJ_BUILD" && ls lj-* | grep -v '\.')
 ntools=$(echo "$tools" | wc -w)
 scripts=$(cd "$LJ_SRC/scripts" && ls lj-*)
 nscripts=$(echo "$scripts" | wc -w)
-plan $((ntools * 5 + nscripts * 2 + 22))
+plan $((ntools * 5 + nscripts * 2 + 23))
 version=$(sed -n 's/^VERSION *:= *//p' "$LJ_SRC/GNUmakefile")
 
 # The long options of TOOL's --help, one per line.
@@ -76,8 +76,9 @@ is "$(codes lj-cyclic)" "0 1 2 77 " "lj-cyclic.1: the codes lj-cyclic returns (n
 is "$(codes lj-hackbench)" "0 1 2 77 " "lj-hackbench.1: the same"
 is "$(codes lj-signal)" "0 1 2 3 77 " "lj-signal.1: 3 for --break-fails"
 is "$(codes lj-frame)" "0 1 2 3 77 " "lj-frame.1: 3 for --max-drop-rate"
+is "$(codes lj-oslat)" "0 1 2 3 77 " "lj-oslat.1: 3 for -T"
 env_ok=0
-for t in lj-cyclic lj-signal lj-hackbench lj-frame lj-env; do
+for t in lj-cyclic lj-signal lj-hackbench lj-frame lj-oslat lj-env; do
 	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$LJ_BUILD/man/$t.1" | grep -q '^\.B LJ_JOURNAL_DIR' &&
 		sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$LJ_BUILD/man/$t.1" | grep -q '^\.B LJ_LOCK_TIMEOUT' || env_ok=1
 done

@@ -33,8 +33,14 @@ if can_drop_to_nobody; then
 	result_validates "$TMP/r.json"
 	drop_to_nobody "$LJ_BUILD/lj-cyclic" -q -l 100 -i 1000 -p 80 --policy-fallback --json - >"$TMP/r2.json" 2>"$TMP/text"
 	is "$?:$(verdict "$TMP/r2.json")" "0:invalid" "--policy-fallback: exit 0, the run still invalid"
+	if [ -x "$LJ_BUILD/lj-oslat" ]; then
+		drop_to_nobody "$LJ_BUILD/lj-oslat" -q -D 1 -f 1 -c 0 --json - >"$TMP/o.json" 2>"$TMP/text"
+		is "$?:$(verdict "$TMP/o.json")" "1:invalid" "lj-oslat -f 1 as nobody: invalid, exit 1 as oslat"
+	else
+		skip 1 "lj-oslat not built"
+	fi
 else
-	skip 6 "cannot run as nobody here"
+	skip 7 "cannot run as nobody here"
 fi
 
 # --- SCHED_FIFO priority changed behind the run's back (chrt on a measuring thread): invalid

@@ -137,7 +137,7 @@ static int check_threads(struct osl_run *run, struct lj_tool *tool)
 		return 0;
 	run->sched_fallback = true;
 	snprintf(detail, sizeof(detail), "fifo %d -> other: %s", run->cfg->rtprio, lj_strerror(sched_err));
-	return lj_tool_fallback(tool, "sched", sched_err, detail);
+	return lj_tool_policy_fallback(tool, "sched", sched_err, detail);
 }
 
 /*
