@@ -68,7 +68,7 @@ else
 fi
 got=$(bash -c '. "$1"; COMP_WORDS=(lj-cyclic --pol); COMP_CWORD=1; _ljkit lj-cyclic; echo "${COMPREPLY[*]}"' \
 	_ "$R/usr/share/bash-completion/completions/lj-cyclic")
-is "$got" "--policy" "the completion loads under the tool's name and completes"
+is "$got" "--policy --policy-fallback" "the completion loads under the tool's name and completes"
 # postrm purge, in a private mount namespace over /run and /var/lib: the state the tools made goes.
 dpkg-deb -e "$deb" "$TMP/ctl"
 if is_root && unshare -m true 2>/dev/null; then
