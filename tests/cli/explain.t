@@ -6,32 +6,13 @@
 # goes on (77 with --strict); no tracefs instance or mount is left behind.
 . "$(dirname "$0")/lib.sh"
 
-[ -x "$LJ_BUILD/lj-cyclic" ] || skip_all "lj-cyclic not built in $LJ_BUILD"
-HELPER=$LJ_BUILD/t/helpers/interferer
-[ -x "$HELPER" ] || skip_all "tests/helpers/interferer not built"
-is_root || skip_all "needs root (tracefs, SCHED_FIFO)"
-command -v python3 >/dev/null || skip_all "python3 not installed"
-export LJ_RESULT_NO_SYSINFO=1
+require_spinner lj-cyclic
 
-# The spinner and the RT budget are system-wide: one such test at a time.
-system_lock
 CPU=$(( $(nproc) - 1 ))
 SPIN_US=3000
 mounts_before=$(grep -c ' tracefs ' /proc/self/mounts)
 
 instances() { ls -d /sys/kernel/tracing/instances/ljkit-* 2>/dev/null | wc -l; }
-
-# start_helper ARGS...: run the interferer in the background, wait for "ready PID".
-start_helper() {
-	"$HELPER" "$@" >"$TMP/helper.out" 2>&1 &
-	helper_job=$!
-	for _ in $(seq 250); do
-		grep -q '^ready ' "$TMP/helper.out" && break
-		kill -0 "$helper_job" 2>/dev/null || break
-		sleep 0.02
-	done
-	helper_pid=$(sed -n 's/^ready //p' "$TMP/helper.out")
-}
 
 json_check() {	# json_check FILE PYTHON-EXPR NAME: the expression over x (side.explain)
 	python3 -c "
@@ -42,11 +23,7 @@ sys.exit(0 if x is not None and ($2) else 1)" "$1" "$2" 2>"$TMP/pyerr"
 	ok $? "$3"
 }
 
-probe_rc=0
-"$LJ_BUILD/lj-cyclic" -q -l 1 --explain >"$TMP/probe" 2>&1 || probe_rc=$?
-if [ $probe_rc -ne 0 ] || grep -q 'fallbacks:.*explain' "$TMP/probe"; then
-	skip_all "tracing not possible here: $(grep explain "$TMP/probe" | head -1)"
-fi
+skip_unless_tracing
 
 # 1. Known answer: 3 ms spins every 25 ms at FIFO 99 on CPU (12 % of it:
 # far below RT throttling); lj-cyclic at FIFO 50 every 100 us on the same

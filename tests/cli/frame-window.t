@@ -8,15 +8,8 @@
 # and place over the spin.
 . "$(dirname "$0")/lib.sh"
 
-[ -x "$LJ_BUILD/lj-frame" ] || skip_all "lj-frame not built in $LJ_BUILD"
-HELPER=$LJ_BUILD/t/helpers/interferer
-[ -x "$HELPER" ] || skip_all "tests/helpers/interferer not built"
-is_root || skip_all "needs root (SCHED_FIFO stage and spinner)"
+require_spinner lj-frame
 command -v jq >/dev/null || skip_all "jq not installed"
-export LJ_RESULT_NO_SYSINFO=1
-
-# The spinner and the RT budget are system-wide: one such test at a time.
-system_lock
 CPU=$(( $(nproc) - 1 ))
 SPIN_US=200000
 

@@ -58,6 +58,44 @@ run_rc() {
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# require_spinner TOOL: the known-answer interference tests' preconditions
+# (TOOL and tests/helpers/interferer built, root for tracefs and SCHED_FIFO,
+# python3 to read the results), else skip_all; then $HELPER is set and the
+# system lock held: the spinner and the RT budget are system-wide.
+require_spinner() {
+	[ -x "$LJ_BUILD/$1" ] || skip_all "$1 not built in $LJ_BUILD"
+	HELPER=$LJ_BUILD/t/helpers/interferer
+	[ -x "$HELPER" ] || skip_all "tests/helpers/interferer not built"
+	is_root || skip_all "needs root (tracefs, SCHED_FIFO)"
+	command -v python3 >/dev/null || skip_all "python3 not installed"
+	export LJ_RESULT_NO_SYSINFO=1
+	system_lock
+}
+
+# start_helper ARGS...: run tests/helpers/interferer ($HELPER) in the
+# background and wait for its "ready PID"; $helper_job, $helper_pid ("" when
+# it did not start), its output in $TMP/helper.out (the spins' times).
+start_helper() {
+	"$HELPER" "$@" >"$TMP/helper.out" 2>&1 &
+	helper_job=$!
+	for _ in $(seq 250); do
+		grep -q '^ready ' "$TMP/helper.out" && break
+		kill -0 "$helper_job" 2>/dev/null || break
+		sleep 0.02
+	done
+	helper_pid=$(sed -n 's/^ready //p' "$TMP/helper.out")
+}
+
+# skip_unless_tracing: skip the whole test where --explain's recorder cannot run (no tracefs, lockdown).
+skip_unless_tracing() {
+	local probe_rc=0
+
+	"$LJ_BUILD/lj-cyclic" -q -l 1 --explain >"$TMP/probe" 2>&1 || probe_rc=$?
+	if [ $probe_rc -ne 0 ] || grep -q 'fallbacks:.*explain' "$TMP/probe"; then
+		skip_all "tracing not possible here: $(grep explain "$TMP/probe" | head -1)"
+	fi
+}
+
 # wait_for CMD...: run CMD every 50 ms until it succeeds, at most
 # LJ_WAIT_TRIES times (default 400: 20 s, for loaded machines). A test
 # waits for what it checks, never a fixed time. Return: 0 when CMD
