@@ -38,10 +38,20 @@ struct story {
 	long out_state;
 };
 
+/* The span open at one depth: extended while the same cause holds the CPU. */
+struct open_span {
+	bool open;
+	int cause;
+	uint64_t start, end;
+};
+
 struct acc {
 	struct lj_cause c[ACC_MAX];
 	int n, last;
 	bool lost;			/* some time went to "no events" */
+	struct open_span span[2];	/* depth 0 and 1 */
+	int nspans[2];
+	struct lj_explanation *x;	/* where the spans go */
 };
 
 static void story_scan_cpu(const struct lj_tev_seq *s, int cpu, pid_t tid, uint64_t ran,
@@ -143,8 +153,50 @@ static uint64_t classify(const struct story *st, struct lj_explanation *x)
 	return 0;
 }
 
-static void acc_add(struct acc *a, enum lj_cause_kind kind, int id, const char *name, int prio,
-		    uint64_t ns)
+/* Close the span open at @depth into the explanation (counted as dropped past its depth's room). */
+static void span_close(struct acc *a, int depth)
+{
+	struct open_span *o = &a->span[depth];
+	struct lj_explanation *x = a->x;
+	int room = depth ? LJ_EXPLAIN_MAXSPANS1 : LJ_EXPLAIN_MAXSPANS0;
+
+	if (!o->open)
+		return;
+	o->open = false;
+	if (a->nspans[depth] >= room) {
+		x->spans_dropped++;
+		return;
+	}
+	a->nspans[depth]++;
+	x->spans[x->nspans] = (struct lj_span){ o->start, o->end, a->c[o->cause].kind, a->c[o->cause].id,
+						a->c[o->cause].prio, depth, "" };
+	memcpy(x->spans[x->nspans++].name, a->c[o->cause].name, sizeof(x->spans[0].name));
+}
+
+/*
+ * The stretch [@s, @e) went to cause @i at @depth. A depth-0 span goes on
+ * over the interrupts inside it while the same cause holds the CPU after
+ * them; an interrupt span ends when anything else follows it.
+ */
+static void span_note(struct acc *a, int i, int depth, uint64_t s, uint64_t e)
+{
+	struct open_span *o = &a->span[depth];
+
+	if (!a->x)
+		return;
+	if (depth == 0)
+		span_close(a, 1);
+	if (o->open && o->cause == i && (depth == 0 || o->end == s)) {
+		o->end = e;
+		return;
+	}
+	span_close(a, depth);
+	*o = (struct open_span){ true, i, s, e };
+}
+
+/* Return: the index of the cause in @a. */
+static int acc_add(struct acc *a, enum lj_cause_kind kind, int id, const char *name, int prio,
+		   uint64_t ns)
 {
 	int i;
 
@@ -170,6 +222,7 @@ static void acc_add(struct acc *a, enum lj_cause_kind kind, int id, const char *
 		a->c[i].count++;
 	a->last = i;
 	a->c[i].ns += ns;
+	return i;
 }
 
 /*
@@ -182,28 +235,32 @@ static void attribute(struct acc *acc, const struct cpu_ctx *c, uint64_t a, uint
 		      uint64_t wake_ts, const struct lj_explanation *x)
 {
 	uint64_t ns = b - a;
+	int i, depth = 0;
 
 	if (b <= a)
 		return;
 	if (c->irq_depth > 0) {
 		int top = c->irq_depth - 1;
 
-		acc_add(acc, LJ_CAUSE_IRQ, c->irq_id[top], c->irq_name[top], 0, ns);
+		i = acc_add(acc, LJ_CAUSE_IRQ, c->irq_id[top], c->irq_name[top], 0, ns);
+		depth = 1;
 	} else if (c->in_softirq) {
-		acc_add(acc, LJ_CAUSE_SOFTIRQ, (int)c->softirq_vec,
-			lj_tev_softirq_name(c->softirq_vec), 0, ns);
+		i = acc_add(acc, LJ_CAUSE_SOFTIRQ, (int)c->softirq_vec,
+			    lj_tev_softirq_name(c->softirq_vec), 0, ns);
+		depth = 1;
 	} else if (!c->known) {
 		acc->lost = true;
-		acc_add(acc, LJ_CAUSE_UNACCOUNTED, 0, "no events", 0, ns);
+		i = acc_add(acc, LJ_CAUSE_UNACCOUNTED, 0, "no events", 0, ns);
 	} else if (c->pid == 0) {
-		acc_add(acc, LJ_CAUSE_IDLE, 0, "idle", 0, ns);
+		i = acc_add(acc, LJ_CAUSE_IDLE, 0, "idle", 0, ns);
 	} else if (c->pid == x->tid) {
-		acc_add(acc, LJ_CAUSE_SELF, c->pid, c->comm, c->prio, ns);
+		i = acc_add(acc, LJ_CAUSE_SELF, c->pid, c->comm, c->prio, ns);
 	} else if (a < wake_ts && x->tid_prio != PRIO_UNKNOWN && c->prio > x->tid_prio) {
-		acc_add(acc, LJ_CAUSE_UNACCOUNTED, 1, "before wake-up", 0, ns);
+		i = acc_add(acc, LJ_CAUSE_UNACCOUNTED, 1, "before wake-up", 0, ns);
 	} else {
-		acc_add(acc, LJ_CAUSE_TASK, c->pid, c->comm, c->prio, ns);
+		i = acc_add(acc, LJ_CAUSE_TASK, c->pid, c->comm, c->prio, ns);
 	}
+	span_note(acc, i, depth, a, b);
 }
 
 static void attribute_split(struct acc *acc, const struct cpu_ctx *c, uint64_t a, uint64_t b,
@@ -489,7 +546,10 @@ static int explain_with(const struct lj_trace_view *tv, const struct lj_trace_vi
 	if (!acc)
 		return -ENOMEM;
 	acc->last = -1;
+	acc->x = out;
 	walk(&tv->cpus[out->cpu], wake_ts, out, acc);
+	span_close(acc, 1);
+	span_close(acc, 0);
 	if (acc->lost)
 		out->incomplete = true;
 	out->lower_prio_ns = lower_prio(acc, out);

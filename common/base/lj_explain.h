@@ -51,6 +51,29 @@ struct lj_cause {
 
 #define LJ_EXPLAIN_MAXCAUSES 12
 
+/*
+ * A stretch of the interval on the analysed CPU, as the walk gave it to a
+ * cause: what held the CPU from @start_ns to @end_ns, named as its cause
+ * is (kind, name, id, prio: struct lj_cause's), also when the cause
+ * itself was folded into "other". Depth 0 is what ran (a task, the
+ * thread, idle, no events), merged across the interrupts that came over
+ * it; depth 1 an interrupt or a softirq, inside the depth-0 stretch it
+ * interrupted when there is one. Spans do not overlap within a depth;
+ * they are kept in the order they ended (a depth-0 span after the
+ * interrupts inside it).
+ */
+struct lj_span {
+	uint64_t start_ns, end_ns;
+	enum lj_cause_kind kind;
+	int id, prio, depth;
+	char name[LJ_TEV_IRQNAME];
+};
+
+/* Spans kept per explanation: at most 16 at depth 0 and 32 at depth 1 (the first ones), the rest counted. */
+#define LJ_EXPLAIN_MAXSPANS0 16
+#define LJ_EXPLAIN_MAXSPANS1 32
+#define LJ_EXPLAIN_MAXSPANS (LJ_EXPLAIN_MAXSPANS0 + LJ_EXPLAIN_MAXSPANS1)
+
 struct lj_explanation {
 	int cpu;		/* the CPU analysed (where the thread came back) */
 	int due_cpu;		/* the CPU it was due on */
@@ -73,6 +96,9 @@ struct lj_explanation {
 	bool incomplete;	/* part of the interval before the trace or after lost events */
 	int ncauses;		/* causes[] by ns, descending; the rest folded into an "other" */
 	struct lj_cause causes[LJ_EXPLAIN_MAXCAUSES];
+	int nspans;		/* when each cause held the CPU (a trace viewer's slices) */
+	unsigned int spans_dropped;	/* past LJ_EXPLAIN_MAXSPANS0/1 */
+	struct lj_span spans[LJ_EXPLAIN_MAXSPANS];
 };
 
 /* The trace: @cpus[c] holds CPU c's events in time order (n = 0: none). */

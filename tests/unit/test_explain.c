@@ -296,6 +296,53 @@ static void test_prune(void)
 	is_int(lj_tev_prune(evs[1], n, 0, NULL, 0), n, "nothing before 0: nothing dropped");
 }
 
+/* The span of @x at @depth whose cause is (@kind, @id) starting at @start_us, or NULL. */
+static const struct lj_span *span_at(const struct lj_explanation *x, int depth, enum lj_cause_kind kind,
+				     int id, uint64_t start_us)
+{
+	for (int i = 0; i < x->nspans; i++) {
+		const struct lj_span *s = &x->spans[i];
+
+		if (s->depth == depth && s->start_ns == start_us * US && s->kind == kind && s->id == id)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * When each cause held the CPU, on the wake-behind-fifo interval above:
+ * the spinner from due (169225) to the switch at 172241, over the local
+ * timers 169226-169230 and 172005-172016 and the RCU softirq
+ * 172017-172018 that came on top of it; then the thread to 172250.
+ */
+static void test_spans(void)
+{
+	const struct lj_span *hog, *self, *t1, *t2, *rcu;
+	struct lj_explanation x;
+	uint64_t irq_ns = 0;
+
+	is_int(load("wake-behind-fifo.trace"), 0, "fixture loads for the spans");
+	is_int(lj_explain(&view, 1, 9670, 585169225 * US, 585172250 * US, &x), 0, "explained");
+	is_int(x.nspans, 5, "five spans: the spinner, the thread, two timers, one softirq");
+	hog = span_at(&x, 0, LJ_CAUSE_TASK, 9667, 585169225);
+	self = span_at(&x, 0, LJ_CAUSE_SELF, 9670, 585172241);
+	t1 = span_at(&x, 1, LJ_CAUSE_IRQ, -1, 585169226);
+	t2 = span_at(&x, 1, LJ_CAUSE_IRQ, -1, 585172005);
+	rcu = span_at(&x, 1, LJ_CAUSE_SOFTIRQ, 9, 585172017);
+	is_int(hog ? hog->end_ns : 0, 585172241 * US, "the spinner's span: due to its switch-out, over the interrupts");
+	is_int(self ? self->end_ns : 0, 585172250 * US, "the thread's span: switch-in to ran");
+	is_int(t1 ? t1->end_ns : 0, 585169230 * US, "the first timer interrupt, depth 1");
+	is_int(t2 ? t2->end_ns : 0, 585172016 * US, "the second");
+	is_int(rcu ? rcu->end_ns : 0, 585172018 * US, "the RCU softirq, depth 1");
+	for (int i = 0; i < x.nspans; i++)
+		if (x.spans[i].depth == 1)
+			irq_ns += x.spans[i].end_ns - x.spans[i].start_ns;
+	is_int(irq_ns, ns_of(&x, LJ_CAUSE_IRQ, -1) + ns_of(&x, LJ_CAUSE_SOFTIRQ, 9),
+	       "the depth-1 spans hold exactly the interrupts' shares");
+	is_int(x.spans_dropped, 0, "none dropped");
+	is_str(hog ? hog->name : "", "interferer", "a span carries its cause's name");
+}
+
 static void test_bad_input(void)
 {
 	struct lj_explanation x;
@@ -310,6 +357,7 @@ int main(void)
 	plan_no_plan();
 	test_parse();
 	test_wake_behind_fifo();
+	test_spans();
 	test_preempt();
 	test_storm();
 	test_unaccounted();
