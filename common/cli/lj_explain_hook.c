@@ -652,6 +652,20 @@ static void report(void *priv, FILE *out)
 			lj_trace_dir(x->trace));
 }
 
+int lj_explain_count(const struct lj_explain *x)
+{
+	return x && x->opts.explain ? x->ndone : 0;
+}
+
+const struct lj_explanation *lj_explain_get(const struct lj_explain *x, int i, const char **what)
+{
+	if (i < 0 || i >= lj_explain_count(x))
+		return NULL;
+	if (what)
+		*what = x->done[i].what;
+	return &x->done[i].x;
+}
+
 const struct lj_hook_ops lj_explain_ops = {
 	.name = "explain",
 	.start = start,

@@ -66,6 +66,16 @@ int lj_explain_register(struct lj_hooks *hs, const struct lj_explain_opts *o,
  */
 void lj_explain_break(struct lj_explain *x, const char *marker);
 
+/*
+ * After stop: how many samples were explained, and the @i-th of them in
+ * time order, with what it was ("spike", "missed period", "dropped
+ * frame", ...) in *@what. For readers of the explanations after the run
+ * (the --perfetto trace); NULL past the end or without a recorder.
+ */
+struct lj_explanation;
+int lj_explain_count(const struct lj_explain *x);
+const struct lj_explanation *lj_explain_get(const struct lj_explain *x, int i, const char **what);
+
 extern const struct lj_hook_ops lj_explain_ops;
 
 #endif

@@ -26,6 +26,7 @@ struct lj_power_hook {
 	struct lj_pw_figures fig;
 	bool derived;
 	char throttle[400];		/* why the run counts as throttled */
+	size_t series_max;		/* readings kept as a series, 0: none */
 };
 
 /* Kinds in metric names: little and big for two, kindN for more, "all" for one kind of several clusters. */
@@ -55,17 +56,36 @@ struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs, const struct lj_top
 	return h;
 }
 
-int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo)
+int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo, struct lj_power_hook **out)
 {
 	struct lj_power_hook *h = lj_power_hook_new(hs, topo);
 	int ret;
 
+	if (out)
+		*out = NULL;
 	if (!h)
 		return -ENOMEM;
 	ret = lj_hooks_add(hs, &lj_power_hook_ops, h, UINT64_MAX);
 	if (ret)
 		lj_power_hook_ops.free(h);
+	else if (out)
+		*out = h;
 	return ret;
+}
+
+void lj_power_hook_keep_series(struct lj_power_hook *h, size_t max)
+{
+	if (h)
+		h->series_max = max;
+}
+
+const struct lj_pw_series *lj_power_hook_series(const struct lj_power_hook *h, const struct lj_pw_snap **first)
+{
+	const struct lj_pw_series *se = h && h->sampler ? lj_pw_sampler_series(h->sampler) : NULL;
+
+	if (first)
+		*first = se ? lj_pw_sampler_first(h->sampler) : NULL;
+	return se;
 }
 
 const struct lj_pw_figures *lj_power_hook_figures(const struct lj_power_hook *h)
@@ -77,7 +97,8 @@ static int ph_start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_power_hook *h = priv;
 
-	return lj_pw_sampler_start(&h->sampler, PW_ROOT, PW_INTERVAL_NS, run ? &run->measured : NULL);
+	return lj_pw_sampler_start(&h->sampler, PW_ROOT, PW_INTERVAL_NS, run ? &run->measured : NULL,
+				   h->series_max);
 }
 
 static void append(char *buf, size_t len, const char *text)

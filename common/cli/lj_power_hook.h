@@ -30,8 +30,13 @@ extern const struct lj_hook_ops lj_power_hook_ops;
  * others are allowed.
  */
 struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs, const struct lj_topo *topo);
-/* Create and add to @hs. Return: 0, -ENOMEM or -ENOSPC. */
-int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo);
+/* Create and add to @hs; *@out (may be NULL) gets the hook. Return: 0, -ENOMEM or -ENOSPC. */
+int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo, struct lj_power_hook **out);
+/* Before start: keep up to @max readings as a series (lj_pw_series), for a trace of the run. */
+void lj_power_hook_keep_series(struct lj_power_hook *h, size_t max);
+/* After stop: the series and the first snapshot it follows (NULL when none was kept). */
+struct lj_pw_series;
+const struct lj_pw_series *lj_power_hook_series(const struct lj_power_hook *h, const struct lj_pw_snap **first);
 /* The figures after stop (NULL before, or when the sampler could not start). */
 const struct lj_pw_figures *lj_power_hook_figures(const struct lj_power_hook *h);
 

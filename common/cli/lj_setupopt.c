@@ -37,6 +37,8 @@ enum {
 	K_JOURNAL,
 	K_RESTORE_STALE,
 	K_POWER,
+	K_PERFETTO,
+	K_PERFETTO_THRESHOLD,
 };
 
 static const struct lj_opt setup_opts[] = {
@@ -58,6 +60,10 @@ static const struct lj_opt setup_opts[] = {
 	{ "journal", K_JOURNAL, LJ_OPT_ARG, "PATH", "setup journal (default /run/ljkit/journal.PID)" },
 	{ "restore-stale", K_RESTORE_STALE, LJ_OPT_NOARG, NULL, "first undo setups left by dead ljkit processes" },
 	{ "power", K_POWER, LJ_OPT_NOARG, NULL, "frequency, idle, energy and thermal figures of the run (docs/power.md)" },
+	{ "perfetto", K_PERFETTO, LJ_OPT_ARG, "FILE",
+	  "a measuring tool: write the run as a trace for ui.perfetto.dev, chrome://tracing (docs/perfetto.md)" },
+	{ "perfetto-threshold", K_PERFETTO_THRESHOLD, LJ_OPT_ARG, "TIME",
+	  "the trace's slices: every sample above TIME (bare number: us; default each thread's 64 largest)" },
 	{ 0 }
 };
 
@@ -149,6 +155,16 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_POWER:
 		o->power = true;
 		return 0;
+	case K_PERFETTO:
+		if (!*arg)
+			return lj_opt_invalid("--perfetto", arg, "empty path");
+		o->perfetto = arg;
+		return 0;
+	case K_PERFETTO_THRESHOLD:
+		ret = lj_opt_duration("--perfetto-threshold", arg, LJ_NSEC_PER_USEC, &o->perfetto_threshold_ns);
+		if (!ret && o->perfetto_threshold_ns <= 0)
+			return lj_opt_invalid("--perfetto-threshold", arg, "must be more than 0");
+		return ret;
 	}
 	return LJ_EXIT_USAGE;
 }

@@ -37,6 +37,9 @@ struct lj_setup;
  *   --restore-stale     replay journals of dead ljkit processes first
  *   --power             sample frequency, idle, energy and thermals beside the
  *                       run (not a setup change: read by lj_tool and lj-env)
+ *   --perfetto FILE     write a trace of the run that Perfetto and
+ *                       chrome://tracing load (read by lj_tool; lj-env refuses it)
+ *   --perfetto-threshold TIME  the samples the trace keeps as slices
  */
 struct lj_setupopt {
 	const char *cgroup;		/* NULL: not given */
@@ -52,6 +55,8 @@ struct lj_setupopt {
 	bool policy_fallback;		/* --policy-fallback: lj_tool's policy rule exits 0 */
 	bool restore_stale;
 	bool power;			/* --power: the power hook beside the run */
+	const char *perfetto;		/* --perfetto FILE, NULL: none (docs/perfetto.md) */
+	int64_t perfetto_threshold_ns;	/* --perfetto-threshold, 0: not given */
 	const char *journal;
 
 	/* Resolved by lj_setupopt_apply: the CPUs the workload runs on. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_tool - the lifecycle every measuring tool runs through: per-tool operations, one driver. */
 #include "lj_tool.h"
+#include "lj_perfetto.h"
 #include "lj_power_hook.h"
 #include "lj_validity_hook.h"
 
@@ -153,12 +154,13 @@ static int lock_memory(struct lj_tool *t)
 /* Outputs, stop handlers, topology, result, setup: before anything is measured. */
 static int begin(struct lj_tool *t, int argc, char **argv)
 {
-	const char *paths[LJ_TOOL_MAX_OUTPUTS + 1] = { t->desc.json };
+	const char *paths[LJ_TOOL_MAX_OUTPUTS + 2] = { t->desc.json };
 	char why[128];
 	int err, ret;
 
 	memcpy(paths + 1, t->desc.outputs, sizeof(t->desc.outputs));
-	ret = lj_tool_check_outputs(paths, LJ_TOOL_MAX_OUTPUTS + 1);
+	paths[LJ_TOOL_MAX_OUTPUTS + 1] = t->desc.setup ? t->desc.setup->perfetto : NULL;
+	ret = lj_tool_check_outputs(paths, LJ_TOOL_MAX_OUTPUTS + 2);
 	if (ret)
 		return ret;
 	/*
@@ -211,20 +213,29 @@ struct lj_run_thread *lj_tool_threads(struct lj_tool *t, int n)
 	return th;
 }
 
+/* An hour of --power readings (10 Hz) kept for --perfetto's counters: 16 bytes per CPU each. */
+#define POWER_SERIES_MAX 36000
+
 /*
  * The hooks every measuring run gets from what its tool described: the
  * validity verdict, the recorder when the --explain options ask for it,
- * and with --power the power sampler, last, so that a throttled run hands
- * its reason to the verdict of the same list.
+ * with --power the power sampler, after them, so that a throttled run
+ * hands its reason to the verdict of the same list, and with --perfetto
+ * the keeper of late samples (the power readings then kept as a series).
  */
 static int add_hooks(struct lj_tool *t)
 {
+	const struct lj_setupopt *o = t->desc.setup;
 	int err = lj_vhook_add(&t->hooks, &t->validity);
 
 	if (!err && t->desc.explain)
 		err = lj_explain_register(&t->hooks, t->desc.explain, &t->explain);
-	if (!err && t->desc.setup && t->desc.setup->power)
-		err = lj_power_hook_add(&t->hooks, t->topo_loaded ? &t->topo : NULL);
+	if (!err && o && o->power)
+		err = lj_power_hook_add(&t->hooks, t->topo_loaded ? &t->topo : NULL, &t->power);
+	if (!err && o && o->perfetto) {
+		err = lj_perfetto_add(&t->hooks, (uint64_t)o->perfetto_threshold_ns, &t->perfetto);
+		lj_power_hook_keep_series(t->power, POWER_SERIES_MAX);
+	}
 	return lj_exit_code(err);
 }
 
@@ -306,6 +317,39 @@ static int write_result(struct lj_tool *t, void *tool, bool started, int ret)
 	return ret;
 }
 
+static bool hook_started(const struct lj_tool *t, const void *priv)
+{
+	for (int i = 0; i < t->hooks.n; i++)
+		if (t->hooks.h[i].priv == priv)
+			return t->hooks.h[i].started;
+	return false;
+}
+
+/* --perfetto, after a run that started: the trace, named in the result's params. */
+static int write_trace(struct lj_tool *t, void *tool, int argc, char **argv)
+{
+	struct lj_perfetto_parts parts = {
+		.path = t->desc.setup->perfetto, .tool = t->ops->name, .sample = t->desc.trace_sample,
+		.argc = argc, .argv = argv, .explain = t->explain, .power = t->power,
+		.tool_trace = t->ops->trace, .ctx = tool,
+	};
+	char why[256] = "";
+	int err;
+
+	if (!hook_started(t, t->perfetto))
+		return 0;	/* a fallback, said before measuring */
+	err = lj_perfetto_write(t->perfetto, &parts, why, sizeof(why));
+	if (err && why[0])
+		lj_error("cannot write the trace %s: %s", parts.path, why);
+	else if (err)
+		lj_error_errno(err, "cannot write the trace %s", parts.path);
+	if (err)
+		return LJ_EXIT_RUNTIME;
+	if (t->res)
+		json_object_object_add(lj_result_params(t->res), "perfetto", json_object_new_string(parts.path));
+	return 0;
+}
+
 static int run_phases(struct lj_tool *t, void *tool, int argc, char **argv)
 {
 	const struct lj_tool_ops *ops = t->ops;
@@ -322,6 +366,8 @@ static int run_phases(struct lj_tool *t, void *tool, int argc, char **argv)
 		ret = add_hooks(t);
 	if (!ret)
 		ret = measure(t, tool, &started);
+	if (started && t->perfetto)
+		ret = first(ret, write_trace(t, tool, argc, argv));
 	return write_result(t, tool, started, ret);
 }
 
@@ -360,8 +406,11 @@ int lj_tool_main(const struct lj_tool_ops *ops, int argc, char **argv)
 	} else if (!ret) {
 		ops->describe(tool, &t.desc);
 		t.strict = t.desc.setup && t.desc.setup->strict;
+		if (t.desc.setup && t.desc.setup->perfetto_threshold_ns && !t.desc.setup->perfetto)
+			ret = lj_usage_error("--perfetto-threshold needs --perfetto FILE");
 		t.text = t.desc.json && !strcmp(t.desc.json, "-") ? stderr : stdout;
-		ret = run_phases(&t, tool, argc, argv);
+		if (!ret)
+			ret = run_phases(&t, tool, argc, argv);
 	}
 	/* The tool's threads are joined before the setup they ran in is undone. */
 	ops->free(tool);

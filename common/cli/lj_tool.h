@@ -12,6 +12,7 @@
 #include "lj_hook.h"
 #include "lj_result.h"
 #include "lj_setupopt.h"
+#include "lj_tef.h"
 #include "lj_topo.h"
 
 /*
@@ -43,6 +44,8 @@
  *                fallbacks to the verdict and prints lj_hooks_report (on
  *                stderr: stdout keeps exactly the tool's lines for their
  *                parsers)
+ *   (driver)     with --perfetto, the trace (lj_perfetto), the tool's
+ *                own tracks from its trace op (optional)
  *   report_json  the result's blocks, then lj_hooks_contribute; written
  *   free         whatever the tool holds, however far it got
  *
@@ -72,6 +75,8 @@ struct lj_tool_desc {
 	 * none. Read after prepare, which may clear what it asks for.
 	 */
 	const struct lj_explain_opts *explain;
+	/* What a late sample is, in --perfetto's trace ("late wake-up", "gap"); NULL: "late sample". */
+	const char *trace_sample;
 };
 
 /* The tool's own figures the validity verdict judges (docs/validity.md). */
@@ -97,6 +102,12 @@ struct lj_tool_ops {
 	int (*report_text)(void *tool, struct lj_tool *t, int ret);
 	/* Called whenever a result exists (the run may not have started: @started). */
 	int (*report_json)(void *tool, struct lj_tool *t, struct lj_result *res, bool started, int ret);
+	/*
+	 * Optional, with --perfetto after a run that started: the tool's own
+	 * tracks from what it kept (lj-frame's stages and frames), written
+	 * into the trace of process @pid (lj_tef.h). Return: 0 or -errno.
+	 */
+	int (*trace)(void *tool, struct lj_tef *w, uint32_t pid);
 	void (*free)(void *tool);
 };
 
@@ -117,6 +128,8 @@ struct lj_tool {
 	struct lj_run_thread *threads;	/* run.threads, the driver's (lj_tool_threads) */
 	struct lj_vhook *validity;	/* the verdict, in hooks; NULL until added */
 	struct lj_explain *explain;	/* the recorder, in hooks; NULL: not asked (-b's marker goes to it) */
+	struct lj_power_hook *power;	/* --power's sampler, in hooks; NULL: not asked */
+	struct lj_perfetto *perfetto;	/* --perfetto's hook, in hooks; NULL: not asked */
 	FILE *text;			/* the tool's lines: stdout, stderr with --json - */
 	char fallbacks[512];		/* "what (reason), ..." for the one warning */
 	bool topo_loaded, applied, mlocked, strict;

@@ -21,11 +21,68 @@ struct lj_pw_sampler {
 	pthread_cond_t cond;
 	cpu_set_t avoid;
 	bool threaded, stopping, stopped;
+	struct lj_pw_series *series;	/* NULL: not asked */
 };
 
-static bool worth_sampling(const struct lj_pw_snap *s)
+static bool worth_sampling(const struct lj_pw_sampler *s)
 {
-	return s->npol || s->nsrc || s->nzone;
+	const struct lj_pw_snap *f = s->first;
+
+	return f->npol || f->nsrc || f->nzone || (s->series && f->ncpu && f->have[LJ_PWO_CPUIDLE]);
+}
+
+static void series_free(struct lj_pw_series *se)
+{
+	if (!se)
+		return;
+	free(se->t_ns);
+	free(se->khz);
+	free(se->idle_us);
+	free(se);
+}
+
+/* Room for @max readings of the first snapshot's policies and CPUs; NULL when out of memory. */
+static struct lj_pw_series *series_new(const struct lj_pw_snap *first, size_t max)
+{
+	struct lj_pw_series *se = calloc(1, sizeof(*se));
+
+	if (!se)
+		return NULL;
+	se->max = max;
+	se->npol = first->npol;
+	se->ncpu = first->ncpu;
+	se->t_ns = calloc(max, sizeof(*se->t_ns));
+	se->khz = calloc(max * (size_t)(se->npol ? se->npol : 1), sizeof(*se->khz));
+	se->idle_us = calloc(max * (size_t)(se->ncpu ? se->ncpu : 1), sizeof(*se->idle_us));
+	if (!se->t_ns || !se->khz || !se->idle_us) {
+		series_free(se);
+		return NULL;
+	}
+	return se;
+}
+
+/* Keep reading @r in the series (same machine as the first snapshot: same columns). */
+static void series_add(struct lj_pw_series *se, const struct lj_pw_snap *r)
+{
+	size_t k;
+
+	if (!se)
+		return;
+	if (se->n == se->max || r->npol != se->npol || r->ncpu != se->ncpu) {
+		se->dropped++;
+		return;
+	}
+	k = se->n++;
+	se->t_ns[k] = r->t_ns;
+	for (int p = 0; p < se->npol; p++)
+		se->khz[k * (size_t)se->npol + (size_t)p] = r->pol[p].cur_khz;
+	for (int c = 0; c < se->ncpu; c++) {
+		uint64_t us = 0;
+
+		for (int i = 0; i < r->cpu[c].nidle; i++)
+			us += r->cpu[c].s[i].time_us;
+		se->idle_us[k * (size_t)se->ncpu + (size_t)c] = us;
+	}
 }
 
 /* One step: read into cur, fold prev -> cur, keep cur as prev. */
@@ -35,6 +92,7 @@ static void step(struct lj_pw_sampler *s)
 
 	if (lj_pw_read(s->root, s->cur))
 		return;
+	series_add(s->series, s->cur);
 	lj_pw_accum_add(&s->acc, s->prev, s->cur);
 	t = s->prev;
 	s->prev = s->cur;
@@ -100,7 +158,7 @@ static int start_thread(struct lj_pw_sampler *s)
 }
 
 int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns,
-			const cpu_set_t *avoid)
+			const cpu_set_t *avoid, size_t series_max)
 {
 	struct lj_pw_sampler *s = calloc(1, sizeof(*s));
 	int ret = -ENOMEM;
@@ -119,7 +177,11 @@ int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t i
 		goto fail;
 	s->prev->t_ns = s->first->t_ns;	/* the same instant, read twice: prev is the sampler's copy */
 	lj_pw_accum_begin(&s->acc, s->first);
-	if (worth_sampling(s->first)) {
+	if (series_max) {
+		s->series = series_new(s->first, series_max);	/* without it the figures still come */
+		series_add(s->series, s->first);
+	}
+	if (worth_sampling(s)) {
 		ret = start_thread(s);
 		if (ret)
 			goto fail;
@@ -157,6 +219,11 @@ int lj_pw_sampler_derive(const struct lj_pw_sampler *s, struct lj_pw_figures *ou
 	return lj_power_derive(s->first, s->prev, &s->acc, out);
 }
 
+const struct lj_pw_series *lj_pw_sampler_series(const struct lj_pw_sampler *s)
+{
+	return s && s->stopped ? s->series : NULL;
+}
+
 const struct lj_pw_snap *lj_pw_sampler_first(const struct lj_pw_sampler *s)
 {
 	return s->first;
@@ -170,5 +237,6 @@ void lj_pw_sampler_free(struct lj_pw_sampler *s)
 	lj_pw_snap_free(s->first);
 	lj_pw_snap_free(s->prev);
 	lj_pw_snap_free(s->cur);
+	series_free(s->series);
 	free(s);
 }

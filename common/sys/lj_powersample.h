@@ -21,12 +21,36 @@
  */
 struct lj_pw_sampler;
 
-/* @avoid: CPUs the thread keeps off when it may run elsewhere (the measured ones; NULL: none). */
+/*
+ * @avoid: CPUs the thread keeps off when it may run elsewhere (the
+ * measured ones; NULL: none). @series_max: keep up to that many readings
+ * as a time series (struct lj_pw_series; 0: none): then the thread also
+ * runs on a machine with only cpuidle, so that each CPU's idle time has
+ * readings between the first and the last.
+ */
 int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns,
-			const cpu_set_t *avoid);
+			const cpu_set_t *avoid, size_t series_max);
 void lj_pw_sampler_stop(struct lj_pw_sampler *s);
 /* After stop: the figures of the run. Return: 0, -EINVAL before stop, -ENOMEM. */
 int lj_pw_sampler_derive(const struct lj_pw_sampler *s, struct lj_pw_figures *out);
+/*
+ * The readings kept as a series, for a trace of the run: at each reading
+ * (the first, every interval, the last) its time, each cpufreq policy's
+ * scaling_cur_freq (the first snapshot's pol[] order) and each CPU's idle
+ * time so far, all its idle states summed (the first snapshot's cpu[]
+ * order). 16 bytes per policy and CPU per reading.
+ */
+struct lj_pw_series {
+	size_t n, max;			/* readings kept, room */
+	uint64_t dropped;		/* readings past max */
+	int npol, ncpu;			/* columns, as the first snapshot */
+	uint64_t *t_ns;			/* [n] CLOCK_MONOTONIC */
+	uint64_t *khz;			/* [n][npol], 0: unknown */
+	uint64_t *idle_us;		/* [n][ncpu] */
+};
+/* After stop: the series (NULL when none was asked or it could not be allocated). */
+const struct lj_pw_series *lj_pw_sampler_series(const struct lj_pw_sampler *s);
+
 /* The first snapshot: which sources exist, and why not. */
 const struct lj_pw_snap *lj_pw_sampler_first(const struct lj_pw_sampler *s);
 void lj_pw_sampler_free(struct lj_pw_sampler *s);

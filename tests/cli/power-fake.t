@@ -144,11 +144,24 @@ fi
 # lj-frame --power: energy per frame from the package zone's rise during the run.
 if [ -x "$LJ_BUILD/lj-frame" ]; then
 	echo 0 >"$FC/powercap/intel-rapl:0/energy_uj"
-	bg_fake f lj-frame --fps 60 --stages 1 --work-time 1ms -D 1500ms -q --power --json "$TMP/f.json"
+	bg_fake f lj-frame --fps 60 --stages 1 --work-time 1ms -D 1500ms -q --power --json "$TMP/f.json" \
+		--perfetto "$TMP/f.trace"
 	pid=$!
-	wait_sampler $pid && echo 600000 >"$FC/powercap/intel-rapl:0/energy_uj"
+	wait_sampler $pid && echo 600000 >"$FC/powercap/intel-rapl:0/energy_uj" &&
+		echo 2400000 >"$FK/cpufreq/policy0/scaling_cur_freq"
 	wait $pid
 	is "$?" 0 "lj-frame --power on the fake tree: exit 0"
+	# --perfetto: the readings as counters, per CPU: policy0 (cpu0) went 1200 -> 2400 MHz, policy1 stayed.
+	python3 - "$TMP/f.trace" <<'EOPY'
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "C"]
+mhz = lambda c: [e["args"]["MHz"] for e in ev if e["name"] == "CPU %d frequency" % c]
+idle = [e["args"]["%"] for e in ev if e["name"] == "CPU 1 idle"]
+ok = mhz(0)[0] == 1200 and mhz(0)[-1] == 2400 and set(mhz(0)) == {1200, 2400} and set(mhz(1)) == {1200} \
+     and idle and all(0 <= v <= 100 for v in idle)
+sys.exit(0 if ok else 1)
+EOPY
+	ok $? "--perfetto: each CPU's frequency counter follows scaling_cur_freq (cpu0 1200 -> 2400 MHz), idle % per CPU"
 	python3 - "$TMP/f.json" <<'EOPY'
 import json, sys
 d = json.load(open(sys.argv[1])); p = d["side"]["power"]; s = {k: v["value"] for k, v in d["summary"].items()}

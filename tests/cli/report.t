@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 15
+plan 16
 REPORT="$LJ_SRC/scripts/lj-report"
 FIXC="$LJ_SRC/tests/fixtures/compare"
 
@@ -16,7 +16,8 @@ cp -r "$FIXC/base" "$TMP/base"
 r1="$TMP/base/cyclic/cgroup=off/run-1.json"
 jq '.validity = {verdict: "suspect", reasons: [{level: "suspect", what: "load", text: "CPU 0 42% busy with other work"}]}
 	| .side.explain = {lost_events: 0, explanations: [{kind: "spike", cpu: 0, latency_ns: 1929000, state: "waiting for CPU",
-		causes: [{kind: "irq", name: "virtio1-req.0", ns: 1900000}, {kind: "unaccounted", name: "no events", ns: 29000}]}]}' \
+		causes: [{kind: "irq", name: "virtio1-req.0", ns: 1900000}, {kind: "unaccounted", name: "no events", ns: 29000}]}]}
+	| .params.perfetto = "/srv/runs/run-1.trace.json"' \
 	"$r1" >"$r1.new" && mv "$r1.new" "$r1"
 
 run_rc "$REPORT" -o "$TMP/report.html" --fail-on 'cyclic.mean>+5%' "$TMP/base" "$FIXC/shifted" "$FIXC/bimodal"
@@ -39,6 +40,8 @@ grep -q 'load: CPU 0 42% busy with other work' "$P"
 ok $? "a suspect run's verdict and reason"
 grep -q '<td class=l>spike</td><td>0</td><td>1929</td><td class=l>waiting for CPU</td><td class=l>virtio1-req.0 1900 us; no events 29.0 us</td>' "$P"
 ok $? "the explanation of a run that has one (side.explain), its causes in us"
+grep -q '^<li>[^<]*run-1.json: <code>/srv/runs/run-1.trace.json</code></li>$' "$P"
+ok $? "the run's --perfetto trace is named (params.perfetto), as text, not a link"
 if command -v gnuplot >/dev/null; then
 	is "$(grep -c '<svg' "$P")" 3 "figures inline as SVG: the histogram, box plots of max and mean"
 else

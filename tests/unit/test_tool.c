@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The phases and hook calls, in the order they happened. */
 static char trace[512];
@@ -70,6 +71,7 @@ static int parse(void *p, int argc, char **argv)
 	*f = want;
 	lj_setupopt_init(&f->setup);
 	f->setup.strict = want.setup.strict;
+	f->setup.perfetto = want.setup.perfetto;
 	return 0;
 }
 
@@ -139,20 +141,39 @@ static void free_tool(void *p)
 	seen = *f;
 }
 
+/* --perfetto: the tool's own track, after the driver's. */
+static int trace_op(void *p, struct lj_tef *w, uint32_t pid)
+{
+	step("trace");
+	lj_tef_slice(w, pid, lj_tef_track(w, pid, "the tool's own", 0), "mine", NULL, 1000, 10, NULL);
+	return 0;
+}
+
 static const struct lj_tool_ops ops = {
 	.name = "lj-test", .size = sizeof(struct fake), .parse = parse, .describe = describe,
 	.prepare = prepare, .start = start, .go = go, .wait = wait_run, .counts = counts,
 	.report_text = report_text, .report_json = report_json, .free = free_tool,
 };
 
-static int run(void)
+static const struct lj_tool_ops traced_ops = {
+	.name = "lj-test", .size = sizeof(struct fake), .parse = parse, .describe = describe,
+	.prepare = prepare, .start = start, .go = go, .wait = wait_run, .counts = counts,
+	.report_text = report_text, .report_json = report_json, .trace = trace_op, .free = free_tool,
+};
+
+static int run_ops(const struct lj_tool_ops *o)
 {
 	char *argv[] = { "lj-test", NULL };
 
 	trace[0] = 0;
 	memset(&seen, 0, sizeof(seen));
 	lj_stop_reset();
-	return lj_tool_main(&ops, 1, argv);
+	return lj_tool_main(o, 1, argv);
+}
+
+static int run(void)
+{
+	return run_ops(&ops);
 }
 
 /* Whether the verdict's reasons (space-separated "what" words) include @what. */
@@ -230,10 +251,39 @@ static void test_described(void)
 	   "...and none of those when nothing happened");
 }
 
+/* --perfetto, described by the shared setup options alone: the driver's hook, its trace, the tool's op. */
+static void test_perfetto(void)
+{
+	char path[128], buf[4096] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/test_tool.%d.trace", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 (int)getpid());
+	want = (struct fake){ .use_setup = true, .setup.perfetto = path };
+	is_int(run_ops(&traced_ops), 0, "a run with --perfetto exits 0");
+	is_str(seen.hooks_at_start, "probe validity perfetto ", "the driver adds the perfetto hook");
+	ok(strstr(trace, "text hook-text trace free ") != NULL, "the trace is written after the text report, the tool's op last");
+	f = fopen(path, "r");
+	if (f) {
+		buf[fread(buf, 1, sizeof(buf) - 1, f)] = 0;
+		fclose(f);
+	}
+	ok(!strncmp(buf, "{\"traceEvents\":[", 16) && strstr(buf, "\"name\":\"thread_name\",\"args\":{\"name\":\"lj-test thread 1\"}") &&
+	   strstr(buf, "\"name\":\"mine\"") && strstr(buf, "\"clock\":\"CLOCK_MONOTONIC\""),
+	   "the file: the threads start described, named; the tool's own slice; the clock");
+	unlink(path);
+	want = (struct fake){ .use_setup = true, .setup.perfetto = "/dev/full" };
+	if (access("/dev/full", W_OK))
+		skip(1, "no writable /dev/full");
+	else
+		is_int(run_ops(&traced_ops), LJ_EXIT_RUNTIME, "a trace that cannot be written: exit 1");
+}
+
 int main(void)
 {
-	plan(20);
+	plan(25);
 	test_phases();
 	test_described();
+	test_perfetto();
 	return done();
 }

@@ -48,6 +48,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 	c->explain = c->cfg.explain;
 	c->explain.tracemark = c->cfg.tracemark && c->cfg.breaktrace_ns;
 	d->explain = &c->explain;
+	d->trace_sample = "late wake-up";	/* --perfetto's slices */
 }
 
 static int prepare(void *p, struct lj_tool *t)

@@ -123,6 +123,9 @@ int env_parse(struct env_config *cfg, int argc, char **argv)
 		return lj_usage_error("--watch needs a command to run");
 	if ((cfg->show || cfg->restore) && cfg->setup.power)
 		return lj_usage_error("--power needs a command to run");
+	if (cfg->setup.perfetto || cfg->setup.perfetto_threshold_ns)
+		return lj_usage_error("--perfetto is the measuring tool's: give it to the command "
+				      "(it reads the sweep's phases from LJ_SWEEP_PHASES)");
 	if (cfg->restore && cfg->json)
 		return lj_usage_error("--restore writes no JSON");
 	if (cfg->setup.policy_fallback)	/* a setup option for the measuring tools */

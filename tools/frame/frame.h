@@ -139,6 +139,11 @@ struct frm_told {
 	int nbg;
 };
 
+/* When a stage worked on a frame (CLOCK_MONOTONIC), kept for --perfetto; end <= start: not worked on. */
+struct frm_span {
+	int64_t start, end;
+};
+
 /* One stage thread and what it measured. Written only by that thread until joined. */
 struct frm_stage {
 	int index;
@@ -163,6 +168,7 @@ struct frm_stage {
 	uint64_t cpu_changes;		/* consecutive frames on different CPUs */
 	long migrations, vcsw, ivcsw;	/* kernel's counts over the run, -1 unknown */
 	uint64_t sink;			/* keeps the work's result alive */
+	struct frm_span *spans;		/* per frame, with --perfetto in a fixed run; NULL: not kept */
 };
 
 struct frm_trial {
@@ -256,15 +262,13 @@ int frm_ramp_run(struct frm_ramp *r, const struct frm_config *cfg,
 void frm_ramp_free(struct frm_ramp *r);
 
 /* timeline.c: per-interval CSV; @smp are frequency samples (may be NULL). */
-#define FRM_MAX_PHASES 1024
-struct frm_phase {
-	int64_t t_ns;			/* CLOCK_MONOTONIC when it began */
-	char label[64];			/* the setting in force, e.g. "cpus=2-3" */
-};
-
 struct lj_cpufreq_sample;
 int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t interval_ns,
 		       const struct lj_cpufreq_sample *smp, size_t nsmp);
+
+/* trace.c: the fixed run's tracks in --perfetto's trace (lj_tef.h). Return: 0 or -ENOMEM. */
+struct lj_tef;
+int frm_trace_write(const struct frm_trial *tr, struct lj_tef *w, uint32_t pid);
 
 /* framelog.c: --frame-log, one CSV row per measured frame. */
 int frm_frame_log_write(const char *path, const struct frm_trial *tr);

@@ -246,6 +246,14 @@ static int report_json(void *p, struct lj_tool *t, struct lj_result *res, bool s
 	return 0;
 }
 
+/* --perfetto: a fixed run's stages, frames, display and window counters (the ramp keeps no frames). */
+static int trace(void *p, struct lj_tef *w, uint32_t pid)
+{
+	struct frm_main *m = p;
+
+	return m->ran_trial && !m->failed ? frm_trace_write(&m->trial, w, pid) : 0;
+}
+
 static void free_tool(void *p)
 {
 	struct frm_main *m = p;
@@ -260,7 +268,8 @@ static void free_tool(void *p)
 static const struct lj_tool_ops frm_ops = {
 	.name = "lj-frame", .size = sizeof(struct frm_main),
 	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
-	.wait = wait_run, .report_text = report_text, .report_json = report_json, .free = free_tool,
+	.wait = wait_run, .report_text = report_text, .report_json = report_json, .trace = trace,
+	.free = free_tool,
 };
 
 int main(int argc, char **argv)

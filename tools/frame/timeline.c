@@ -8,6 +8,7 @@
 
 #include "lj_cpufreq.h"
 #include "lj_outfile.h"
+#include "lj_phases.h"
 #include "lj_time.h"
 
 /* Counts of one timeline interval, by the vsync of each frame. */
@@ -66,52 +67,21 @@ static void freq_at(const struct lj_cpufreq_sample *smp, size_t nsmp, size_t *po
 	}
 }
 
-/*
- * The sweep phases lj-env --sweep announced (docs/lj-env.md): the file
- * named by LJ_SWEEP_PHASES holds "CLOCK_MONOTONIC_NS LABEL" lines, one
- * per change, in time order. Return the number read (0 without a sweep).
- */
-static size_t phases_load(struct frm_phase *ph, size_t max)
+/* The sweep phases (lj_phases), their labels made fit for a CSV cell: no commas or quotes. */
+static size_t phases_load(struct lj_phase *ph, size_t max)
 {
-	const char *path = getenv("LJ_SWEEP_PHASES");
-	char line[256];
-	size_t n = 0;
-	FILE *f;
+	size_t n = lj_phases_load(getenv("LJ_SWEEP_PHASES"), ph, max);
 
-	if (!path || !*path || !(f = fopen(path, "r")))
-		return 0;
-	while (n < max && fgets(line, sizeof(line), f)) {
-		long long t;
-		int off = 0;
-
-		if (sscanf(line, "%lld %n", &t, &off) < 1 || !off)
-			continue;
-		line[strcspn(line, "\r\n")] = '\0';
-		ph[n].t_ns = t;
-		/* The label goes into a CSV cell: no commas or quotes in it. */
-		for (char *c = line + off; *c; c++)
+	for (size_t k = 0; k < n; k++)
+		for (char *c = ph[k].label; *c; c++)
 			if (*c == ',' || *c == '"')
 				*c = ';';
-		snprintf(ph[n].label, sizeof(ph[n].label), "%s", line + off);
-		n++;
-	}
-	fclose(f);
 	return n;
-}
-
-/* The phase in force at @t, or "" before the first. */
-static const char *phase_at(const struct frm_phase *ph, size_t n, int64_t t)
-{
-	const char *label = "";
-
-	for (size_t k = 0; k < n && ph[k].t_ns <= t; k++)
-		label = ph[k].label;
-	return label;
 }
 
 static void write_rows(FILE *f, const struct frm_trial *tr, const struct binner *b,
 		       const struct lj_cpufreq_sample *smp, size_t nsmp, const cpu_set_t *cpus,
-		       const struct frm_phase *ph, size_t nph)
+		       const struct lj_phase *ph, size_t nph)
 {
 	int64_t base = frm_trial_vsync(tr, tr->warmup);
 	double rate = frm_clock_rate(&tr->cfg->clock);
@@ -123,7 +93,7 @@ static void write_rows(FILE *f, const struct frm_trial *tr, const struct binner 
 		int64_t start = base + (int64_t)k * b->interval_ns, end = start + b->interval_ns;
 
 		fprintf(f, "%.3f,%s,%llu,%llu,%llu,%llu,%.2f", (double)k * (double)b->interval_ns / 1e9,
-			phase_at(ph, nph, start), (unsigned long long)x->frames,
+			lj_phase_at(ph, nph, start), (unsigned long long)x->frames,
 			(unsigned long long)x->displayed, (unsigned long long)x->dropped,
 			(unsigned long long)x->janky,
 			x->frames ? (double)x->displayed * rate / (double)x->frames : 0.0);
@@ -150,8 +120,8 @@ int frm_timeline_write(const char *path, const struct frm_trial *tr, int64_t int
 		       const struct lj_cpufreq_sample *smp, size_t nsmp)
 {
 	struct binner b = { .tr = tr, .interval_ns = interval_ns };
-	struct frm_phase *ph = calloc(FRM_MAX_PHASES, sizeof(*ph));
-	size_t nph = ph ? phases_load(ph, FRM_MAX_PHASES) : 0;
+	struct lj_phase *ph = calloc(LJ_PHASES_MAX, sizeof(*ph));
+	size_t nph = ph ? phases_load(ph, LJ_PHASES_MAX) : 0;
 	struct lj_outfile out;
 	struct frm_account a;
 	cpu_set_t cpus;

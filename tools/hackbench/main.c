@@ -36,6 +36,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->json = h->cfg.json;
 	d->setup = &h->cfg.setup;
 	d->explain = &h->cfg.explain;	/* forked workers hand their late messages back: forward.c */
+	d->trace_sample = "late message";	/* --perfetto's slices */
 }
 
 static int prepare(void *p, struct lj_tool *t)

@@ -30,6 +30,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->setup = &o->cfg.setup;
 	d->mlock = true;		/* as oslat, always */
 	d->explain = &o->cfg.explain;
+	d->trace_sample = "gap";	/* --perfetto's slices */
 }
 
 static int prepare(void *p, struct lj_tool *t)

@@ -29,6 +29,7 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->setup = &s->cfg.setup;
 	d->mlock = s->cfg.mlock;
 	d->explain = &s->cfg.explain;
+	d->trace_sample = "late hop";	/* --perfetto's slices */
 }
 
 static int prepare(void *p, struct lj_tool *t)
