@@ -224,7 +224,8 @@ static void free_(void *priv)
 	if (!x)
 		return;
 	lj_explain_stream_free(x->stream);
-	lj_trace_close(x->trace, atomic_load(&x->broke));
+	if (lj_trace_close(x->trace, atomic_load(&x->broke), x->why, sizeof(x->why)))
+		lj_warn("--explain: %s", x->why);
 	free(x->kept);
 	free(x->th);
 	free(x->done);

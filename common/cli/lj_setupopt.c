@@ -278,16 +278,30 @@ static int resolve_cpus(struct lj_setupopt *o, const struct lj_topo *t)
 	return 0;
 }
 
+/* A killed --explain run's instance records every context switch until it is removed: say so. */
+static void warn_stale_tracefs(void)
+{
+	char first[4096];
+	int n = lj_setup_tracefs_stale(first, sizeof(first));
+
+	if (n > 0)
+		lj_warn("found %d tracefs instance%s of dead ljkit processes still recording (%s): it disturbs every measurement; run 'lj-env --restore' (or rmdir it)",
+			n, n == 1 ? "" : "s", first);
+}
+
 static int check_stale(struct lj_setupopt *o)
 {
 	char first[4096];
 	int n = lj_setup_find_stale(NULL, first, sizeof(first));
 
-	if (n <= 0)
+	if (n <= 0) {
+		warn_stale_tracefs();
 		return 0;
+	}
 	if (!o->restore_stale) {
 		lj_warn("found %d stale setup journal%s of dead ljkit processes (%s): the system may not be as it was; run 'lj-env --restore' or pass --restore-stale",
 			n, n == 1 ? "" : "s", first);
+		warn_stale_tracefs();
 		return 0;
 	}
 	n = lj_setup_restore_stale(NULL, NULL, say_info, NULL);
@@ -296,6 +310,7 @@ static int check_stale(struct lj_setupopt *o)
 		return LJ_EXIT_RUNTIME;
 	}
 	lj_warn("restored %d stale setup journal%s", n, n == 1 ? "" : "s");
+	warn_stale_tracefs();
 	return 0;
 }
 

@@ -149,7 +149,8 @@ static void hold_signals(sigset_t *old)
 	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
-static int push(struct lj_setup *s, enum lj_setup_kind kind, const char *path, const char *old)
+int lj_setup_push_locked(struct lj_setup *s, enum lj_setup_kind kind, const char *path,
+			 const char *old)
 {
 	sigset_t mask;
 	int ret;
@@ -176,7 +177,7 @@ int lj_setup_write(struct lj_setup *s, const char *path, const char *value)
 	if (lock < 0)
 		return lock;
 	/* Equal values need no entry, but another process may still hold it. */
-	ret = push(s, LJ_SETUP_FILE, path, old);
+	ret = lj_setup_push_locked(s, LJ_SETUP_FILE, path, old);
 	lj_setup_unlock_dir(lock);
 	if (ret)
 		return ret;
@@ -186,17 +187,31 @@ int lj_setup_write(struct lj_setup *s, const char *path, const char *value)
 	return ret;
 }
 
-void lj_setup_forget_last(struct lj_setup *s)
+/* Entry @i is done with (undone, or never made): say so in the journal. */
+static void mark_undone(struct lj_setup *s, int i)
 {
 	char line[32];
 
-	if (!s || !s->n || s->e[s->n - 1].undone)
-		return;
-	s->e[s->n - 1].undone = true;
+	s->e[i].undone = true;
 	if (s->fd >= 0) {
-		snprintf(line, sizeof(line), "undone\t%d\n", s->n - 1);
+		snprintf(line, sizeof(line), "undone\t%d\n", i);
 		lj_setup_journal_append(s, line);
 	}
+}
+
+void lj_setup_forget_last(struct lj_setup *s)
+{
+	if (s && s->n && !s->e[s->n - 1].undone)
+		mark_undone(s, s->n - 1);
+}
+
+void lj_setup_release(struct lj_setup *s)
+{
+	if (!s || getpid() != s->owner)
+		return;
+	for (int i = s->n - 1; i >= 0; i--)
+		if (!s->e[i].undone)
+			mark_undone(s, i);
 }
 
 int lj_setup_push_file(struct lj_setup *s, const char *path, const char *undo)
@@ -209,7 +224,7 @@ int lj_setup_push_file(struct lj_setup *s, const char *path, const char *undo)
 	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
-	ret = push(s, LJ_SETUP_FILE, path, undo);
+	ret = lj_setup_push_locked(s, LJ_SETUP_FILE, path, undo);
 	lj_setup_unlock_dir(lock);
 	return ret;
 }
@@ -232,7 +247,7 @@ int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path)
 	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
-	ret = push(s, LJ_SETUP_CGROUP, path, NULL);
+	ret = lj_setup_push_locked(s, LJ_SETUP_CGROUP, path, NULL);
 	lj_setup_unlock_dir(lock);
 	if (ret)
 		return ret;
@@ -252,7 +267,7 @@ int lj_setup_push_preempt(struct lj_setup *s, const char *old_mode)
 	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
-	ret = push(s, LJ_SETUP_PREEMPT, "preempt", old_mode);
+	ret = lj_setup_push_locked(s, LJ_SETUP_PREEMPT, "preempt", old_mode);
 	lj_setup_unlock_dir(lock);
 	return ret;
 }
@@ -279,7 +294,6 @@ int lj_setup_undo(struct lj_setup *s, void (*say)(const char *line, void *arg), 
 	hold_signals(&mask);
 	for (int i = s->n - 1; i >= 0; i--) {
 		struct lj_setup_entry *e = &s->e[i];
-		char line[32];
 		int r;
 
 		if (e->undone)
@@ -290,11 +304,7 @@ int lj_setup_undo(struct lj_setup *s, void (*say)(const char *line, void *arg), 
 				ret = r;
 			continue;
 		}
-		e->undone = true;
-		if (s->fd >= 0) {
-			snprintf(line, sizeof(line), "undone\t%d\n", i);
-			lj_setup_journal_append(s, line);
-		}
+		mark_undone(s, i);
 	}
 	if (s->fd >= 0) {
 		close(s->fd);

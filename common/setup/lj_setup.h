@@ -22,6 +22,9 @@
  *   file    PATH  OLD        write OLD back to PATH (O_TRUNC)
  *   cgroup  PATH             created group: move its tasks to the parent, rmdir
  *   preempt MODE             dynamic preemption mode to switch back to
+ *   tracefs-mount PATH NS    tracefs at PATH in mount namespace NS ("mnt:[N]"), mounted
+ *                            by an ljkit run or shared with one: the last claim unmounts it
+ *   tracefs-instance PATH    a tracefs instance: tracing stopped, directory removed
  *   undone  N                entry N (0-based) has been undone
  *
  * STARTTIME (field 22 of /proc/PID/stat) tells a live process from a
@@ -37,6 +40,8 @@ enum lj_setup_kind {
 	LJ_SETUP_FILE,
 	LJ_SETUP_CGROUP,
 	LJ_SETUP_PREEMPT,
+	LJ_SETUP_TRACEFS_MOUNT,
+	LJ_SETUP_TRACEFS_INSTANCE,
 };
 
 struct lj_setup;
@@ -81,6 +86,12 @@ int lj_setup_push_preempt(struct lj_setup *s, const char *old_mode);
  * mark the last entry undone so unwinding leaves it alone.
  */
 void lj_setup_forget_last(struct lj_setup *s);
+
+/*
+ * Hand every change over instead of undoing it (a trace kept for the
+ * user): each entry is marked undone in the journal, which is removed.
+ */
+void lj_setup_release(struct lj_setup *s);
 
 /* Number of entries on the stack. */
 int lj_setup_depth(const struct lj_setup *s);
@@ -137,6 +148,33 @@ int lj_setup_find_stale(const char *dir, char *first, size_t len);
  */
 int lj_setup_restore_stale(const char *dir, const char *journal,
 			   void (*say)(const char *line, void *arg), void *arg);
+
+/*
+ * tracefs, for the --explain recorder (lj_setup_tracefs.c). The mount is
+ * shared: every run that uses a tracefs mounted by an ljkit run claims it
+ * in its journal, and the last claim undone (live or replayed after a
+ * crash, counted under the directory lock) unmounts it; a tracefs mounted
+ * by anyone else is never claimed nor unmounted.
+ */
+#define LJ_SETUP_TRACEFS "/sys/kernel/tracing"
+
+/*
+ * Claim tracefs at LJ_SETUP_TRACEFS: mount it when nothing is mounted
+ * there (*mounted true), share it when an ljkit run mounted it, leave it
+ * unclaimed when someone else did. Return: 0, -ENODEV (no tracefs, no
+ * mount point) or -errno (the mount, the journal: lj_setup_conflict).
+ */
+int lj_setup_tracefs_mount(struct lj_setup *s, bool *mounted);
+
+/* Create the instance LJ_SETUP_TRACEFS/instances/@name, journaled (its removal stops and frees it). */
+int lj_setup_tracefs_instance(struct lj_setup *s, const char *name);
+
+/*
+ * Instances "ljkit-PID" still recording (tracing_on 1) whose process is
+ * gone: a run killed before it removed its own. Return: how many, the
+ * first one's directory in @first.
+ */
+int lj_setup_tracefs_stale(char *first, size_t len);
 
 /* Live journals of other processes in @dir, for --show: calls @fn per journal. */
 int lj_setup_list(const char *dir,

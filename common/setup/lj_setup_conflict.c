@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,60 +16,61 @@
 #include <time.h>
 #include <unistd.h>
 
+struct conflict_ctx {
+	struct lj_setup *s;
+	enum lj_setup_kind kind;
+	const char *path;
+};
+
+/* Does journal @j (another live process's) hold the path? -EBUSY, with s->conflict saying who. */
+static int conflict_in(const char *jpath, struct lj_setup_jfile *j, void *arg)
+{
+	struct conflict_ctx *c = arg;
+	struct lj_setup *s = c->s;
+	int ret = 0;
+
+	if (!strcmp(jpath, s->journal) || j->pid == getpid() || !lj_setup_journal_alive(j))
+		return 0;
+	for (int i = 0; i < j->n && !ret; i++) {
+		struct lj_setup_entry *e = &j->e[i];
+		bool hit;
+
+		/* A tracefs mount is shared: each run claims it, the last one out unmounts. */
+		if (e->undone || e->kind == LJ_SETUP_TRACEFS_MOUNT)
+			continue;
+		if (c->kind == LJ_SETUP_PREEMPT || e->kind == LJ_SETUP_PREEMPT)
+			hit = c->kind == e->kind;
+		else if (e->kind == LJ_SETUP_CGROUP)
+			hit = lj_setup_path_within(c->path, e->path);
+		else
+			hit = !strcmp(c->path, e->path);
+		if (hit && e->kind == LJ_SETUP_CGROUP) {
+			snprintf(s->conflict, sizeof(s->conflict),
+				 "group %s is in use by %s (pid %d, journal %s)",
+				 e->path, j->prog[0] ? j->prog : "another ljkit process",
+				 (int)j->pid, jpath);
+			ret = -EBUSY;
+		} else if (hit) {
+			snprintf(s->conflict, sizeof(s->conflict),
+				 "%s is being changed by %s (pid %d, journal %s)",
+				 c->path, j->prog[0] ? j->prog : "another ljkit process",
+				 (int)j->pid, jpath);
+			ret = -EBUSY;
+		}
+	}
+	return ret;
+}
+
 /* Another live process's journal holds @path (or a group containing it)? */
 int lj_setup_check_conflict(struct lj_setup *s, enum lj_setup_kind kind, const char *path)
 {
-	const char *dir = lj_setup_journal_dir();
-	struct dirent *d;
-	int ret = 0;
-	DIR *dp;
+	struct conflict_ctx c = { s, kind, path };
+	DIR *dp = opendir(lj_setup_journal_dir());
+	int ret;
 
-	dp = opendir(dir);
 	if (!dp)
 		return 0;	/* nobody has a journal */
-	while (!ret && (d = readdir(dp))) {
-		char jpath[PATH_MAX];
-		struct lj_setup_jfile j;
-
-		if (!lj_setup_is_journal_name(d->d_name))
-			continue;
-		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
-		if (!strcmp(jpath, s->journal))
-			continue;
-		if (lj_setup_journal_read(jpath, &j, NULL, NULL, 0))
-			continue;	/* not a journal ljkit wrote: nobody's claim */
-		if (j.pid == getpid() || !lj_setup_journal_alive(&j)) {
-			lj_setup_journal_free(&j);
-			continue;
-		}
-		for (int i = 0; i < j.n && !ret; i++) {
-			struct lj_setup_entry *e = &j.e[i];
-			bool hit;
-
-			if (e->undone)
-				continue;
-			if (kind == LJ_SETUP_PREEMPT || e->kind == LJ_SETUP_PREEMPT)
-				hit = kind == e->kind;
-			else if (e->kind == LJ_SETUP_CGROUP)
-				hit = lj_setup_path_within(path, e->path);
-			else
-				hit = !strcmp(path, e->path);
-			if (hit && e->kind == LJ_SETUP_CGROUP) {
-				snprintf(s->conflict, sizeof(s->conflict),
-					 "group %s is in use by %s (pid %d, journal %s)",
-					 e->path, j.prog[0] ? j.prog : "another ljkit process",
-					 (int)j.pid, jpath);
-				ret = -EBUSY;
-			} else if (hit) {
-				snprintf(s->conflict, sizeof(s->conflict),
-					 "%s is being changed by %s (pid %d, journal %s)",
-					 path, j.prog[0] ? j.prog : "another ljkit process",
-					 (int)j.pid, jpath);
-				ret = -EBUSY;
-			}
-		}
-		lj_setup_journal_free(&j);
-	}
+	ret = lj_setup_journal_each(lj_setup_journal_dir(), dp, conflict_in, &c);
 	closedir(dp);
 	return ret;
 }
@@ -158,12 +160,26 @@ static int wait_for_lock(int fd, const char *path, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * The lock this thread holds, for nesting: an flock belongs to an open
+ * file, so a second open in the same thread would wait for itself. Other
+ * threads open their own and wait as another process would.
+ */
+static _Atomic int held_fd = -1;
+static _Atomic pid_t held_tid;
+static int held_depth;		/* the holding thread's only */
+
 /* Serialise check-and-record between processes with a lock file only root (the directory's owner) can open. */
 int lj_setup_lock_dir(char *why, size_t len)
 {
 	char path[PATH_MAX], pid[32];
 	struct stat st;
 	int fd, ret;
+
+	if (held_fd >= 0 && held_tid == gettid()) {
+		held_depth++;
+		return held_fd;
+	}
 
 	ret = lj_setup_dir_ready(lj_setup_journal_dir(), true, why, len);
 	if (ret)
@@ -192,12 +208,21 @@ int lj_setup_lock_dir(char *why, size_t len)
 	if (ftruncate(fd, 0) || pwrite(fd, pid, strlen(pid), 0) < 0) {
 		/* only the message of a waiter suffers */
 	}
+	held_tid = gettid();
+	held_depth = 1;
+	held_fd = fd;
 	return fd;
 }
 
 void lj_setup_unlock_dir(int fd)
 {
-	if (fd >= 0)
-		close(fd);	/* drops the flock */
+	if (fd < 0)
+		return;
+	if (fd == held_fd && held_tid == gettid()) {
+		if (--held_depth > 0)
+			return;
+		held_fd = -1;
+	}
+	close(fd);	/* drops the flock */
 }
 

@@ -84,6 +84,10 @@ const char *lj_setup_kind_name(enum lj_setup_kind k)
 		return "cgroup";
 	case LJ_SETUP_PREEMPT:
 		return "preempt";
+	case LJ_SETUP_TRACEFS_MOUNT:
+		return "tracefs-mount";
+	case LJ_SETUP_TRACEFS_INSTANCE:
+		return "tracefs-instance";
 	}
 	return "?";
 }
@@ -125,6 +129,7 @@ static int parse_header(const char *line, struct lj_setup_jfile *j)
 static int add_entry(struct lj_setup_jfile *j, int *alloc, enum lj_setup_kind kind,
 		     char *path, char *old)
 {
+	bool no_old = kind == LJ_SETUP_CGROUP || kind == LJ_SETUP_TRACEFS_INSTANCE;
 	struct lj_setup_entry *e;
 
 	if (j->n == *alloc) {
@@ -144,11 +149,11 @@ static int add_entry(struct lj_setup_jfile *j, int *alloc, enum lj_setup_kind ki
 	if (old) {
 		unescape(old);
 		e->old = strdup(old);
-	} else if (kind != LJ_SETUP_CGROUP) {
+	} else if (!no_old) {
 		e->old = strdup("");
 	}
 	j->n++;
-	if (!e->path || (kind != LJ_SETUP_CGROUP && !e->old))
+	if (!e->path || (!no_old && !e->old))
 		return -ENOMEM;
 	return 0;
 }
@@ -177,6 +182,10 @@ static int parse_line(char *line, struct lj_setup_jfile *j, int *alloc)
 		return add_entry(j, alloc, LJ_SETUP_CGROUP, f2, NULL);
 	if (!strcmp(f1, "preempt") && f3)
 		return add_entry(j, alloc, LJ_SETUP_PREEMPT, f2, f3);
+	if (!strcmp(f1, "tracefs-mount") && f3)
+		return add_entry(j, alloc, LJ_SETUP_TRACEFS_MOUNT, f2, f3);
+	if (!strcmp(f1, "tracefs-instance") && !f3)
+		return add_entry(j, alloc, LJ_SETUP_TRACEFS_INSTANCE, f2, NULL);
 	return -EBADMSG;
 }
 
@@ -306,6 +315,27 @@ int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j
 	return ret;
 }
 
+int lj_setup_journal_each(const char *dir, DIR *dp,
+			  int (*fn)(const char *path, struct lj_setup_jfile *j, void *arg), void *arg)
+{
+	struct dirent *d;
+	int ret = 0;
+
+	while (!ret && (d = readdir(dp))) {
+		char jpath[PATH_MAX];
+		struct lj_setup_jfile j;
+
+		if (!lj_setup_is_journal_name(d->d_name))
+			continue;
+		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
+		if (lj_setup_journal_read(jpath, &j, NULL, NULL, 0))
+			continue;	/* not a journal read whole: nobody's */
+		ret = fn(jpath, &j, arg);
+		lj_setup_journal_free(&j);
+	}
+	return ret;
+}
+
 bool lj_setup_journal_alive(const struct lj_setup_jfile *j)
 {
 	if (j->pid <= 0)
@@ -318,6 +348,43 @@ bool lj_setup_journal_alive(const struct lj_setup_jfile *j)
 bool lj_setup_is_journal_name(const char *name)
 {
 	return !strncmp(name, "journal.", 8) && name[8];
+}
+
+/* @path is a journal of this very process (another of its stacks: the recorder's). */
+static bool own_journal(const char *path)
+{
+	struct lj_setup_jfile j;
+	bool own;
+
+	if (lj_setup_journal_read(path, &j, NULL, NULL, 0))
+		return false;
+	own = j.pid == getpid() && j.start == lj_setup_pid_starttime(getpid());
+	lj_setup_journal_free(&j);
+	return own;
+}
+
+/*
+ * The default journal: DIR/journal.PID, or DIR/journal.PID.K when another
+ * stack of this process has that name (the --explain recorder keeps its
+ * own). An existing journal of another process is the caller's error.
+ */
+static int open_default(struct lj_setup *s)
+{
+	int fd = -1;
+
+	for (int k = 0; k < 16; k++) {
+		if (k)
+			snprintf(s->journal, sizeof(s->journal), "%s/journal.%d.%d",
+				 lj_setup_journal_dir(), (int)getpid(), k);
+		else
+			snprintf(s->journal, sizeof(s->journal), "%s/journal.%d",
+				 lj_setup_journal_dir(), (int)getpid());
+		fd = open(s->journal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST || !own_journal(s->journal))
+			break;
+		errno = EEXIST;
+	}
+	return fd;
 }
 
 /*
@@ -335,14 +402,13 @@ int lj_setup_journal_open(struct lj_setup *s)
 		return 0;
 	if (s->want[0]) {
 		snprintf(s->journal, sizeof(s->journal), "%s", s->want);
+		s->fd = open(s->journal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 	} else {
 		ret = lj_setup_dir_ready(lj_setup_journal_dir(), true, s->conflict, sizeof(s->conflict));
 		if (ret)
 			goto fail;
-		snprintf(s->journal, sizeof(s->journal), "%s/journal.%d",
-			 lj_setup_journal_dir(), (int)getpid());
+		s->fd = open_default(s);
 	}
-	s->fd = open(s->journal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 	if (s->fd < 0) {
 		ret = -errno;
 		lj_why(s->conflict, sizeof(s->conflict), "cannot create setup journal %s: %s%s",

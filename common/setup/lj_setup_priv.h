@@ -6,6 +6,7 @@
 #include "lj_setup.h"
 #include "lj_why.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -61,8 +62,17 @@ int lj_setup_journal_read(const char *path, struct lj_setup_jfile *j, struct sta
 /* The same parser on @len bytes in memory (the fuzz target; parsing only, no file). */
 int lj_setup_journal_parse(const char *buf, size_t len, struct lj_setup_jfile *j);
 void lj_setup_journal_free(struct lj_setup_jfile *j);
+/*
+ * @fn for each journal in @dp (directory @dir) that reads whole; the others
+ * are nobody's and skipped. Stops at @fn's first non-zero return, returned.
+ */
+int lj_setup_journal_each(const char *dir, DIR *dp,
+			  int (*fn)(const char *path, struct lj_setup_jfile *j, void *arg), void *arg);
 bool lj_setup_journal_alive(const struct lj_setup_jfile *j);
 bool lj_setup_is_journal_name(const char *name);
+/* Record an entry (conflict check, journal, stack) with the directory lock held. */
+int lj_setup_push_locked(struct lj_setup *s, enum lj_setup_kind kind, const char *path,
+			 const char *old);
 /* Create the journal (with its header line) at the first change. */
 int lj_setup_journal_open(struct lj_setup *s);
 /* Append one line and fsync: a change is made only once its undo is on disk. */
@@ -83,7 +93,9 @@ int lj_setup_check_conflict(struct lj_setup *s, enum lj_setup_kind kind, const c
 /*
  * The journal directory's lock (DIR/.lock, 0600, O_NOFOLLOW), taken within
  * $LJ_LOCK_TIMEOUT seconds (default 30); on timeout -ETIMEDOUT and @why
- * names the holder's pid. Return: the locked fd or -errno.
+ * names the holder's pid. A thread that holds it already gets it again
+ * (a tracefs undo inside a replay): lock and unlock nest. Return: the
+ * locked fd or -errno.
  */
 int lj_setup_lock_dir(char *why, size_t len);
 void lj_setup_unlock_dir(int fd);
@@ -111,5 +123,9 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 void lj_setup_say(void (*say)(const char *, void *), void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg);
+
+/* lj_setup_tracefs.c: undoing and allowing the tracefs entries. */
+int lj_setup_tracefs_undo(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg);
+int lj_setup_tracefs_allowed(const struct lj_setup_entry *e, char *why, size_t len);
 
 #endif

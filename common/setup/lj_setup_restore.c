@@ -4,6 +4,7 @@
 #include "lj_file.h"
 #include "lj_preempt.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -162,6 +163,10 @@ int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *
 			lj_setup_say(say, arg, "restored preemption mode %s", e->old);
 		break;
 	}
+	case LJ_SETUP_TRACEFS_MOUNT:
+	case LJ_SETUP_TRACEFS_INSTANCE:
+		ret = lj_setup_tracefs_undo(e, say, arg);
+		break;
 	}
 	return ret;
 }
@@ -185,12 +190,31 @@ static int open_journal_dir(const char *dir, DIR **dp, void (*say)(const char *,
 	return *dp ? 0 : (errno == ENOENT ? 0 : -errno);
 }
 
+struct list_ctx {
+	void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg);
+	void *arg;
+	int count;
+};
+
+static int list_one(const char *jpath, struct lj_setup_jfile *j, void *arg)
+{
+	struct list_ctx *c = arg;
+	int pending = 0;
+
+	for (int i = 0; i < j->n; i++)
+		pending += !j->e[i].undone;
+	if (c->fn)
+		c->fn(jpath, j->pid, lj_setup_journal_alive(j), pending, c->arg);
+	c->count++;
+	return 0;
+}
+
 int lj_setup_list(const char *dir,
 		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),
 		  void *arg)
 {
-	struct dirent *d;
-	int count = 0, ret;
+	struct list_ctx c = { fn, arg, 0 };
+	int ret;
 	DIR *dp;
 
 	if (!dir)
@@ -198,25 +222,9 @@ int lj_setup_list(const char *dir,
 	ret = open_journal_dir(dir, &dp, NULL, NULL);
 	if (ret || !dp)
 		return ret;
-	while ((d = readdir(dp))) {
-		char jpath[PATH_MAX];
-		struct lj_setup_jfile j;
-		int pending = 0;
-
-		if (!lj_setup_is_journal_name(d->d_name))
-			continue;
-		snprintf(jpath, sizeof(jpath), "%s/%s", dir, d->d_name);
-		if (lj_setup_journal_read(jpath, &j, NULL, NULL, 0))
-			continue;
-		for (int i = 0; i < j.n; i++)
-			pending += !j.e[i].undone;
-		if (fn)
-			fn(jpath, j.pid, lj_setup_journal_alive(&j), pending, arg);
-		count++;
-		lj_setup_journal_free(&j);
-	}
+	lj_setup_journal_each(dir, dp, list_one, &c);
 	closedir(dp);
-	return count;
+	return c.count;
 }
 
 struct stale_ctx {
@@ -323,6 +331,9 @@ static pid_t torn_journal_pid(const char *jpath, const struct lj_setup_jfile *j)
 	if (!lj_setup_is_journal_name(base))
 		return 0;
 	pid = strtol(base + 8, &end, 10);
+	if (*end == '.' && end[1])	/* journal.PID.K: a second stack of that process */
+		for (end++; isdigit((unsigned char)*end); end++)
+			;
 	return *end || pid <= 0 || pid > INT_MAX ? 0 : (pid_t)pid;
 }
 

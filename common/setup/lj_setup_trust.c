@@ -324,6 +324,9 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 			return -EPERM;
 		}
 		return file_allowed(e->path, real, rlen, why, len);
+	case LJ_SETUP_TRACEFS_MOUNT:
+	case LJ_SETUP_TRACEFS_INSTANCE:
+		return lj_setup_tracefs_allowed(e, why, len);
 	}
 	return -EPERM;
 }

@@ -2,6 +2,7 @@
 /* lj_trace - the flight recorder: a tracefs instance of ljkit's own recording the events lj_explain reads. */
 #include "lj_trace.h"
 #include "lj_trace_priv.h"
+#include "lj_why.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,45 +41,6 @@ static int fail(char *why, size_t len, int err, const char *what, const char *ar
 {
 	snprintf(why, len, "%s%s: %s", what, arg, strerror(-err));
 	return err;
-}
-
-/* Is tracefs mounted at TRACEFS? Mount it if not (-ENODEV: no tracefs in this kernel). */
-static int ensure_mounted(struct lj_trace *t)
-{
-	struct stat st;
-
-	if (stat(TRACEFS "/instances", &st) == 0)
-		return 0;
-	if (stat(TRACEFS, &st) != 0)
-		return -ENODEV;
-	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) != 0)
-		return errno == ENODEV ? -ENODEV : -errno;
-	t->mounted = true;
-	tracefs_set_tracing_dir((char *)TRACEFS);
-	return 0;
-}
-
-/* Instances "ljkit-PID" of processes that are gone (a crashed run) are removed. */
-static void remove_stale(void)
-{
-	DIR *d = opendir(TRACEFS "/instances");
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char path[512], *end;
-		long pid;
-
-		if (strncmp(de->d_name, "ljkit-", 6))
-			continue;
-		pid = strtol(de->d_name + 6, &end, 10);
-		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		snprintf(path, sizeof(path), TRACEFS "/instances/%s", de->d_name);
-		rmdir(path);
-	}
-	closedir(d);
 }
 
 static int write_file(struct lj_trace *t, const char *file, const char *value)
@@ -139,11 +100,40 @@ static int configure(struct lj_trace *t, size_t buffer_kb, char *why, size_t len
 	return 0;
 }
 
+/*
+ * tracefs mounted (or shared) and the instance made through the setup
+ * stack, each journaled before it is done: a killed run's recorder is
+ * undone by lj-env --restore like its other changes.
+ */
+static int make_instance(struct lj_trace *t, char *why, size_t len)
+{
+	char name[32];
+	int err = lj_setup_new(&t->stack, NULL);
+
+	if (err)
+		return fail(why, len, err, "cannot start the setup stack", "");
+	err = lj_setup_tracefs_mount(t->stack, &t->mounted);
+	if (err == -ENODEV)
+		return fail(why, len, err, "no tracefs at ", TRACEFS);
+	if (err)
+		return lj_why_err(why, len, err, "cannot mount tracefs at %s: %s", TRACEFS,
+				  lj_setup_why(t->stack, err));
+	snprintf(name, sizeof(name), "ljkit-%d", (int)getpid());
+	err = lj_setup_tracefs_instance(t->stack, name);
+	if (err)
+		return lj_why_err(why, len, err, "cannot create the tracefs instance %s: %s", name,
+				  lj_setup_why(t->stack, err));
+	t->inst = tracefs_instance_alloc(TRACEFS, name);
+	if (!t->inst)
+		return fail(why, len, errno ? -errno : -ENOMEM, "cannot open the tracefs instance ", name);
+	snprintf(t->dir, sizeof(t->dir), "%s/instances/%s", TRACEFS, name);
+	return 0;
+}
+
 int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb, char *why,
 		  size_t len)
 {
 	struct lj_trace *t = calloc(1, sizeof(*t));
-	char name[32];
 	int err;
 
 	*out = NULL;
@@ -151,24 +141,12 @@ int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb
 		return -ENOMEM;
 	t->marker_fd = t->on_fd = t->hold_fd = -1;
 	t->cpus = *cpus;
-	err = ensure_mounted(t);
+	tracefs_set_tracing_dir((char *)TRACEFS);
+	err = make_instance(t, why, len);
+	if (!err)
+		err = configure(t, buffer_kb, why, len);
 	if (err) {
-		free(t);
-		return err == -ENODEV ? fail(why, len, err, "no tracefs at ", TRACEFS)
-				      : fail(why, len, err, "cannot mount tracefs at ", TRACEFS);
-	}
-	remove_stale();
-	snprintf(name, sizeof(name), "ljkit-%d", (int)getpid());
-	t->inst = tracefs_instance_create(name);
-	if (!t->inst) {
-		err = errno ? -errno : -EIO;
-		lj_trace_close(t, false);
-		return fail(why, len, err, "cannot create the tracefs instance ", name);
-	}
-	snprintf(t->dir, sizeof(t->dir), "%s/instances/%s", tracefs_tracing_dir(), name);
-	err = configure(t, buffer_kb, why, len);
-	if (err) {
-		lj_trace_close(t, false);
+		lj_trace_close(t, false, NULL, 0);
 		return err;
 	}
 	t->st.mounted = t->mounted;
@@ -195,10 +173,12 @@ int lj_trace_off(struct lj_trace *t)
 	return write(t->on_fd, "0", 1) == 1 ? 0 : -errno;
 }
 
-void lj_trace_close(struct lj_trace *t, bool keep)
+int lj_trace_close(struct lj_trace *t, bool keep, char *why, size_t len)
 {
+	int err = 0;
+
 	if (!t)
-		return;
+		return 0;
 	if (t->marker_fd >= 0)
 		close(t->marker_fd);
 	if (t->on_fd >= 0)
@@ -210,16 +190,19 @@ void lj_trace_close(struct lj_trace *t, bool keep)
 		if (t->tcpu[c])
 			tracefs_cpu_close(t->tcpu[c]);
 	free(t->tcpu);
-	if (t->inst) {
-		if (!keep) {
-			tracefs_instance_file_write(t->inst, "tracing_on", "0");
-			tracefs_instance_destroy(t->inst);
-		}
+	if (t->inst)
 		tracefs_instance_free(t->inst);
-	}
-	/* Only when nothing of ours is kept there; EBUSY: another run uses it, leave it. */
-	if (t->mounted && !keep)
-		umount2(TRACEFS, 0);
+	/*
+	 * The stack stops and removes the instance and unmounts tracefs when
+	 * this run holds the last claim; a trace kept for the user (-b) is
+	 * handed over instead, its mount with it.
+	 */
+	if (keep)
+		lj_setup_release(t->stack);
+	else if ((err = lj_setup_undo(t->stack, NULL, NULL)))
+		lj_why(why, len, "cannot remove the tracefs instance %s or unmount tracefs: %s; journal %s kept for lj-env --restore",
+		       t->dir, strerror(-err), lj_setup_journal(t->stack));
+	lj_setup_free(t->stack);
 	free(t->page);
 	if (t->kbuf)
 		kbuffer_free(t->kbuf);
@@ -230,4 +213,5 @@ void lj_trace_close(struct lj_trace *t, bool keep)
 	free(t->buf);
 	free(t->seqs);
 	free(t);
+	return err;
 }

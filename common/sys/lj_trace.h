@@ -12,9 +12,11 @@
 
 /*
  * lj_trace_open() mounts tracefs at /sys/kernel/tracing when nothing is
- * mounted there (and lj_trace_close() unmounts what it mounted), creates
- * the instance "ljkit-PID" (never the top-level buffer, which the user may
- * be using), removing instances of dead ljkit processes first, and in it:
+ * mounted there (shared with the other ljkit runs: the last one out
+ * unmounts it), creates the instance "ljkit-PID" (never the top-level
+ * buffer, which the user may be using), both through the setup stack and
+ * its own journal (lj_setup_tracefs_*: a killed run is undone by lj-env
+ * --restore), and in it:
  * trace_clock "mono" (timestamps on CLOCK_MONOTONIC, the clock the tools
  * measure with), tracing_cpumask = @cpus, buffer_size_kb = @buffer_kb per
  * CPU in overwrite mode (the newest events are kept), and the events of
@@ -77,9 +79,12 @@ void lj_trace_get_stats(const struct lj_trace *t, struct lj_trace_stats *st);
 int lj_trace_policy_of(pid_t pid, const char *comm);
 
 /*
- * Remove the instance (unless @keep: the user reads it after a break) and
- * unmount tracefs if this process mounted it and nothing holds it.
+ * Remove the instance (unless @keep: the user reads it after a break,
+ * and the journal hands it over) and unmount tracefs if no other run
+ * claims it (lj_setup_tracefs_mount). Return: 0, or -errno when something
+ * could not be undone (@why says what; the journal is kept for lj-env
+ * --restore).
  */
-void lj_trace_close(struct lj_trace *t, bool keep);
+int lj_trace_close(struct lj_trace *t, bool keep, char *why, size_t len);
 
 #endif

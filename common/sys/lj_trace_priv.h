@@ -5,9 +5,10 @@
 
 #include <stdbool.h>
 
+#include "lj_setup.h"
 #include "lj_trace.h"
 
-#define TRACEFS "/sys/kernel/tracing"
+#define TRACEFS LJ_SETUP_TRACEFS
 
 struct tracefs_instance;
 struct tracefs_cpu;
@@ -31,7 +32,10 @@ struct cpu_buf {
 	size_t n, cap;
 };
 
+struct lj_setup;
+
 struct lj_trace {
+	struct lj_setup *stack;		/* the mount claim and the instance, journaled */
 	struct tracefs_instance *inst;
 	char dir[256];
 	int marker_fd, on_fd, hold_fd;

@@ -125,6 +125,27 @@ static void test_cgroup_entries(const char *jpath)
 	drop_hierarchy(cg);
 }
 
+/* tracefs entries: only an ljkit instance is removed, only the tracefs mount point unmounted. */
+static void test_tracefs_entries(const char *jpath)
+{
+	char keep[400], said[4096] = "";
+
+	snprintf(keep, sizeof(keep), "%s/ljkit-1", dir);
+	mkdir(keep, 0700);
+	plant_journal(jpath, "tracefs-instance", keep, NULL);
+	ok(lj_setup_restore_stale(jdir, NULL, collect, said) < 0 && access(keep, F_OK) == 0 &&
+	   strstr(said, "is not a tracefs instance ljkit makes"),
+	   "a tracefs-instance entry outside tracefs' instances is refused (the directory stays)");
+	plant_journal(jpath, "tracefs-instance", LJ_SETUP_TRACEFS "/instances/ljkit-1/../../../..", NULL);
+	ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0, "...and one that climbs out with ..");
+	plant_journal(jpath, "tracefs-mount", dir, "mnt:[4026531841]");
+	ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0 && access(keep, F_OK) == 0,
+	   "a tracefs-mount entry for another mount point is refused");
+	plant_journal(jpath, "tracefs-mount", LJ_SETUP_TRACEFS, "/etc");
+	ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0, "...and one whose namespace is not mnt:[N]");
+	rmdir(keep);
+}
+
 static void test_replay_allow_list(void)
 {
 	char jpath[400], said[4096] = "";
@@ -153,6 +174,7 @@ static void test_replay_allow_list(void)
 	   "a group entry outside the cgroup mounts is refused (nothing removed)");
 	plant_journal(jpath, "preempt", "preempt", "full; rm -rf /");
 	ok(lj_setup_restore_stale(jdir, NULL, NULL, NULL) < 0, "a preempt entry that is not a mode is refused");
+	test_tracefs_entries(jpath);
 
 	fake_sysfs_put(gov, "performance\n");
 	plant_journal(jpath, "file", gov, "schedutil");
@@ -462,7 +484,7 @@ int main(void)
 	snprintf(gov, sizeof(gov), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 
-	plan(66);
+	plan(70);
 	test_replay_allow_list();
 	test_untrusted_journals();
 	test_torn_journals();

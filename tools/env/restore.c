@@ -40,6 +40,18 @@ static void say(const char *line, void *arg)
 	fflush(stdout);
 }
 
+/* An instance no journal here named (its run used another journal directory, or a PID namespace). */
+static void warn_orphan_instances(void)
+{
+	char first[4096];
+	int n = lj_setup_tracefs_stale(first, sizeof(first));
+
+	if (n > 0)
+		lj_warn("%d tracefs instance%s of dead ljkit processes still recording (%s) and no journal in %s names %s: remove %s with rmdir",
+			n, n == 1 ? "" : "s", first, lj_setup_journal_dir(), n == 1 ? "it" : "them",
+			n == 1 ? "it" : "them");
+}
+
 int env_restore(const struct env_config *cfg)
 {
 	struct restore_say s = { .hold = cfg->setup.journal != NULL };
@@ -70,5 +82,6 @@ int env_restore(const struct env_config *cfg)
 	if (!n)
 		printf("nothing to restore: no journal of a dead process in %s\n",
 		       lj_setup_journal_dir());
+	warn_orphan_instances();
 	return s.failures ? LJ_EXIT_RUNTIME : LJ_EXIT_OK;
 }
