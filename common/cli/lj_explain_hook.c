@@ -12,6 +12,7 @@
 #include "lj_explain_stream.h"
 #include "lj_explain_json.h"
 #include "lj_hot.h"
+#include "lj_json.h"
 #include "lj_parse.h"
 #include "lj_preempt.h"
 #include "lj_result.h"
@@ -531,20 +532,20 @@ static int contribute(void *priv, struct lj_result *res)
 	arr = json_object_new_array();
 	causes = json_object_new_array();
 	json_object_object_add(o, "instance", json_object_new_string(lj_trace_dir(x->trace)));
-	json_object_object_add(o, "t0_ns", json_object_new_int64((int64_t)x->start_ns));
+	json_object_object_add(o, "t0_ns", lj_json_int((int64_t)x->start_ns));
 	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
-			       json_object_new_int64((int64_t)x->opts.threshold_ns) : NULL);
-	json_object_object_add(o, "events", json_object_new_int64((int64_t)st.events));
-	json_object_object_add(o, "lost_events", json_object_new_int64((int64_t)st.lost));
-	json_object_object_add(o, "overrun_events", json_object_new_int64((int64_t)st.overrun));
+			       lj_json_int((int64_t)x->opts.threshold_ns) : NULL);
+	json_object_object_add(o, "events", lj_json_int((int64_t)st.events));
+	json_object_object_add(o, "lost_events", lj_json_int((int64_t)st.lost));
+	json_object_object_add(o, "overrun_events", lj_json_int((int64_t)st.overrun));
 	json_object_object_add(o, "suspect", json_object_new_boolean(st.lost > 0));
-	json_object_object_add(o, "outside_window", json_object_new_int64((int64_t)x->outside_window));
-	json_object_object_add(o, "not_explained", json_object_new_int64((int64_t)x->failed));
+	json_object_object_add(o, "outside_window", lj_json_int((int64_t)x->outside_window));
+	json_object_object_add(o, "not_explained", lj_json_int((int64_t)x->failed));
 	json_object_object_add(o, "streamed", json_object_new_boolean(x->stream != NULL));
 	json_object_object_add(o, "windows_dropped",
-			       json_object_new_int64((int64_t)lj_explain_stream_dropped(x->stream)));
+			       lj_json_int((int64_t)lj_explain_stream_dropped(x->stream)));
 	json_object_object_add(o, "candidates_dropped",
-			       json_object_new_int64((int64_t)(x->dropped + atomic_load(&x->unmatched))));
+			       lj_json_int((int64_t)(x->dropped + atomic_load(&x->unmatched))));
 	for (int i = 0; i < x->ndone; i++)
 		json_object_array_add(arr, lj_explanation_json(&x->done[i].x, x->done[i].what,
 								x->start_ns));
@@ -555,8 +556,8 @@ static int contribute(void *priv, struct lj_result *res)
 	if (x->nlower) {
 		json_object *lp = json_object_new_object();
 
-		json_object_object_add(lp, "ns", json_object_new_int64((int64_t)x->lower_ns));
-		json_object_object_add(lp, "explained", json_object_new_int(x->nlower));
+		json_object_object_add(lp, "ns", lj_json_int((int64_t)x->lower_ns));
+		json_object_object_add(lp, "explained", lj_json_int(x->nlower));
 		json_object_object_add(lp, "preempt", json_object_new_string(lj_preempt_name(x->preempt.mode)));
 		json_object_object_add(lp, "why", json_object_new_string(lower_prio_why(x->preempt.mode)));
 		json_object_object_add(o, "lower_prio", lp);

@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_power_report - the "power" side block and the "power: ..." text of a run's figures. */
 #include "lj_power_report.h"
+#include "lj_json.h"
 #include "lj_parse.h"
 
 #include <math.h>
 #include <string.h>
-
-static json_object *num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
 
 static json_object *sources_json(const struct lj_pw_snap *first)
 {
@@ -31,26 +27,26 @@ static json_object *cluster_json(const struct lj_pw_cluster *c)
 	json_object *o = json_object_new_object(), *fr = json_object_new_array();
 	char cpus[128];
 
-	json_object_object_add(o, "id", json_object_new_int(c->id));
+	json_object_object_add(o, "id", lj_json_int(c->id));
 	json_object_object_add(o, "cpus", json_object_new_string(lj_cpulist_format(&c->cpus, cpus, sizeof(cpus))));
 	json_object_object_add(o, "freq_from", json_object_new_string(lj_pw_freq_from_name(c->from)));
-	json_object_object_add(o, "avg_khz", c->from != LJ_PWF_NONE ? num(c->avg_khz) : NULL);
-	json_object_object_add(o, "share_min", num(c->share_min));
-	json_object_object_add(o, "share_max", num(c->share_max));
-	json_object_object_add(o, "transitions", c->has_trans ? json_object_new_int64((int64_t)c->trans) : NULL);
+	json_object_object_add(o, "avg_khz", c->from != LJ_PWF_NONE ? lj_json_num(c->avg_khz) : NULL);
+	json_object_object_add(o, "share_min", lj_json_num(c->share_min));
+	json_object_object_add(o, "share_max", lj_json_num(c->share_max));
+	json_object_object_add(o, "transitions", c->has_trans ? lj_json_int((int64_t)c->trans) : NULL);
 	for (int i = 0; i < c->nfreq; i++) {
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "khz", json_object_new_int64((int64_t)c->f[i].khz));
-		json_object_object_add(e, "time_ms", json_object_new_int64((int64_t)c->f[i].time * 10));
+		json_object_object_add(e, "khz", lj_json_int((int64_t)c->f[i].khz));
+		json_object_object_add(e, "time_ms", lj_json_int((int64_t)c->f[i].time * 10));
 		json_object_array_add(fr, e);
 	}
 	json_object_object_add(o, "time_in_state", fr);
-	json_object_object_add(o, "limit_start_khz", json_object_new_int64((int64_t)c->limit_start_khz));
-	json_object_object_add(o, "limit_min_khz", json_object_new_int64((int64_t)c->limit_min_khz));
-	json_object_object_add(o, "limit_end_khz", json_object_new_int64((int64_t)c->limit_end_khz));
+	json_object_object_add(o, "limit_start_khz", lj_json_int((int64_t)c->limit_start_khz));
+	json_object_object_add(o, "limit_min_khz", lj_json_int((int64_t)c->limit_min_khz));
+	json_object_object_add(o, "limit_end_khz", lj_json_int((int64_t)c->limit_end_khz));
 	json_object_object_add(o, "capped", json_object_new_boolean(c->capped));
-	json_object_object_add(o, "idle_share", num(c->idle_share));
+	json_object_object_add(o, "idle_share", lj_json_num(c->idle_share));
 	return o;
 }
 
@@ -58,21 +54,21 @@ static json_object *cpu_json(const struct lj_pw_cpu_idle *c)
 {
 	json_object *o = json_object_new_object(), *st = json_object_new_array();
 
-	json_object_object_add(o, "cpu", json_object_new_int(c->cpu));
-	json_object_object_add(o, "idle_share", num(c->idle_share));
+	json_object_object_add(o, "cpu", lj_json_int(c->cpu));
+	json_object_object_add(o, "idle_share", lj_json_num(c->idle_share));
 	for (int i = 0; i < c->nidle; i++) {
 		json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "name", json_object_new_string(c->d[i].name));
-		json_object_object_add(e, "time_us", json_object_new_int64((int64_t)c->d[i].time_us));
-		json_object_object_add(e, "usage", json_object_new_int64((int64_t)c->d[i].usage));
-		json_object_object_add(e, "above", json_object_new_int64((int64_t)c->d[i].above));
-		json_object_object_add(e, "below", json_object_new_int64((int64_t)c->d[i].below));
+		json_object_object_add(e, "time_us", lj_json_int((int64_t)c->d[i].time_us));
+		json_object_object_add(e, "usage", lj_json_int((int64_t)c->d[i].usage));
+		json_object_object_add(e, "above", lj_json_int((int64_t)c->d[i].above));
+		json_object_object_add(e, "below", lj_json_int((int64_t)c->d[i].below));
 		json_object_array_add(st, e);
 	}
 	json_object_object_add(o, "idle_states", st);
 	if (c->has_throttle)
-		json_object_object_add(o, "throttle_events", json_object_new_int64((int64_t)c->throttle));
+		json_object_object_add(o, "throttle_events", lj_json_int((int64_t)c->throttle));
 	return o;
 }
 
@@ -86,9 +82,9 @@ static json_object *energy_json(const struct lj_pw_figures *f)
 		json_object_object_add(e, "source", json_object_new_string(lj_pw_origin_name(f->e[i].origin)));
 		json_object_object_add(e, "name", json_object_new_string(f->e[i].name));
 		json_object_object_add(e, "counted", json_object_new_boolean(f->e[i].top));
-		json_object_object_add(e, "energy_j", num(f->e[i].energy_j));
-		json_object_object_add(e, "mean_w", num(f->e[i].mean_w));
-		json_object_object_add(e, "wraps", json_object_new_int(f->e[i].wraps));
+		json_object_object_add(e, "energy_j", lj_json_num(f->e[i].energy_j));
+		json_object_object_add(e, "mean_w", lj_json_num(f->e[i].mean_w));
+		json_object_object_add(e, "wraps", lj_json_int(f->e[i].wraps));
 		json_object_array_add(arr, e);
 	}
 	return arr;
@@ -102,15 +98,15 @@ static json_object *thermal_json(const struct lj_pw_figures *f)
 		json_object *z = json_object_new_object(), *trips = json_object_new_array();
 
 		json_object_object_add(z, "zone", json_object_new_string(f->zone[i].name));
-		json_object_object_add(z, "start_c", num(f->zone[i].start_c));
-		json_object_object_add(z, "end_c", num(f->zone[i].end_c));
-		json_object_object_add(z, "max_c", num(f->zone[i].max_c));
+		json_object_object_add(z, "start_c", lj_json_num(f->zone[i].start_c));
+		json_object_object_add(z, "end_c", lj_json_num(f->zone[i].end_c));
+		json_object_object_add(z, "max_c", lj_json_num(f->zone[i].max_c));
 		for (int t = 0; t < f->ntrips; t++)
 			if (!strcmp(f->trip[t].zone, f->zone[i].name)) {
 				json_object *e = json_object_new_object();
 
 				json_object_object_add(e, "type", json_object_new_string(f->trip[t].type));
-				json_object_object_add(e, "trip_c", num(f->trip[t].trip_c));
+				json_object_object_add(e, "trip_c", lj_json_num(f->trip[t].trip_c));
 				json_object_array_add(trips, e);
 			}
 		json_object_object_add(z, "trips_crossed", trips);
@@ -126,7 +122,7 @@ json_object *lj_power_json(const struct lj_pw_snap *first, const struct lj_pw_fi
 	json_object_object_add(o, "sources", sources_json(first));
 	if (!f)
 		return o;
-	json_object_object_add(o, "duration_s", num(f->duration_s));
+	json_object_object_add(o, "duration_s", lj_json_num(f->duration_s));
 	cl = json_object_new_array();
 	for (int i = 0; i < f->nclusters; i++)
 		json_object_array_add(cl, cluster_json(&f->cl[i]));
@@ -138,8 +134,8 @@ json_object *lj_power_json(const struct lj_pw_snap *first, const struct lj_pw_fi
 	json_object_object_add(o, "energy", energy_json(f));
 	if (f->have_energy) {
 		json_object_object_add(o, "energy_from", json_object_new_string(f->energy_from));
-		json_object_object_add(o, "energy_j", num(f->energy_j));
-		json_object_object_add(o, "power_w", num(f->power_w));
+		json_object_object_add(o, "energy_j", lj_json_num(f->energy_j));
+		json_object_object_add(o, "power_w", lj_json_num(f->power_w));
 	}
 	json_object_object_add(o, "thermal", thermal_json(f));
 	json_object_object_add(o, "throttled", json_object_new_boolean(f->throttled));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_validity_hook - reads back what a run ran with and what the machine did, and judges it. */
 #include "lj_validity_hook.h"
+#include "lj_json.h"
 #include "lj_hot.h"
 #include "lj_parse.h"
 #include "lj_result.h"
@@ -266,7 +267,7 @@ json_object *lj_validity_json(const struct lj_validity *v)
 	}
 	json_object_object_add(o, "reasons", arr);
 	if (v->more)
-		json_object_object_add(o, "more_reasons", json_object_new_int(v->more));
+		json_object_object_add(o, "more_reasons", lj_json_int(v->more));
 	return o;
 }
 
@@ -307,14 +308,14 @@ static json_object *threads_json(const struct lj_vhook *h)
 		if (++checked > LJ_VHOOK_LISTED)
 			continue;
 		e = json_object_new_object();
-		json_object_object_add(e, "tid", json_object_new_int(t->tid));
+		json_object_object_add(e, "tid", lj_json_int(t->tid));
 		json_object_object_add(e, "measured", json_object_new_boolean(t->measured));
 		json_object_object_add(e, "asked", sched_str(t->policy, policy_is_rt(t->policy) ? t->prio : 0));
 		json_object_object_add(e, "ran", sched_str(t->ran_policy, t->ran_prio));
 		json_object_array_add(list, e);
 	}
-	json_object_object_add(o, "checked", json_object_new_int(checked));
-	json_object_object_add(o, "differed", json_object_new_int(differed));
+	json_object_object_add(o, "checked", lj_json_int(checked));
+	json_object_object_add(o, "differed", lj_json_int(differed));
 	json_object_object_add(o, "list", list);
 	return o;
 }

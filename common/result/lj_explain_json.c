@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_explain_json - explanations and aggregated causes as result-document JSON. */
 #include "lj_explain_json.h"
+#include "lj_json.h"
 
 static void add_u64(json_object *o, const char *key, uint64_t v)
 {
-	json_object_object_add(o, key, json_object_new_int64((int64_t)v));
+	json_object_object_add(o, key, lj_json_int((int64_t)v));
 }
 
 json_object *lj_cause_json(const struct lj_cause *c)
@@ -17,22 +18,22 @@ json_object *lj_cause_json(const struct lj_cause *c)
 	switch (c->kind) {
 	case LJ_CAUSE_TASK:
 	case LJ_CAUSE_SELF:
-		json_object_object_add(o, "pid", json_object_new_int(c->id));
+		json_object_object_add(o, "pid", lj_json_int(c->id));
 		json_object_object_add(o, "sched",
 				       json_object_new_string(lj_cause_sched_text(c, sch, sizeof(sch))));
-		json_object_object_add(o, "prio", json_object_new_int(c->prio));
+		json_object_object_add(o, "prio", lj_json_int(c->prio));
 		break;
 	case LJ_CAUSE_IRQ:
-		json_object_object_add(o, "irq", c->id < 0 ? NULL : json_object_new_int(c->id));
+		json_object_object_add(o, "irq", c->id < 0 ? NULL : lj_json_int(c->id));
 		break;
 	case LJ_CAUSE_SOFTIRQ:
-		json_object_object_add(o, "vec", json_object_new_int(c->id));
+		json_object_object_add(o, "vec", lj_json_int(c->id));
 		break;
 	default:
 		break;
 	}
 	add_u64(o, "ns", c->ns);
-	json_object_object_add(o, "count", json_object_new_int64(c->count));
+	json_object_object_add(o, "count", lj_json_int(c->count));
 	return o;
 }
 
@@ -42,9 +43,9 @@ json_object *lj_explanation_json(const struct lj_explanation *x, const char *wha
 	json_object *o = json_object_new_object(), *causes = json_object_new_array(), *mig = NULL;
 
 	json_object_object_add(o, "kind", json_object_new_string(what));
-	json_object_object_add(o, "cpu", json_object_new_int(x->cpu));
-	json_object_object_add(o, "due_cpu", json_object_new_int(x->due_cpu));
-	json_object_object_add(o, "tid", json_object_new_int(x->tid));
+	json_object_object_add(o, "cpu", lj_json_int(x->cpu));
+	json_object_object_add(o, "due_cpu", lj_json_int(x->due_cpu));
+	json_object_object_add(o, "tid", lj_json_int(x->tid));
 	add_u64(o, "at_ns", x->due_ns > start_ns ? x->due_ns - start_ns : 0);
 	add_u64(o, "latency_ns", x->latency_ns);
 	json_object_object_add(o, "state", json_object_new_string(lj_late_state_name(x->state)));
@@ -54,11 +55,11 @@ json_object *lj_explanation_json(const struct lj_explanation *x, const char *wha
 	add_u64(o, "lower_prio_ns", x->lower_prio_ns);
 	if (x->migrated) {
 		mig = json_object_new_object();
-		json_object_object_add(mig, "from", json_object_new_int(x->mig_from));
-		json_object_object_add(mig, "to", json_object_new_int(x->mig_to));
+		json_object_object_add(mig, "from", lj_json_int(x->mig_from));
+		json_object_object_add(mig, "to", lj_json_int(x->mig_to));
 	}
 	json_object_object_add(o, "migrated", mig);
-	json_object_object_add(o, "freq_khz", x->freq_khz ? json_object_new_int64(x->freq_khz) : NULL);
+	json_object_object_add(o, "freq_khz", x->freq_khz ? lj_json_int(x->freq_khz) : NULL);
 	add_u64(o, "unaccounted_ns", lj_explain_unaccounted(x));
 	json_object_object_add(o, "incomplete", json_object_new_boolean(x->incomplete));
 	for (int i = 0; i < x->ncauses; i++)

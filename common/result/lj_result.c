@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_result - the ljkit-result/1 JSON document: build, write atomically, read back. */
 #include "lj_result.h"
+#include "lj_json.h"
 #include "lj_outfile.h"
 
 #include "lj_hist.h"
@@ -156,15 +157,7 @@ static const char *better_name(enum lj_better b)
  */
 static json_object *new_num(double v)
 {
-	char buf[64];
-
-	if (!isfinite(v))
-		return NULL;	/* JSON has no NaN/Inf: null means "not measured" */
-	if (v == floor(v) && fabs(v) < 9.0e15)
-		snprintf(buf, sizeof(buf), "%.1f", v);
-	else
-		snprintf(buf, sizeof(buf), "%.3f", v);
-	return json_object_new_double_s(v, buf);
+	return lj_json_num_fixed(v, v == floor(v) && fabs(v) < 9.0e15 ? 1 : 3);
 }
 
 void lj_result_summary(struct lj_result *r, const char *metric, double value,
@@ -186,8 +179,8 @@ static void add_bucket(int64_t lower_ns, uint64_t count, void *arg)
 
 	if (!pair)
 		return;
-	json_object_array_add(pair, json_object_new_int64(lower_ns));
-	json_object_array_add(pair, json_object_new_int64((int64_t)count));
+	json_object_array_add(pair, lj_json_int(lower_ns));
+	json_object_array_add(pair, lj_json_int((int64_t)count));
 	json_object_array_add(arg, pair);
 }
 
@@ -206,14 +199,14 @@ json_object *lj_result_hist_json(const struct lj_hist *h, bool with_buckets)
 
 	if (!o)
 		return NULL;
-	put(o, "count", json_object_new_int64((int64_t)n));
-	put(o, "min_ns", json_object_new_int64(lj_hist_min(h)));
+	put(o, "count", lj_json_int((int64_t)n));
+	put(o, "min_ns", lj_json_int(lj_hist_min(h)));
 	put(o, "mean_ns", new_num(n ? lj_hist_mean(h) : 0.0));
 	put(o, "stddev_ns", new_num(n > 1 ? lj_hist_stddev(h) : 0.0));
 	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
-		put(o, pct[i].key, json_object_new_int64(n ? lj_hist_quantile(h, pct[i].q) : 0));
-	put(o, "max_ns", json_object_new_int64(lj_hist_max(h)));
-	put(o, "overflows", json_object_new_int64((int64_t)lj_hist_overflows(h)));
+		put(o, pct[i].key, lj_json_int(n ? lj_hist_quantile(h, pct[i].q) : 0));
+	put(o, "max_ns", lj_json_int(lj_hist_max(h)));
+	put(o, "overflows", lj_json_int((int64_t)lj_hist_overflows(h)));
 	if (with_buckets) {
 		json_object *b = put(o, "histogram", json_object_new_array());
 
@@ -226,8 +219,8 @@ json_object *lj_result_hist_json(const struct lj_hist *h, bool with_buckets)
 void lj_result_finish(struct lj_result *r, int exit_code)
 {
 	put(r->root, "end", iso8601_now());
-	put(r->root, "duration_ns", json_object_new_int64(lj_now_ns() - r->start_mono_ns));
-	put(r->root, "exit_code", json_object_new_int(exit_code));
+	put(r->root, "duration_ns", lj_json_int(lj_now_ns() - r->start_mono_ns));
+	put(r->root, "exit_code", lj_json_int(exit_code));
 	if (lj_rtjson_present(r->root))	/* rt-tests' copies of the same two facts */
 		lj_rtjson_finish(r->root, exit_code);
 	r->finished = true;
@@ -239,7 +232,7 @@ int lj_result_write(struct lj_result *r, const char *path)
 	if (!r->finished) {
 		put(r->root, "end", iso8601_now());
 		put(r->root, "duration_ns",
-		    json_object_new_int64(lj_now_ns() - r->start_mono_ns));
+		    lj_json_int(lj_now_ns() - r->start_mono_ns));
 	}
 	return lj_json_write_atomic(r->root, path);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_rtjson - rt-tests' --json keys beside ljkit's own, in the same document. */
 #include "lj_rtjson.h"
+#include "lj_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,13 +73,13 @@ static json_object *sysinfo(void)
 	json_object_object_add(o, "machine", json_object_new_string(u.machine));
 	/* rt-tests' test for a PREEMPT_RT kernel. */
 	json_object_object_add(o, "realtime",
-			       json_object_new_int(access("/sys/kernel/realtime", F_OK) == 0));
+			       lj_json_int(access("/sys/kernel/realtime", F_OK) == 0));
 	return o;
 }
 
 void lj_rtjson_header(json_object *root)
 {
-	json_object_object_add(root, "file_version", json_object_new_int(1));
+	json_object_object_add(root, "file_version", lj_json_int(1));
 	json_object_object_add(root, "cmdline:", cmdline(root));
 	json_object_object_add(root, "rt_test_version:", json_object_new_string(LJ_RTJSON_RT_VERSION));
 	json_object_object_add(root, "start_time", rt_time(doc_start(root)));
@@ -95,7 +96,7 @@ bool lj_rtjson_present(json_object *root)
 void lj_rtjson_finish(json_object *root, int exit_code)
 {
 	json_object_object_add(root, "end_time", rt_time(time(NULL)));
-	json_object_object_add(root, "return_code", json_object_new_int(exit_code));
+	json_object_object_add(root, "return_code", lj_json_int(exit_code));
 }
 
 json_object *lj_rtjson_threads(json_object *root)
@@ -111,13 +112,13 @@ json_object *lj_rtjson_threads(json_object *root)
 
 static void add_int(json_object *o, const char *k, int64_t v)
 {
-	json_object_object_add(o, k, json_object_new_int64(v));
+	json_object_object_add(o, k, lj_json_int(v));
 }
 
 void lj_rtjson_thread_add(json_object *threads, int index, const struct lj_rtjson_thread *t)
 {
 	json_object *o = json_object_new_object();
-	char key[24], avg[48];
+	char key[24];
 
 	if (t->hist) {
 		json_object *h = json_object_new_object();
@@ -134,8 +135,7 @@ void lj_rtjson_thread_add(json_object *threads, int index, const struct lj_rtjso
 	add_int(o, "min", t->min);
 	add_int(o, "max", t->max);
 	/* "%.2f" as rt-tests prints it: the text is what readers see. */
-	snprintf(avg, sizeof(avg), "%.2f", t->avg);
-	json_object_object_add(o, "avg", json_object_new_double_s(t->avg, avg));
+	json_object_object_add(o, "avg", lj_json_num_fixed(t->avg, 2));
 	add_int(o, "cpu", t->cpu);
 	if (t->node >= 0)
 		add_int(o, "node", t->node);

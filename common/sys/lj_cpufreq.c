@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_cpufreq - governors per policy through libcpupower, verified; frequency sampler thread. */
 #include "lj_cpufreq.h"
+#include "lj_json.h"
 #include "lj_setup.h"
 #include "lj_time.h"
 
@@ -294,14 +295,14 @@ json_object *lj_cpufreq_sampler_json(const struct lj_cpufreq_sampler *s)
 	if (!o)
 		return NULL;
 	arr = json_object_new_array();
-	json_object_object_add(o, "period_ns", json_object_new_int64(s ? s->period_ns : 0));
-	json_object_object_add(o, "dropped", json_object_new_int64((int64_t)dropped));
+	json_object_object_add(o, "period_ns", lj_json_int(s ? s->period_ns : 0));
+	json_object_object_add(o, "dropped", lj_json_int((int64_t)dropped));
 	for (size_t i = 0; i < n; i++) {
 		json_object *row = json_object_new_array();
 
-		json_object_array_add(row, json_object_new_int64(smp[i].t_ns));
-		json_object_array_add(row, json_object_new_int(smp[i].cpu));
-		json_object_array_add(row, json_object_new_int64((int64_t)smp[i].khz));
+		json_object_array_add(row, lj_json_int(smp[i].t_ns));
+		json_object_array_add(row, lj_json_int(smp[i].cpu));
+		json_object_array_add(row, lj_json_int((int64_t)smp[i].khz));
 		json_object_array_add(arr, row);
 	}
 	json_object_object_add(o, "samples", arr);

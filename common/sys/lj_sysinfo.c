@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_sysinfo - host and kernel identity recorded in every result (docs/system-identity.md). */
 #include "lj_sysinfo.h"
+#include "lj_json.h"
 
 #include "lj_cgroup.h"
 #include "lj_cpufreq.h"
@@ -129,7 +130,7 @@ void lj_sysinfo_add_kconfig(json_object *sys, const struct lj_kconfig *k)
 	else if (lj_parse_int(v, 1, 100000, &hz, why, sizeof(why)))
 		put(sys, "hz", unknown("CONFIG_HZ: %s", why));
 	else
-		put(sys, "hz", json_object_new_int(hz));
+		put(sys, "hz", lj_json_int(hz));
 	if (lj_kconfig_enabled(k, "CONFIG_NO_HZ_FULL"))
 		put(sys, "no_hz", str("full"));
 	else if (lj_kconfig_enabled(k, "CONFIG_NO_HZ_IDLE"))
@@ -213,8 +214,8 @@ static void add_cpufreq(json_object *sys, const cpu_set_t *online)
 
 		put(p, "cpus", str(lj_cpulist_format(&pol[i].cpus, list, sizeof(list))));
 		put(p, "governor", str(pol[i].governor));
-		put(p, "min_khz", json_object_new_int64((int64_t)pol[i].min_khz));
-		put(p, "max_khz", json_object_new_int64((int64_t)pol[i].max_khz));
+		put(p, "min_khz", lj_json_int((int64_t)pol[i].min_khz));
+		put(p, "max_khz", lj_json_int((int64_t)pol[i].max_khz));
 		json_object_array_add(arr, p);
 	}
 	put(o, "policies", arr);
@@ -283,7 +284,7 @@ static int add_topology(json_object *sys, cpu_set_t *online)
 		cpuinfo_model(model, sizeof(model));
 		put(sys, "cpu_model", model[0] ? str(model) : unknown("%s", "not in /proc/cpuinfo"));
 		put(sys, "cpus_online", file_or_unknown("/sys/devices/system/cpu/online"));
-		put(sys, "ncpus", json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
+		put(sys, "ncpus", lj_json_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
 		put(sys, "cpukinds", unknown("%s", "hwloc topology did not load"));
 		CPU_ZERO(online);
 		for (i = 0; i < sysconf(_SC_NPROCESSORS_ONLN) && i < CPU_SETSIZE; i++)
@@ -298,15 +299,15 @@ static int add_topology(json_object *sys, cpu_set_t *online)
 		put(sys, "cpu_model", model[0] ? str(model) : unknown("%s", "hwloc and /proc/cpuinfo name no model"));
 	}
 	put(sys, "cpus_online", str(lj_cpulist_format(&t.online, list, sizeof(list))));
-	put(sys, "ncpus", json_object_new_int(t.ncpus));
-	put(sys, "ncores", json_object_new_int(t.ncores));
-	put(sys, "npackages", json_object_new_int(t.npackages));
+	put(sys, "ncpus", lj_json_int(t.ncpus));
+	put(sys, "ncores", lj_json_int(t.ncores));
+	put(sys, "npackages", lj_json_int(t.npackages));
 	kinds = json_object_new_array();
 	for (i = 0; i < t.nkinds; i++) {
 		json_object *k = json_object_new_object();
 
 		put(k, "cpus", str(lj_cpulist_format(&t.kinds[i].cpus, list, sizeof(list))));
-		put(k, "efficiency", json_object_new_int(t.kinds[i].efficiency));
+		put(k, "efficiency", lj_json_int(t.kinds[i].efficiency));
 		put(k, "name", str(t.kinds[i].name));
 		json_object_array_add(kinds, k);
 	}

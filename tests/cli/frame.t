@@ -117,6 +117,21 @@ else
 	skip 1 "lj-compare --validate not available in $LJ_BUILD"
 fi
 
+# One bisection: the spread's standard deviation is undefined. The document stays JSON (null, and
+# why), as strict parsers read it; --validate refuses a document that is not (NaN).
+run_rc lj-frame --ramp --ramp-repeat 1 --fake-work 1000 --stages 1 --json "$TMP/ramp1.json" -q
+python3 -c '
+import json, sys
+def refuse(c): raise ValueError(c)
+d = json.load(open(sys.argv[1]), parse_constant=refuse)
+r = [x for x in d["results"] if x.get("name") == "ramp"][0]
+sys.exit(0 if r["spread_stddev"] is None and "one bisection" in r["spread_stddev_why"] else 1)' "$TMP/ramp1.json" 2>"$TMP/pyerr"
+ok $? "--ramp-repeat 1: spread_stddev is null with its reason, strict JSON (was NaN)"
+sed 's/"spread_min":[0-9.]*/"spread_min":NaN/' "$TMP/ramp1.json" >"$TMP/nan.json"
+run_rc lj-compare --validate "$TMP/nan.json"
+[ "$rc" = 2 ] && grep -qF 'results[0].spread_min is NaN or Infinity' "$TMP/out"
+ok $? "lj-compare --validate refuses a NaN, naming where it is"
+
 # Two stages with two frames of latency: each stage may take a period, the frame two.
 run_rc lj-frame --ramp --fake-work 1000 --stages 2 --latency-frames 2 --display-model strict --json "$TMP/ramp2.json" -q
 mw=$(jq -r '.summary.max_work.value | floor' "$TMP/ramp2.json")

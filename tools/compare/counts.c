@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* counts - which summary metrics count events, what they are out of, and bad values. */
 #include "compare.h"
+#include "lj_json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -43,6 +44,7 @@ bool cmp_count_metric(const char *name, const char *unit, enum lj_better better,
 
 int cmp_check_values(json_object *doc, char *why, size_t len)
 {
+	char where[128];
 	json_object *sum;
 
 	if (!json_object_object_get_ex(doc, "summary", &sum) || !json_object_is_type(sum, json_type_object))
@@ -58,6 +60,11 @@ int cmp_check_values(json_object *doc, char *why, size_t len)
 				 isnan(json_object_get_double(v)) ? "NaN" : "infinite");
 			return -EINVAL;
 		}
+	}
+	/* Anywhere else too: a document with NaN or Infinity is not JSON (strict parsers refuse it). */
+	if (lj_json_nonfinite(doc, where, sizeof(where))) {
+		snprintf(why, len, "%s is NaN or Infinity, which JSON has not", where);
+		return -EINVAL;
 	}
 	return 0;
 }

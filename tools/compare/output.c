@@ -2,6 +2,7 @@
 /* output - the comparison as text (mmtests style), markdown, csv, json or LAVA test cases. */
 #include "compare.h"
 #include "lj_err.h"
+#include "lj_json.h"
 #include "lj_plan.h"
 #include "lj_sysinfo.h"
 
@@ -467,50 +468,45 @@ static void output_csv(FILE *out, struct cmp_data *d)
 	}
 }
 
-static json_object *jnum(double v)
-{
-	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
-}
-
 /* One set's statistics of one row, for --format json. */
 static json_object *json_set_stats(const struct cmp_row *r, int s)
 {
 	const struct cmp_cellstat *st = &r->st[s];
 	json_object *p = json_object_new_object();
 
-	json_object_object_add(p, "n", json_object_new_int64(r->series[s].n));
+	json_object_object_add(p, "n", lj_json_int(r->series[s].n));
 	for (int k = 0; k < 5; k++)
 		json_object_object_add(p, stat_keys[k],
-				       r->series[s].n ? jnum(stat_value(st, k)) : NULL);
-	json_object_object_add(p, "pct_mean", jnum(st->pct_mean));
-	json_object_object_add(p, "median", r->series[s].n ? jnum(st->s.median) : NULL);
-	json_object_object_add(p, "median_lo", jnum(st->med_lo));
-	json_object_object_add(p, "median_hi", jnum(st->med_hi));
-	json_object_object_add(p, "median_level", jnum(st->med_level));
-	json_object_object_add(p, "shift_pct", jnum(st->pct_est));
-	json_object_object_add(p, "shift_lo_pct", jnum(st->pct_lo));
-	json_object_object_add(p, "shift_hi_pct", jnum(st->pct_hi));
+				       r->series[s].n ? lj_json_num(stat_value(st, k)) : NULL);
+	json_object_object_add(p, "pct_mean", lj_json_num(st->pct_mean));
+	json_object_object_add(p, "median", r->series[s].n ? lj_json_num(st->s.median) : NULL);
+	json_object_object_add(p, "median_lo", lj_json_num(st->med_lo));
+	json_object_object_add(p, "median_hi", lj_json_num(st->med_hi));
+	json_object_object_add(p, "median_level", lj_json_num(st->med_level));
+	json_object_object_add(p, "shift_pct", lj_json_num(st->pct_est));
+	json_object_object_add(p, "shift_lo_pct", lj_json_num(st->pct_lo));
+	json_object_object_add(p, "shift_hi_pct", lj_json_num(st->pct_hi));
 	if (s > 0 && !isnan(st->p)) {
 		json_object_object_add(p, "shift_scale", json_object_new_string(shift_scale(r, st)));
 		if (st->ratio || r->is_count) {
-			json_object_object_add(p, "shift_ratio", jnum(1 + st->pct_est / 100));
-			json_object_object_add(p, "shift_ratio_lo", jnum(1 + st->pct_lo / 100));
-			json_object_object_add(p, "shift_ratio_hi", jnum(1 + st->pct_hi / 100));
+			json_object_object_add(p, "shift_ratio", lj_json_num(1 + st->pct_est / 100));
+			json_object_object_add(p, "shift_ratio_lo", lj_json_num(1 + st->pct_lo / 100));
+			json_object_object_add(p, "shift_ratio_hi", lj_json_num(1 + st->pct_hi / 100));
 		}
 	}
 	if (r->is_count) {
-		json_object_object_add(p, "events", jnum(st->events));
-		json_object_object_add(p, "exposure", jnum(st->exposure));
+		json_object_object_add(p, "events", lj_json_num(st->events));
+		json_object_object_add(p, "exposure", lj_json_num(st->exposure));
 	}
-	json_object_object_add(p, "p", jnum(st->p));
-	json_object_object_add(p, "p_adj", jnum(st->p_adj));
+	json_object_object_add(p, "p", lj_json_num(st->p));
+	json_object_object_add(p, "p_adj", lj_json_num(st->p_adj));
 	json_object_object_add(p, "gate", st->outcome == CMP_NOT_GATED ? NULL :
 			       json_object_new_string(outcome_name(st->outcome)));
 	json_object_object_add(p, "gate_reason", st->outcome == CMP_NOT_GATED ? NULL :
 			       json_object_new_string(st->reason));
 	json_object_object_add(p, "significant", json_object_new_boolean(st->significant));
 	json_object_object_add(p, "bimodal", json_object_new_boolean(st->bimodal));
-	json_object_object_add(p, "bimodal_coef", jnum(st->bimodal_coef));
+	json_object_object_add(p, "bimodal_coef", lj_json_num(st->bimodal_coef));
 	json_object_object_add(p, "high_coeffvar", json_object_new_boolean(st->high_cv));
 	json_object_object_add(p, "gate_failed", json_object_new_boolean(st->gate_failed));
 	return p;
@@ -525,7 +521,7 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 	json_object_object_add(root, "schema", json_object_new_string("ljkit-compare/1"));
 	json_object_object_add(root, "test", json_object_new_string("mann-whitney-u two-sided; counts: conditional binomial"));
 	json_object_object_add(root, "adjust", json_object_new_string(lj_adjust_name(cfg->adjust)));
-	json_object_object_add(root, "alpha", json_object_new_double(cfg->alpha));
+	json_object_object_add(root, "alpha", lj_json_num(cfg->alpha));
 	json_object_object_add(root, "by", cfg->by ? json_object_new_string(cfg->by) : NULL);
 	for (int s = 0; s < d->nsets; s++) {
 		json_object *o = json_object_new_object();
@@ -534,12 +530,12 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object_object_add(o, "path", json_object_new_string(d->sets[s].path));
 		json_object *v = json_object_new_object();
 
-		json_object_object_add(o, "results", json_object_new_int64(d->sets[s].nfiles));
+		json_object_object_add(o, "results", lj_json_int(d->sets[s].nfiles));
 		if (d->sets[s].nrt)
-			json_object_object_add(o, "rt_tests_results", json_object_new_int64(d->sets[s].nrt));
+			json_object_object_add(o, "rt_tests_results", lj_json_int(d->sets[s].nrt));
 		for (int k = 0; k < CMP_VALIDITY_N; k++)
 			json_object_object_add(v, k == CMP_VALIDITY_UNKNOWN ? "unknown" : cmp_validity_names[k],
-					       json_object_new_int64((int64_t)d->sets[s].nvalidity[k]));
+					       lj_json_int((int64_t)d->sets[s].nvalidity[k]));
 		json_object_object_add(o, "validity", v);
 		json_object_array_add(sets, o);
 	}
@@ -568,9 +564,9 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "rule", json_object_new_string(rules[k].text));
-		json_object_object_add(o, "matched", json_object_new_int(rules[k].matched));
-		json_object_object_add(o, "failures", json_object_new_int(rules[k].failures));
-		json_object_object_add(o, "cannot_judge", json_object_new_int(rules[k].cannot_judge));
+		json_object_object_add(o, "matched", lj_json_int(rules[k].matched));
+		json_object_object_add(o, "failures", lj_json_int(rules[k].failures));
+		json_object_object_add(o, "cannot_judge", lj_json_int(rules[k].cannot_judge));
 		json_object_object_add(o, "outcome", json_object_new_string(rules[k].failures ? "fail" :
 					rules[k].cannot_judge ? "cannot-judge" : "pass"));
 		json_object_array_add(gate, o);

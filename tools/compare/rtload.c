@@ -10,6 +10,7 @@
  */
 #include "compare.h"
 #include "lj_err.h"
+#include "lj_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,7 +83,7 @@ static void put_metric(json_object *sum, const char *name, double v, const char 
 {
 	json_object *m = json_object_new_object();
 
-	json_object_object_add(m, "value", json_object_new_double(v));
+	json_object_object_add(m, "value", lj_json_num(v));
 	json_object_object_add(m, "unit", json_object_new_string(unit));
 	json_object_object_add(m, "better", json_object_new_string(better));
 	json_object_object_add(sum, name, m);
@@ -190,7 +191,7 @@ static json_object *convert(json_object *rt, const char *tool, bool nsecs)
 	json_object_object_add(doc, "tool", json_object_new_string(tool));
 	json_object_object_add(doc, "source", json_object_new_string("rt-tests --json"));
 	rc = get(rt, "return_code");
-	json_object_object_add(doc, "exit_code", json_object_new_int(rc ? json_object_get_int(rc) : 0));
+	json_object_object_add(doc, "exit_code", lj_json_int(rc ? json_object_get_int(rc) : 0));
 	put_metric(sum, "min", a.min * scale, "ns", "lower");
 	put_metric(sum, "mean", a.weighted / a.cycles * scale, "ns", "lower");
 	put_quantiles(sum, &a, scale);

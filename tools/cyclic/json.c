@@ -4,6 +4,7 @@
 
 #include "lj_cpus.h"
 #include "lj_hist.h"
+#include "lj_json.h"
 #include "lj_rtjson.h"
 #include "lj_time.h"
 
@@ -21,7 +22,7 @@ static const char *wait_name(enum cyc_wait w)
 
 static void add_i64(json_object *o, const char *k, int64_t v)
 {
-	json_object_object_add(o, k, json_object_new_int64(v));
+	json_object_object_add(o, k, lj_json_int(v));
 }
 
 static void params(struct cyc_run *run, json_object *p)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* run.c - apply the setup, run COMMAND in it (forwarding signals, sweeping the cpuset), restore. */
 #include "env.h"
+#include "lj_json.h"
 #include "lj_power_hook.h"
 #include "lj_cgroup.h"
 #include "lj_err.h"
@@ -54,8 +55,8 @@ static void sweep_to(struct env_run *r, int step)
 	if (r->sweep_log) {
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "t_ns", json_object_new_int64(t));
-		json_object_object_add(e, "mono_ns", json_object_new_int64(r->t0 + t));
+		json_object_object_add(e, "t_ns", lj_json_int(t));
+		json_object_object_add(e, "mono_ns", lj_json_int(r->t0 + t));
 		json_object_object_add(e, "cpus", json_object_new_string(list));
 		if (ret)
 			json_object_object_add(e, "error", json_object_new_string(lj_strerror(ret)));
@@ -182,7 +183,7 @@ static int write_result(struct env_run *r, int code)
 	json_object_object_add(params, "command", cmd);
 	if (cfg->sweep.nsteps) {
 		json_object_object_add(params, "sweep", json_object_new_string(cfg->sweep_text));
-		json_object_object_add(params, "dwell_ns", json_object_new_int64(cfg->sweep.dwell_ns));
+		json_object_object_add(params, "dwell_ns", lj_json_int(cfg->sweep.dwell_ns));
 		json_object_object_add(lj_result_side(res), "sweep", json_object_get(r->sweep_log));
 	}
 	env_watch_report(cfg, res);

@@ -5,6 +5,7 @@
 #include "lj_cgroup.h"
 #include "lj_cpufreq.h"
 #include "lj_err.h"
+#include "lj_json.h"
 #include "lj_tool.h"
 #include "lj_parse.h"
 #include "lj_pmqos.h"
@@ -51,7 +52,7 @@ static json_object *state_cgroup(void)
 			snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", root.cpu);
 			if (lj_file_read(path, buf, sizeof(buf)) >= 0)
 				json_object_object_add(o, "root_rt_runtime_us",
-						       json_object_new_int64(strtoll(buf, NULL, 10)));
+						       lj_json_int(strtoll(buf, NULL, 10)));
 		}
 	}
 	return o;
@@ -79,9 +80,9 @@ static json_object *state_cpufreq(const cpu_set_t *cpus)
 		json_object_object_add(p, "driver", jstr(pol[i].driver));
 		json_object_object_add(p, "governor", jstr(pol[i].governor));
 		json_object_object_add(p, "available", jstr(pol[i].governors));
-		json_object_object_add(p, "min_khz", json_object_new_int64((int64_t)pol[i].min_khz));
-		json_object_object_add(p, "max_khz", json_object_new_int64((int64_t)pol[i].max_khz));
-		json_object_object_add(p, "cur_khz", json_object_new_int64((int64_t)pol[i].cur_khz));
+		json_object_object_add(p, "min_khz", lj_json_int((int64_t)pol[i].min_khz));
+		json_object_object_add(p, "max_khz", lj_json_int((int64_t)pol[i].max_khz));
+		json_object_object_add(p, "cur_khz", lj_json_int((int64_t)pol[i].cur_khz));
 		json_object_array_add(arr, p);
 	}
 	return arr;
@@ -102,14 +103,14 @@ static json_object *state_cpuidle(const cpu_set_t *cpus)
 			continue;
 		c = json_object_new_object();
 		states = json_object_new_array();
-		json_object_object_add(c, "cpu", json_object_new_int(cpu));
+		json_object_object_add(c, "cpu", lj_json_int(cpu));
 		for (int st = 0; st < n; st++) {
 			json_object *s = json_object_new_object();
 			char *name = cpuidle_state_name(cpu, st);
 
 			json_object_object_add(s, "name", jstr(name));
 			json_object_object_add(s, "latency_us",
-					       json_object_new_int64((int64_t)cpuidle_state_latency(cpu, st)));
+					       lj_json_int((int64_t)cpuidle_state_latency(cpu, st)));
 			json_object_object_add(s, "disabled",
 					       json_object_new_boolean(cpuidle_is_state_disabled(cpu, st) == 1));
 			json_object_array_add(states, s);
@@ -140,9 +141,9 @@ static void add_journal(const char *path, pid_t pid, bool alive, int pending, vo
 	json_object *j = json_object_new_object();
 
 	json_object_object_add(j, "path", jstr(path));
-	json_object_object_add(j, "pid", json_object_new_int(pid));
+	json_object_object_add(j, "pid", lj_json_int(pid));
 	json_object_object_add(j, "alive", json_object_new_boolean(alive));
-	json_object_object_add(j, "pending", json_object_new_int(pending));
+	json_object_object_add(j, "pending", lj_json_int(pending));
 	json_object_array_add(arg, j);
 }
 
@@ -157,7 +158,7 @@ static json_object *collect_state(void)
 		CPU_ZERO(&online);
 	json_object_object_add(o, "cgroup", state_cgroup());
 	if (lj_file_read(RT_RUNTIME_SYSCTL, buf, sizeof(buf)) >= 0)
-		json_object_object_add(o, "sched_rt_runtime_us", json_object_new_int64(strtoll(buf, NULL, 10)));
+		json_object_object_add(o, "sched_rt_runtime_us", lj_json_int(strtoll(buf, NULL, 10)));
 	json_object_object_add(o, "cpufreq", state_cpufreq(&online));
 	json_object_object_add(o, "cpuidle", state_cpuidle(&online));
 	json_object_object_add(o, "preempt", state_preempt());

@@ -2,6 +2,7 @@
 /* watch.c - --watch GLOB: context switches of named tasks and of the system around COMMAND. */
 #include "env.h"
 #include "lj_err.h"
+#include "lj_json.h"
 #include "lj_result.h"
 
 #include <errno.h>
@@ -75,13 +76,13 @@ static json_object *threads_json(const struct lj_taskwatch *w, int i)
 			continue;
 		t = json_object_new_object();
 		json_object_object_add(t, "comm", json_object_new_string(a->comm));
-		json_object_object_add(t, "pid", json_object_new_int(a->pid));
-		json_object_object_add(t, "tid", json_object_new_int(a->tid));
+		json_object_object_add(t, "pid", lj_json_int(a->pid));
+		json_object_object_add(t, "tid", lj_json_int(a->tid));
 		/* as lj_taskwatch_delta: a counter that went backwards is a reused tid, 0 */
 		json_object_object_add(t, "voluntary",
-				       json_object_new_int64(a->voluntary >= v0 ? (int64_t)(a->voluntary - v0) : 0));
+				       lj_json_int(a->voluntary >= v0 ? (int64_t)(a->voluntary - v0) : 0));
 		json_object_object_add(t, "involuntary",
-				       json_object_new_int64(a->involuntary >= n0 ? (int64_t)(a->involuntary - n0) : 0));
+				       lj_json_int(a->involuntary >= n0 ? (int64_t)(a->involuntary - n0) : 0));
 		if (!b)
 			json_object_object_add(t, "appeared", json_object_new_boolean(1));
 		json_object_array_add(arr, t);
@@ -94,8 +95,8 @@ static json_object *threads_json(const struct lj_taskwatch *w, int i)
 			continue;
 		t = json_object_new_object();
 		json_object_object_add(t, "comm", json_object_new_string(b->comm));
-		json_object_object_add(t, "pid", json_object_new_int(b->pid));
-		json_object_object_add(t, "tid", json_object_new_int(b->tid));
+		json_object_object_add(t, "pid", lj_json_int(b->pid));
+		json_object_object_add(t, "tid", lj_json_int(b->tid));
 		json_object_object_add(t, "vanished", json_object_new_boolean(1));
 		json_object_array_add(arr, t);
 	}
@@ -117,9 +118,9 @@ void env_watch_report(struct env_config *cfg, struct lj_result *res)
 
 		side = json_object_new_object();
 		pats = json_object_new_array();
-		json_object_object_add(side, "elapsed_ns", json_object_new_int64(sys.elapsed_ns));
-		json_object_object_add(o, "ctxsw", sys.have_ctxt ? json_object_new_int64((int64_t)sys.ctxsw) : NULL);
-		json_object_object_add(o, "per_s", json_object_new_double(sys.per_s));
+		json_object_object_add(side, "elapsed_ns", lj_json_int(sys.elapsed_ns));
+		json_object_object_add(o, "ctxsw", sys.have_ctxt ? lj_json_int((int64_t)sys.ctxsw) : NULL);
+		json_object_object_add(o, "per_s", lj_json_num(sys.per_s));
 		json_object_object_add(side, "system", o);
 		json_object_object_add(side, "patterns", pats);
 		json_object_object_add(lj_result_side(res), "watch", side);
@@ -142,15 +143,15 @@ void env_watch_report(struct env_config *cfg, struct lj_result *res)
 
 			json_object_object_add(p, "pattern", json_object_new_string(d.pattern));
 			json_object_object_add(p, "metric", json_object_new_string(metric));
-			json_object_object_add(p, "tasks", json_object_new_int(d.tasks));
-			json_object_object_add(p, "appeared", json_object_new_int(d.appeared));
-			json_object_object_add(p, "vanished", json_object_new_int(d.vanished));
-			json_object_object_add(p, "voluntary", json_object_new_int64((int64_t)d.voluntary));
-			json_object_object_add(p, "involuntary", json_object_new_int64((int64_t)d.involuntary));
-			json_object_object_add(p, "ctxsw", json_object_new_int64((int64_t)d.ctxsw));
-			json_object_object_add(p, "per_s", json_object_new_double(d.per_s));
+			json_object_object_add(p, "tasks", lj_json_int(d.tasks));
+			json_object_object_add(p, "appeared", lj_json_int(d.appeared));
+			json_object_object_add(p, "vanished", lj_json_int(d.vanished));
+			json_object_object_add(p, "voluntary", lj_json_int((int64_t)d.voluntary));
+			json_object_object_add(p, "involuntary", lj_json_int((int64_t)d.involuntary));
+			json_object_object_add(p, "ctxsw", lj_json_int((int64_t)d.ctxsw));
+			json_object_object_add(p, "per_s", lj_json_num(d.per_s));
 			json_object_object_add(p, "migrations",
-					       d.migrations >= 0 ? json_object_new_int64(d.migrations) : NULL);
+					       d.migrations >= 0 ? lj_json_int(d.migrations) : NULL);
 			json_object_object_add(p, "threads", threads_json(w, i));
 			json_object_array_add(pats, p);
 		}

@@ -7,6 +7,7 @@
 
 #include "lj_err.h"
 #include "lj_hist.h"
+#include "lj_json.h"
 #include "lj_parse.h"
 #include "lj_result.h"
 #include "lj_time.h"
@@ -187,16 +188,6 @@ void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_c
 	}
 }
 
-static json_object *i64(int64_t v)
-{
-	return json_object_new_int64(v);
-}
-
-static json_object *dbl(double v)
-{
-	return json_object_new_double(v);
-}
-
 static void add(json_object *o, const char *k, json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -207,7 +198,7 @@ static json_object *policy_json(const struct lj_sched_param *p)
 	json_object *o = json_object_new_object();
 
 	add(o, "policy", json_object_new_string(lj_sched_policy_name(p->policy)));
-	add(o, "priority", json_object_new_int(p->priority));
+	add(o, "priority", lj_json_int(p->priority));
 	return o;
 }
 
@@ -218,18 +209,18 @@ static void params_json(json_object *p, const struct frm_config *cfg,
 	json_object *ns = json_object_new_array();
 
 	add(p, "mode", json_object_new_string(cfg->ramp ? "ramp" : "fixed"));
-	add(p, "fps", dbl(cfg->fps));
-	add(p, "fps_num", i64(cfg->clock.num));
-	add(p, "fps_den", i64(cfg->clock.den));
-	add(p, "period_ns", dbl(1e9 / cfg->fps));
+	add(p, "fps", lj_json_num(cfg->fps));
+	add(p, "fps_num", lj_json_int(cfg->clock.num));
+	add(p, "fps_den", lj_json_int(cfg->clock.den));
+	add(p, "period_ns", lj_json_num(1e9 / cfg->fps));
 	add(p, "display_model", json_object_new_string(frm_model_name(cfg->model)));
-	add(p, "duration_ns", i64(cfg->duration_ns));
-	add(p, "stages", json_object_new_int(cfg->nstages));
-	add(p, "latency_frames", json_object_new_int(cfg->latency_frames));
-	add(p, "warmup_frames", json_object_new_int(cfg->warmup));
+	add(p, "duration_ns", lj_json_int(cfg->duration_ns));
+	add(p, "stages", lj_json_int(cfg->nstages));
+	add(p, "latency_frames", lj_json_int(cfg->latency_frames));
+	add(p, "warmup_frames", lj_json_int(cfg->warmup));
 	for (int s = 0; s < cfg->nstages; s++) {
-		json_object_array_add(arr, i64((int64_t)units[s]));
-		json_object_array_add(ns, i64((int64_t)((double)units[s] * cal->ns_per_unit)));
+		json_object_array_add(arr, lj_json_int((int64_t)units[s]));
+		json_object_array_add(ns, lj_json_int((int64_t)((double)units[s] * cal->ns_per_unit)));
 	}
 	add(p, cfg->ramp ? "work_ratio_units" : "work_units", arr);
 	add(p, cfg->ramp ? "work_ratio_ns" : "work_ns", ns);
@@ -237,39 +228,39 @@ static void params_json(json_object *p, const struct frm_config *cfg,
 	if (cfg->background) {
 		json_object *bg = policy_json(&cfg->bg_policy);
 
-		add(bg, "threads", json_object_new_int(cfg->background));
+		add(bg, "threads", lj_json_int(cfg->background));
 		add(bg, "cpus", cfg->bg_cpus ? json_object_new_string(cfg->bg_cpus) : NULL);
 		add(bg, "cgroup", cfg->bg_cgroup ? json_object_new_string(cfg->bg_cgroup) : NULL);
-		add(bg, "load_pct", json_object_new_int(cfg->bg_load));
+		add(bg, "load_pct", lj_json_int(cfg->bg_load));
 		add(p, "background", bg);
 	}
-	add(p, "max_drop_rate", dbl(cfg->max_drop_rate));
+	add(p, "max_drop_rate", lj_json_num(cfg->max_drop_rate));
 	if (cfg->ramp) {
-		add(p, "ramp_repeat", json_object_new_int(cfg->ramp_repeat));
-		add(p, "ramp_precision", dbl(cfg->ramp_precision));
+		add(p, "ramp_repeat", lj_json_int(cfg->ramp_repeat));
+		add(p, "ramp_precision", lj_json_num(cfg->ramp_precision));
 	}
 	if (cfg->timeline)
-		add(p, "timeline_interval_ns", i64(cfg->timeline_interval_ns));
+		add(p, "timeline_interval_ns", lj_json_int(cfg->timeline_interval_ns));
 	if (!cfg->ramp)
-		add(p, "drop_window_ns", i64(cfg->drop_window_ns));
+		add(p, "drop_window_ns", lj_json_int(cfg->drop_window_ns));
 	if (cal->fake)
-		add(p, "fake_ns_per_unit", dbl(cfg->fake_ns_per_unit));
+		add(p, "fake_ns_per_unit", lj_json_num(cfg->fake_ns_per_unit));
 	for (int k = 0; k < cal->n; k++) {
 		json_object *c = json_object_new_object();
 
-		add(c, "kind", json_object_new_int(cal->k[k].kind));
+		add(c, "kind", lj_json_int(cal->k[k].kind));
 		add(c, "cpus", json_object_new_string(cal->k[k].cpus));
-		add(c, "cpu", json_object_new_int(cal->k[k].cpu));
-		add(c, "ns_per_unit", dbl(cal->k[k].ns_per_unit));
+		add(c, "cpu", lj_json_int(cal->k[k].cpu));
+		add(c, "ns_per_unit", lj_json_num(cal->k[k].ns_per_unit));
 		add(c, "source", json_object_new_string(cal->k[k].source ? cal->k[k].source : "run"));
-		add(c, "khz", cal->k[k].khz ? i64(cal->k[k].khz) : NULL);
-		add(c, "measured_at", i64(cal->k[k].measured_at));
-		add(c, "check_ns_per_unit", dbl(cal->k[k].check_ns_per_unit));
-		add(c, "drift", dbl(drift(&cal->k[k])));
+		add(c, "khz", cal->k[k].khz ? lj_json_int(cal->k[k].khz) : NULL);
+		add(c, "measured_at", lj_json_int(cal->k[k].measured_at));
+		add(c, "check_ns_per_unit", lj_json_num(cal->k[k].check_ns_per_unit));
+		add(c, "drift", lj_json_num(drift(&cal->k[k])));
 		json_object_array_add(cal_arr, c);
 	}
 	add(p, "calibration", cal_arr);
-	add(p, "ns_per_unit", dbl(cal->ns_per_unit));
+	add(p, "ns_per_unit", lj_json_num(cal->ns_per_unit));
 	if (!cal->fake) {
 		add(p, "calibration_id", json_object_new_string(cal->id));
 		add(p, "calibration_file", cal->file[0] ? json_object_new_string(cal->file) : NULL);
@@ -286,14 +277,14 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 	char key[16];
 
 	add(o, "name", json_object_new_string(st->index ? "stage" : "stage (vsync source)"));
-	add(o, "stage", json_object_new_int(st->index));
-	add(o, "tid", json_object_new_int(st->tid));
-	add(o, "units", i64((int64_t)st->units));
-	add(o, "frames", i64((int64_t)st->frames));
-	add(o, "skipped", i64((int64_t)st->skipped));
-	add(o, "abandoned", i64((int64_t)st->abandoned));
-	add(o, "busy_starts", i64((int64_t)st->busy_starts));
-	add(o, "ring_full", i64((int64_t)st->ring_full));
+	add(o, "stage", lj_json_int(st->index));
+	add(o, "tid", lj_json_int(st->tid));
+	add(o, "units", lj_json_int((int64_t)st->units));
+	add(o, "frames", lj_json_int((int64_t)st->frames));
+	add(o, "skipped", lj_json_int((int64_t)st->skipped));
+	add(o, "abandoned", lj_json_int((int64_t)st->abandoned));
+	add(o, "busy_starts", lj_json_int((int64_t)st->busy_starts));
+	add(o, "ring_full", lj_json_int((int64_t)st->ring_full));
 	add(o, "policy_error", st->policy_err ? json_object_new_string(lj_strerror(st->policy_err)) : NULL);
 	add(o, "wake_lateness", lj_result_hist_json(st->lateness, true));
 	for (int c = 0; c < CPU_SETSIZE; c++) {
@@ -302,7 +293,7 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 		if (!st->cpu_count[c])
 			continue;
 		snprintf(key, sizeof(key), "%d", c);
-		add(cpus, key, i64(st->cpu_count[c]));
+		add(cpus, key, lj_json_int(st->cpu_count[c]));
 		k = t ? lj_topo_kind_of(t, c) : -1;
 		per_kind[k >= 0 && k < LJ_TOPO_MAX_KINDS ? k : LJ_TOPO_MAX_KINDS] += st->cpu_count[c];
 	}
@@ -313,20 +304,20 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 			snprintf(key, sizeof(key), "unknown");
 		else
 			snprintf(key, sizeof(key), "%d", k);
-		add(kinds, key, i64((int64_t)per_kind[k]));
+		add(kinds, key, lj_json_int((int64_t)per_kind[k]));
 	}
 	add(o, "frames_per_cpu", cpus);
 	add(o, "frames_per_kind", kinds);
-	add(o, "cpu_changes", i64((int64_t)st->cpu_changes));
-	add(o, "migrations", st->migrations >= 0 ? i64(st->migrations) : NULL);
-	add(o, "voluntary_switches", st->vcsw >= 0 ? i64(st->vcsw) : NULL);
-	add(o, "involuntary_switches", st->ivcsw >= 0 ? i64(st->ivcsw) : NULL);
-	add(o, "cpu_ns", i64(st->cpu_ns));
-	add(o, "work_ns", i64(st->work_ns));
+	add(o, "cpu_changes", lj_json_int((int64_t)st->cpu_changes));
+	add(o, "migrations", st->migrations >= 0 ? lj_json_int(st->migrations) : NULL);
+	add(o, "voluntary_switches", st->vcsw >= 0 ? lj_json_int(st->vcsw) : NULL);
+	add(o, "involuntary_switches", st->ivcsw >= 0 ? lj_json_int(st->ivcsw) : NULL);
+	add(o, "cpu_ns", lj_json_int(st->cpu_ns));
+	add(o, "work_ns", lj_json_int(st->work_ns));
 	/* The work each frame got: wall time (preemption included) and the thread's CPU time. */
-	add(o, "work_ns_per_frame", dbl(st->frames ? (double)st->work_ns / (double)st->frames : 0.0));
-	add(o, "cpu_ns_per_frame", dbl(st->frames ? (double)st->cpu_ns / (double)st->frames : 0.0));
-	add(o, "overhead_ns", i64(st->overhead_ns));
+	add(o, "work_ns_per_frame", lj_json_num(st->frames ? (double)st->work_ns / (double)st->frames : 0.0));
+	add(o, "cpu_ns_per_frame", lj_json_num(st->frames ? (double)st->cpu_ns / (double)st->frames : 0.0));
+	add(o, "overhead_ns", lj_json_int(st->overhead_ns));
 	add(o, "overhead", lj_result_hist_json(st->overhead, false));
 	return o;
 }
@@ -360,13 +351,13 @@ static json_object *frame_times_json(const struct frm_trial *tr)
 	json_object *o = lj_result_hist_json(tr->frame_times, true);
 
 	add(o, "name", json_object_new_string("frame_times"));
-	add(o, "mean_frame_time_ns", dbl(frm_mean_frame_time(a)));
-	add(o, "intervals", i64((int64_t)a->intervals));
-	add(o, "smooth_intervals", i64((int64_t)a->smooth));
-	add(o, "percentage_smooth", dbl(frm_percentage_smooth(a)));
-	add(o, "frame_time_discrepancy_ns", dbl(tr->discrepancy_ns));
-	add(o, "longest_freeze_ns", i64(a->longest_freeze_ns));
-	add(o, "freeze_time_ns", i64(a->freeze_ns));
+	add(o, "mean_frame_time_ns", lj_json_num(frm_mean_frame_time(a)));
+	add(o, "intervals", lj_json_int((int64_t)a->intervals));
+	add(o, "smooth_intervals", lj_json_int((int64_t)a->smooth));
+	add(o, "percentage_smooth", lj_json_num(frm_percentage_smooth(a)));
+	add(o, "frame_time_discrepancy_ns", lj_json_num(tr->discrepancy_ns));
+	add(o, "longest_freeze_ns", lj_json_int(a->longest_freeze_ns));
+	add(o, "freeze_time_ns", lj_json_int(a->freeze_ns));
 	return o;
 }
 
@@ -375,7 +366,7 @@ static json_object *latency_json(const struct frm_trial *tr)
 	json_object *o = lj_result_hist_json(tr->latency, true);
 
 	add(o, "name", json_object_new_string("frame_latency"));
-	add(o, "mean_ns", dbl(frm_mean_latency(&tr->acct)));
+	add(o, "mean_ns", lj_json_num(frm_mean_latency(&tr->acct)));
 	return o;
 }
 
@@ -385,11 +376,11 @@ static json_object *production_json(const struct frm_config *cfg, const struct f
 	json_object *o = lj_result_hist_json(tr->production, true);
 
 	add(o, "name", json_object_new_string("production_time"));
-	add(o, "p95_ns", i64(q(tr->production, 0.95)));
-	add(o, "presented", i64((int64_t)a->presented));
-	add(o, "steady_intervals", i64((int64_t)a->steady));
-	add(o, "present_intervals", i64((int64_t)a->present_intervals));
-	add(o, "percentage_steady", dbl(frm_percentage_steady(a)));
+	add(o, "p95_ns", lj_json_int(q(tr->production, 0.95)));
+	add(o, "presented", lj_json_int((int64_t)a->presented));
+	add(o, "steady_intervals", lj_json_int((int64_t)a->steady));
+	add(o, "present_intervals", lj_json_int((int64_t)a->present_intervals));
+	add(o, "percentage_steady", lj_json_num(frm_percentage_steady(a)));
 	add(o, "present_jitter", present_jitter_json(cfg, tr));
 	return o;
 }
@@ -401,16 +392,16 @@ static json_object *classes_json(const struct frm_config *cfg, const struct frm_
 
 	add(o, "name", json_object_new_string("frames"));
 	add(o, "display_model", json_object_new_string(frm_model_name(cfg->model)));
-	add(o, "frames", i64((int64_t)a->frames));
-	add(o, "displayed", i64((int64_t)a->displayed));
-	add(o, "dropped", i64((int64_t)a->dropped));
-	add(o, "janky", i64((int64_t)a->janky));
+	add(o, "frames", lj_json_int((int64_t)a->frames));
+	add(o, "displayed", lj_json_int((int64_t)a->displayed));
+	add(o, "dropped", lj_json_int((int64_t)a->dropped));
+	add(o, "janky", lj_json_int((int64_t)a->janky));
 	for (int f = 0; f < FRM_NFATES; f++)
-		add(o, frm_fate_name(f), i64((int64_t)a->fate[f]));
+		add(o, frm_fate_name(f), lj_json_int((int64_t)a->fate[f]));
 	for (int s = 0; s < cfg->nstages; s++)
-		json_object_array_add(by, i64((int64_t)a->missed_by_stage[s]));
+		json_object_array_add(by, lj_json_int((int64_t)a->missed_by_stage[s]));
 	add(o, "deadline_missed_by_stage", by);
-	add(o, "longest_streak", i64((int64_t)a->longest_streak));
+	add(o, "longest_streak", lj_json_int((int64_t)a->longest_streak));
 	return o;
 }
 
@@ -446,16 +437,16 @@ static void stages_json(struct lj_result *res, const struct frm_config *cfg,
 		vcsw += st->vcsw > 0 ? st->vcsw : 0;
 		ivcsw += st->ivcsw > 0 ? st->ivcsw : 0;
 	}
-	add(side, "migrations", i64(migr));
-	add(side, "voluntary_switches", i64(vcsw));
-	add(side, "involuntary_switches", i64(ivcsw));
+	add(side, "migrations", lj_json_int(migr));
+	add(side, "voluntary_switches", lj_json_int(vcsw));
+	add(side, "involuntary_switches", lj_json_int(ivcsw));
 	/* Where the timeline's t_s = 0 is on CLOCK_MONOTONIC (the first measured vsync). */
-	add(side, "timeline_t0_ns", i64(frm_trial_vsync(tr, tr->warmup)));
-	add(side, "overhead_ns_per_frame", dbl(ovh));
-	add(side, "overhead_pct_of_period", dbl(100.0 * ovh / (double)cfg->period_ns));
+	add(side, "timeline_t0_ns", lj_json_int(frm_trial_vsync(tr, tr->warmup)));
+	add(side, "overhead_ns_per_frame", lj_json_num(ovh));
+	add(side, "overhead_pct_of_period", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
 	/* lj-frame's main thread while the stages ran: the validity hook's 100 ms polls */
-	add(side, "main_thread_cpu_ns", i64(tr->main_cpu_ns));
-	add(side, "main_thread_cpu_pct", dbl(tr->main_wall_ns > 0 ? 100.0 * (double)tr->main_cpu_ns /
+	add(side, "main_thread_cpu_ns", lj_json_int(tr->main_cpu_ns));
+	add(side, "main_thread_cpu_pct", lj_json_num(tr->main_wall_ns > 0 ? 100.0 * (double)tr->main_cpu_ns /
 						(double)tr->main_wall_ns : 0));
 }
 
@@ -498,17 +489,18 @@ static void ramp_json(struct lj_result *res, const struct frm_config *cfg,
 	struct frm_ramp_point *pts = malloc((r->npts ? r->npts : 1) * sizeof(*pts));
 
 	add(o, "name", json_object_new_string("ramp"));
-	add(o, "max_work", dbl(r->max_work));
-	add(o, "max_work_ns", dbl(r->max_work * cal->ns_per_unit));
-	add(o, "spread_min", dbl(r->spread_min));
-	add(o, "spread_max", dbl(r->spread_max));
-	add(o, "spread_stddev", dbl(r->spread_stddev));
+	add(o, "max_work", lj_json_num(r->max_work));
+	add(o, "max_work_ns", lj_json_num(r->max_work * cal->ns_per_unit));
+	add(o, "spread_min", lj_json_num(r->spread_min));
+	add(o, "spread_max", lj_json_num(r->spread_max));
+	lj_json_add_num(o, "spread_stddev", r->spread_stddev,
+			"one bisection (--ramp-repeat 1): a spread needs two");
 	add(o, "never_failed", json_object_new_boolean(r->never_failed));
 	add(o, "never_passed", json_object_new_boolean(r->never_passed));
-	add(o, "trials", json_object_new_int(r->npts));
-	add(o, "elapsed_ns", i64(r->elapsed_ns));
+	add(o, "trials", lj_json_int(r->npts));
+	add(o, "elapsed_ns", lj_json_int(r->elapsed_ns));
 	for (int i = 0; i < r->nest; i++)
-		json_object_array_add(est, dbl(r->estimates[i]));
+		json_object_array_add(est, lj_json_num(r->estimates[i]));
 	add(o, "estimates", est);
 	if (pts) {
 		memcpy(pts, r->pts, r->npts * sizeof(*pts));
@@ -516,25 +508,25 @@ static void ramp_json(struct lj_result *res, const struct frm_config *cfg,
 		for (int i = 0; i < r->npts; i++) {
 			json_object *p = json_object_new_object();
 
-			add(p, "work", i64((int64_t)pts[i].work));
-			add(p, "work_ns", dbl((double)pts[i].work * cal->ns_per_unit));
-			add(p, "fps", dbl(pts[i].fps));
-			add(p, "drop_rate", dbl(pts[i].drop_rate));
-			add(p, "percentage_smooth", dbl(pts[i].smooth));
-			add(p, "production_p99_ns", i64(pts[i].production_p99_ns));
-			add(p, "frames", i64((int64_t)pts[i].frames));
-			add(p, "dropped", i64((int64_t)pts[i].dropped));
+			add(p, "work", lj_json_int((int64_t)pts[i].work));
+			add(p, "work_ns", lj_json_num((double)pts[i].work * cal->ns_per_unit));
+			add(p, "fps", lj_json_num(pts[i].fps));
+			add(p, "drop_rate", lj_json_num(pts[i].drop_rate));
+			add(p, "percentage_smooth", lj_json_num(pts[i].smooth));
+			add(p, "production_p99_ns", lj_json_int(pts[i].production_p99_ns));
+			add(p, "frames", lj_json_int((int64_t)pts[i].frames));
+			add(p, "dropped", lj_json_int((int64_t)pts[i].dropped));
 			add(p, "pass", json_object_new_boolean(pts[i].pass));
 			add(p, "phase", json_object_new_string(pts[i].repeat < 0 ? "coarse" : "bisect"));
 			if (pts[i].repeat >= 0)
-				add(p, "bisection", json_object_new_int(pts[i].repeat));
+				add(p, "bisection", lj_json_int(pts[i].repeat));
 			json_object_array_add(curve, p);
 		}
 		free(pts);
 	}
 	add(o, "curve", curve);
-	add(o, "frames", i64((int64_t)r->total.frames));
-	add(o, "dropped", i64((int64_t)r->total.dropped));
+	add(o, "frames", lj_json_int((int64_t)r->total.frames));
+	add(o, "dropped", lj_json_int((int64_t)r->total.dropped));
 	json_object_array_add(lj_result_results(res), o);
 	/* Rates over a ramp mix passing and failing trials: only the counts. */
 	lj_result_summary(res, "frames", (double)r->total.frames, "frames", LJ_BETTER_NONE);

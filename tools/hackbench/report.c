@@ -8,6 +8,7 @@
 
 #include "lj_err.h"
 #include "lj_hist.h"
+#include "lj_json.h"
 #include "lj_rtjson.h"
 #include "lj_time.h"
 
@@ -82,23 +83,23 @@ static void json_params(const struct hb_run *run, json_object *params)
 
 	put(params, "mode", json_object_new_string(cfg->mode == HB_THREAD ? "threads" : "processes"));
 	put(params, "transport", json_object_new_string(hb_transport_name(cfg->transport)));
-	put(params, "groups", json_object_new_int64(cfg->groups));
-	put(params, "fds", json_object_new_int64(cfg->fds));
-	put(params, "tasks", json_object_new_int64(2LL * cfg->groups * cfg->fds));
-	put(params, "loops", json_object_new_int64(cfg->load ? 0 : cfg->loops));
-	put(params, "datasize", json_object_new_int64(cfg->datasize));
+	put(params, "groups", lj_json_int(cfg->groups));
+	put(params, "fds", lj_json_int(cfg->fds));
+	put(params, "tasks", lj_json_int(2LL * cfg->groups * cfg->fds));
+	put(params, "loops", lj_json_int(cfg->load ? 0 : cfg->loops));
+	put(params, "datasize", lj_json_int(cfg->datasize));
 	put(params, "load", json_object_new_boolean(cfg->load));
-	put(params, "duration_ns", json_object_new_int64(cfg->duration_ns));
+	put(params, "duration_ns", lj_json_int(cfg->duration_ns));
 	put(params, "fifo", json_object_new_boolean(cfg->fifo));
 	put(params, "policy", json_object_new_string(lj_sched_policy_name(run->sched_fallback ?
 						       LJ_POLICY_OTHER : cfg->policy)));
-	put(params, "priority", json_object_new_int(run->sched_fallback ? 0 : cfg->priority));
+	put(params, "priority", lj_json_int(run->sched_fallback ? 0 : cfg->priority));
 	put(params, "clock", json_object_new_string("CLOCK_MONOTONIC"));
 	/* message stamps: the TSC (converted to CLOCK_MONOTONIC ns) or clock_gettime, and why not the TSC */
 	put(params, "stamp_clock", run->stamps ? json_object_new_string(hb_tsc_source(&run->tsc)) : NULL);
 	put(params, "stamp_clock_why", run->stamps && !run->tsc.on ? json_object_new_string(run->tsc_why) : NULL);
 	put(params, "tsc_ns_per_tick", run->stamps && run->tsc.on ?
-	    json_object_new_double(run->tsc.ns_per_tick) : NULL);
+	    lj_json_num(run->tsc.ns_per_tick) : NULL);
 }
 
 /* The send-to-receive delays, or why there are none. */
@@ -120,19 +121,19 @@ static void json_side(const struct hb_run *run, json_object *side)
 	json_object *u = json_object_new_object();
 
 	if (!getrusage(run->cfg->mode == HB_PROCESS ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru)) {
-		put(u, "user_s", json_object_new_double(ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6));
-		put(u, "sys_s", json_object_new_double(ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6));
-		put(u, "voluntary_ctxt_switches", json_object_new_int64(ru.ru_nvcsw));
-		put(u, "involuntary_ctxt_switches", json_object_new_int64(ru.ru_nivcsw));
+		put(u, "user_s", lj_json_num(ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6));
+		put(u, "sys_s", lj_json_num(ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6));
+		put(u, "voluntary_ctxt_switches", lj_json_int(ru.ru_nvcsw));
+		put(u, "involuntary_ctxt_switches", lj_json_int(ru.ru_nivcsw));
 	}
 	put(side, "rusage", u);
-	put(side, "failed_workers", json_object_new_int64(run->failed_workers));
+	put(side, "failed_workers", lj_json_int(run->failed_workers));
 	put(side, "worker_error", run->worker_err ?
 	    json_object_new_string(lj_strerror(run->worker_err)) : NULL);
-	put(side, "partial_bytes", json_object_new_int64((int64_t)run->partial));
+	put(side, "partial_bytes", lj_json_int((int64_t)run->partial));
 	/* forked receivers' late messages their ring could not take: --explain never saw them */
 	if (run->ring_off)
-		put(side, "late_messages_dropped", json_object_new_int64((int64_t)run->forward_dropped));
+		put(side, "late_messages_dropped", lj_json_int((int64_t)run->forward_dropped));
 }
 
 int hb_report_json(const struct hb_run *run, struct lj_result *res)
@@ -146,19 +147,19 @@ int hb_report_json(const struct hb_run *run, struct lj_result *res)
 		return -ENOMEM;
 	json_params(run, lj_result_params(res));
 	put(o, "kind", json_object_new_string("messaging"));
-	put(o, "time_ns", json_object_new_int64(run->end_ns - run->start_ns));
-	put(o, "messages", json_object_new_int64((int64_t)run->msgs));
+	put(o, "time_ns", lj_json_int(run->end_ns - run->start_ns));
+	put(o, "messages", lj_json_int((int64_t)run->msgs));
 	put(o, "expected_messages",
-	    cfg->load ? NULL : json_object_new_int64((int64_t)cfg->groups * cfg->fds * cfg->fds * cfg->loops));
-	put(o, "msgs_per_s", json_object_new_double(rate));
-	put(o, "bytes_per_s", json_object_new_double(rate * cfg->datasize));
-	put(o, "bad_stamps", json_object_new_int64((int64_t)run->bad));
+	    cfg->load ? NULL : lj_json_int((int64_t)cfg->groups * cfg->fds * cfg->fds * cfg->loops));
+	put(o, "msgs_per_s", lj_json_num(rate));
+	put(o, "bytes_per_s", lj_json_num(rate * cfg->datasize));
+	put(o, "bad_stamps", lj_json_int((int64_t)run->bad));
 	json_latency(run, o);
 	if (cfg->load) {
 		json_object *a = json_object_new_array();
 
 		for (size_t i = 0; i < run->nsec; i++)
-			json_object_array_add(a, json_object_new_int64((int64_t)run->per_sec[i]));
+			json_object_array_add(a, lj_json_int((int64_t)run->per_sec[i]));
 		put(o, "msgs_per_second", a);
 	}
 	json_object_array_add(lj_result_results(res), o);

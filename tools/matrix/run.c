@@ -2,6 +2,7 @@
 /* run - walk the cells in order: skip what the machine cannot provide, run the rest, record all. */
 #include "matrix.h"
 #include "lj_err.h"
+#include "lj_json.h"
 #include "lj_result.h"
 #include "lj_time.h"
 #include "lj_why.h"
@@ -162,13 +163,13 @@ static json_object *run_record(struct mx_run *r, const struct run_files *f, int 
 	json_object *rec = json_object_new_object();
 	size_t skip = strlen(r->dir) + 1;
 
-	json_object_object_add(rec, "run", json_object_new_int(run_no));
+	json_object_object_add(rec, "run", lj_json_int(run_no));
 	json_object_object_add(rec, "file", json_object_new_string(f->json + skip));
 	json_object_object_add(rec, "log", json_object_new_string(f->log + skip));
 	if (!access(f->setup, F_OK))
 		json_object_object_add(rec, "setup_file", json_object_new_string(f->setup + skip));
-	json_object_object_add(rec, "exit_code", json_object_new_int(o->exit_code));
-	json_object_object_add(rec, "duration_ns", json_object_new_int64(o->duration_ns));
+	json_object_object_add(rec, "exit_code", lj_json_int(o->exit_code));
+	json_object_object_add(rec, "duration_ns", lj_json_int(o->duration_ns));
 	return rec;
 }
 

@@ -2,6 +2,7 @@
 /* store - the results store: run ids, run directories and the manifest. */
 #include "matrix.h"
 #include "lj_err.h"
+#include "lj_json.h"
 #include "lj_result.h"
 #include "lj_sysinfo.h"
 #include "lj_time.h"
@@ -98,7 +99,7 @@ static json_object *cell_json(struct mx_run *r, size_t i)
 	for (int a = 0; a < s->naxes; a++)
 		json_object_object_add(axes, s->axes[a].name,
 				       json_object_new_string(s->axes[a].values[c.value[a]]));
-	json_object_object_add(o, "index", json_object_new_int64(i));
+	json_object_object_add(o, "index", lj_json_int(i));
 	json_object_object_add(o, "workload", json_object_new_string(s->workloads[c.workload].name));
 	json_object_object_add(o, "id", json_object_new_string(id));
 	json_object_object_add(o, "axes", axes);
@@ -126,11 +127,11 @@ static json_object *scenario_json(struct mx_run *r)
 	}
 	json_object_object_add(o, "path", json_object_new_string(s->path));
 	json_object_object_add(o, "text", json_object_new_string(s->text));
-	json_object_object_add(o, "repeat", json_object_new_int(s->repeat));
-	json_object_object_add(o, "warmup", json_object_new_int(s->warmup));
+	json_object_object_add(o, "repeat", lj_json_int(s->repeat));
+	json_object_object_add(o, "warmup", lj_json_int(s->warmup));
 	json_object_object_add(o, "order", json_object_new_string(
 		s->order == LJ_SCENARIO_RANDOM ? "random" : "sequential"));
-	json_object_object_add(o, "seed", json_object_new_uint64(s->seed));
+	json_object_object_add(o, "seed", lj_json_uint(s->seed));
 	json_object_object_add(o, "axes", axes);
 	return o;
 }

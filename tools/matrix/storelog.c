@@ -9,6 +9,7 @@
  */
 #include "matrix.h"
 #include "lj_err.h"
+#include "lj_json.h"
 #include "lj_readall.h"
 #include "lj_result.h"
 #include "lj_time.h"
@@ -61,7 +62,7 @@ static json_object *event(size_t cell)
 {
 	json_object *ev = json_object_new_object();
 
-	json_object_object_add(ev, "cell", json_object_new_int64((int64_t)cell));
+	json_object_object_add(ev, "cell", lj_json_int((int64_t)cell));
 	return ev;
 }
 
@@ -91,7 +92,7 @@ int mx_log_start(struct mx_run *r, size_t cell, int run_no, bool warmup)
 	int ret;
 
 	run = json_object_new_object();
-	json_object_object_add(run, "run", json_object_new_int(run_no));
+	json_object_object_add(run, "run", lj_json_int(run_no));
 	json_object_object_add(run, "warmup", json_object_new_boolean(warmup));
 	json_object_object_add(c, "state", json_object_new_string("running"));
 	json_object_object_add(c, "running", run);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lj_hist.h"
+#include "lj_json.h"
 #include "lj_parse.h"
 #include "lj_report.h"
 #include "lj_rtjson.h"
@@ -173,22 +174,22 @@ static void params_json(const struct sig_ring *r, json_object *params)
 	const struct sig_config *cfg = r->cfg;
 	char list[256];
 
-	json_object_object_add(params, "threads", json_object_new_int(r->n));
-	json_object_object_add(params, "loops", json_object_new_int64((int64_t)cfg->loops));
-	json_object_object_add(params, "duration_ns", json_object_new_int64(cfg->duration_ns));
+	json_object_object_add(params, "threads", lj_json_int(r->n));
+	json_object_object_add(params, "loops", lj_json_int((int64_t)cfg->loops));
+	json_object_object_add(params, "duration_ns", lj_json_int(cfg->duration_ns));
 	json_object_object_add(params, "policy",
 			       json_object_new_string(lj_sched_policy_name(r->sched_fallback ?
 							LJ_POLICY_OTHER : cfg->policy)));
 	json_object_object_add(params, "priority",
-			       json_object_new_int(r->sched_fallback ? 0 : cfg->priority));
+			       lj_json_int(r->sched_fallback ? 0 : cfg->priority));
 	json_object_object_add(params, "signal", json_object_new_string("SIGUSR1"));
-	json_object_object_add(params, "pace_ns", json_object_new_int64(cfg->pace_every ? cfg->pace_ns : 0));
-	json_object_object_add(params, "pace_every", json_object_new_int64((int64_t)cfg->pace_every));
+	json_object_object_add(params, "pace_ns", lj_json_int(cfg->pace_every ? cfg->pace_ns : 0));
+	json_object_object_add(params, "pace_every", lj_json_int((int64_t)cfg->pace_every));
 	json_object_object_add(params, "placement", json_object_new_string(ring_placement(r)));
 	json_object_object_add(params, "cpus",
 			       json_object_new_string(lj_cpulist_format(&r->measured, list, sizeof(list))));
 	json_object_object_add(params, "mlockall", json_object_new_boolean(r->mlocked));
-	json_object_object_add(params, "breaktrace_ns", json_object_new_int64(cfg->breaktrace_ns));
+	json_object_object_add(params, "breaktrace_ns", lj_json_int(cfg->breaktrace_ns));
 }
 
 /* signaltest's own keys: num_threads and thread{"<i>"} with the T: lines' numbers. */
@@ -197,7 +198,7 @@ static void rt_keys(const struct sig_ring *r, json_object *root)
 	json_object *threads;
 
 	lj_rtjson_header(root);
-	json_object_object_add(root, "num_threads", json_object_new_int(r->n));
+	json_object_object_add(root, "num_threads", lj_json_int(r->n));
 	threads = lj_rtjson_threads(root);
 	for (int i = 0; i < r->n; i++) {
 		const struct sig_thread *t = &r->th[i];
@@ -238,36 +239,36 @@ int sig_report_json(const struct sig_ring *r, struct lj_result *res)
 
 		lj_hist_merge(all, t->hop);
 		json_object_object_add(o, "kind", json_object_new_string("hop"));
-		json_object_object_add(o, "thread", json_object_new_int(i));
-		json_object_object_add(o, "tid", json_object_new_int(t->tid));
-		json_object_object_add(o, "from_thread", json_object_new_int(from));
-		json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
-		json_object_object_add(o, "from_cpu", json_object_new_int(r->th[from].cpu));
+		json_object_object_add(o, "thread", lj_json_int(i));
+		json_object_object_add(o, "tid", lj_json_int(t->tid));
+		json_object_object_add(o, "from_thread", lj_json_int(from));
+		json_object_object_add(o, "cpu", lj_json_int(t->cpu));
+		json_object_object_add(o, "from_cpu", lj_json_int(r->th[from].cpu));
 		json_object_object_add(o, "placement", json_object_new_string(sig_placement(r, i)));
 		json_object_object_add(o, "latency", hist_block(t->hop));
 		json_object_array_add(results, o);
 
-		json_object_object_add(s, "thread", json_object_new_int(i));
-		json_object_object_add(s, "last_cpu", json_object_new_int(t->last_cpu));
-		json_object_object_add(s, "voluntary_ctxt_switches", json_object_new_int64(t->nvcsw));
-		json_object_object_add(s, "involuntary_ctxt_switches", json_object_new_int64(t->nivcsw));
-		json_object_object_add(s, "wait_errors", json_object_new_int64((int64_t)t->wait_errors));
-		json_object_object_add(s, "kill_errors", json_object_new_int64((int64_t)t->kill_errors));
-		json_object_object_add(s, "paces", json_object_new_int64((int64_t)t->paces));
+		json_object_object_add(s, "thread", lj_json_int(i));
+		json_object_object_add(s, "last_cpu", lj_json_int(t->last_cpu));
+		json_object_object_add(s, "voluntary_ctxt_switches", lj_json_int(t->nvcsw));
+		json_object_object_add(s, "involuntary_ctxt_switches", lj_json_int(t->nivcsw));
+		json_object_object_add(s, "wait_errors", lj_json_int((int64_t)t->wait_errors));
+		json_object_object_add(s, "kill_errors", lj_json_int((int64_t)t->kill_errors));
+		json_object_object_add(s, "paces", lj_json_int((int64_t)t->paces));
 		json_object_array_add(threads, s);
 	}
 	{
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "kind", json_object_new_string("round_trip"));
-		json_object_object_add(o, "thread", json_object_new_int(0));
-		json_object_object_add(o, "hops", json_object_new_int(r->n));
+		json_object_object_add(o, "thread", lj_json_int(0));
+		json_object_object_add(o, "hops", lj_json_int(r->n));
 		json_object_object_add(o, "placement", json_object_new_string(ring_placement(r)));
 		json_object_object_add(o, "latency", hist_block(rt));
 		json_object_array_add(results, o);
 	}
 	json_object_object_add(side, "threads", threads);
-	json_object_object_add(side, "reporter_cpu", json_object_new_int(r->reporter_cpu));
+	json_object_object_add(side, "reporter_cpu", lj_json_int(r->reporter_cpu));
 
 	lj_result_summary(res, "min", (double)lj_hist_min(all), "ns", LJ_BETTER_LOWER);
 	lj_result_summary(res, "mean", lj_hist_mean(all), "ns", LJ_BETTER_LOWER);
