@@ -40,4 +40,15 @@ ok $? "LAVA output through lj-regress"
 run_rc "$REG" -o "$TMP/store" "$TMP/r.scn"
 is "$rc" 2 "missing --baseline is a usage error"
 
+# Tags are strings: uname -r of a kernel built from a modified tree ends in '+'.
+FAKE_BASE=100 lj-matrix -q -o "$TMP/store" -t 6.1.0-rc1+ "$TMP/r.scn" >/dev/null 2>&1
+run_rc lj-matrix -o "$TMP/store" --find-tag 6.1.0-rc1+
+is "$rc:$(wc -l <"$TMP/out"):$(grep -c '_6.1.0-rc1+$' "$TMP/out")" "0:1:1" "lj-matrix --find-tag finds the run tagged 6.1.0-rc1+"
+run_rc lj-matrix -o "$TMP/store" --find-tag 6.1.0-rc1
+is "$rc:$(wc -c <"$TMP/out")" "0:0" "...and 6.1.0-rc1 is another tag (nothing printed)"
+run_rc lj-matrix -o "$TMP/store" --find-tag base
+is "$(wc -l <"$TMP/out")" 1 "one run tagged base"
+FAKE_BASE=100 run_rc "$REG" -b 6.1.0-rc1+ -o "$TMP/store" -t rc2 --fail-on 'fake.mean>+10%' "$TMP/r.scn"
+is "$rc" 0 "lj-regress -b 6.1.0-rc1+ compares with it"
+
 done_testing

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 enum {
-	K_RESUME = LJ_OPT_LONG_BASE, K_REPEAT, K_WARMUP, K_SEED, K_ENV, K_TIMEOUT, K_STRICT,
+	K_RESUME = LJ_OPT_LONG_BASE, K_REPEAT, K_WARMUP, K_SEED, K_ENV, K_TIMEOUT, K_STRICT, K_FIND_TAG,
 };
 
 static const struct lj_opt mx_opts[] = {
@@ -22,6 +22,7 @@ static const struct lj_opt mx_opts[] = {
 	{ "tag", 't', LJ_OPT_ARG, "TAG", "label for this run (part of the run id)" },
 	{ "dry-run", 'n', LJ_OPT_NOARG, NULL, "list the cells and what would be skipped, then exit" },
 	{ "resume", K_RESUME, LJ_OPT_ARG, "RUNDIR", "continue an interrupted run (no SCENARIO)" },
+	{ "find-tag", K_FIND_TAG, LJ_OPT_ARG, "TAG", "print the run directories of the store tagged TAG (exactly), newest first" },
 	{ "repeat", K_REPEAT, LJ_OPT_ARG, "N", "measured runs per cell (overrides the scenario)" },
 	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "discarded runs per cell (overrides the scenario)" },
 	{ "seed", K_SEED, LJ_OPT_ARG, "N", "seed for order = random (default: the clock)" },
@@ -55,6 +56,9 @@ static int mx_handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_RESUME:
 		cfg->resume = arg;
+		return 0;
+	case K_FIND_TAG:
+		cfg->find_tag = arg;
 		return 0;
 	case K_REPEAT:
 		return lj_opt_int("--repeat", arg, 1, 1000, &cfg->repeat);
@@ -139,6 +143,8 @@ int main(int argc, char **argv)
 	ret = lj_opt_parse(&spec, argc, argv, &first);
 	if (ret)
 		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
+	if (cfg.find_tag)
+		return first != argc ? lj_usage_error("--find-tag takes no SCENARIO") : mx_find_tag(&cfg);
 	if (cfg.resume ? first != argc : first != argc - 1)
 		return lj_usage_error(cfg.resume ? "--resume takes no SCENARIO (it is in the manifest)" :
 				      "expected one SCENARIO file (see --help)");

@@ -15,6 +15,7 @@ struct mx_config {
 	const char *scenario_path;
 	const char *out;		/* store directory */
 	const char *tag;
+	const char *find_tag;		/* --find-tag: list the store's runs with this tag */
 	const char *resume;		/* run directory to continue */
 	const char *env_path;		/* lj-env to run cells under (default: found) */
 	bool dry_run;
@@ -45,6 +46,9 @@ struct mx_run {
 	pid_t watchdog;
 	int64_t compact_end_ns, compact_cost_ns;	/* the last manifest rewrite */
 };
+
+/* tagged.c: --find-tag, the store's run directories tagged exactly cfg->find_tag, newest first. */
+int mx_find_tag(const struct mx_config *cfg);
 
 /* store.c: run ids, run directories, the manifest. */
 int mx_store_create(struct mx_run *r);		/* new run dir (locked) + manifest */
