@@ -9,6 +9,7 @@
 
 static const char *prog = "ljkit";
 static int verbosity;
+static int out_err;		/* stdout's first write error, said once */
 
 void lj_err_init(const char *argv0)
 {
@@ -135,4 +136,28 @@ int lj_exit_code(int ret)
 	default:
 		return LJ_EXIT_RUNTIME;
 	}
+}
+
+static int out_said;
+
+void lj_fflush(FILE *f)
+{
+	errno = 0;
+	if ((fflush(f) == EOF || ferror(f)) && f == stdout && !out_err)
+		out_err = errno ? -errno : -EIO;
+}
+
+int lj_out_flush(void)
+{
+	lj_fflush(stdout);
+	if (out_err && !out_said) {
+		out_said = 1;
+		lj_error_errno(out_err, "cannot write the report to standard output");
+	}
+	return out_err;
+}
+
+int lj_exit_flushed(int ret)
+{
+	return lj_out_flush() ? LJ_EXIT_RUNTIME : ret;
 }

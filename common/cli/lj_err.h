@@ -4,6 +4,7 @@
 #define LJ_ERR_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Exit codes shared by every tool (docs/architecture.md, "Errors"). */
 enum lj_exit {
@@ -35,6 +36,20 @@ void lj_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* ver
 
 /* Print "prog: message" and return LJ_EXIT_USAGE, for option handlers. */
 int lj_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The report on standard output is the product: a report lost to a full
+ * disk or /dev/full must not end in exit 0. lj_out_flush flushes stdout
+ * and, the first time it finds it failed, says so in one line
+ * ("prog: cannot write the report to standard output: No space left on
+ * device"). Return: 0 or -errno. lj_exit_flushed(ret) is main()'s last
+ * word: @ret, or LJ_EXIT_RUNTIME when stdout failed (a gate whose table
+ * was lost must not pass, nor fail as if it had been read).
+ */
+int lj_out_flush(void);
+int lj_exit_flushed(int ret);
+/* fflush(@f) that keeps stdout's first error (its errno) for lj_out_flush to say. */
+void lj_fflush(FILE *f);
 
 /* strerror for a negative errno, tolerant of positive values. */
 const char *lj_strerror(int err);

@@ -296,7 +296,8 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 	ret = first(ret, ops->report_text(tool, t, ret));
 	lj_vhook_fallbacks(t->validity, t->setup_rec);
 	lj_hooks_report(&t->hooks, stderr);
-	return policy_rule(t, ret);
+	/* A report that could not be written is the run's failure, in its document too. */
+	return policy_rule(t, first(ret, lj_out_flush()));
 }
 
 /* The result document: the tool's blocks, the hooks' blocks, written with the exit code. */
@@ -416,5 +417,5 @@ int lj_tool_main(const struct lj_tool_ops *ops, int argc, char **argv)
 	ops->free(tool);
 	end(&t);
 	free(tool);
-	return ret;
+	return lj_exit_flushed(ret);
 }

@@ -16,7 +16,7 @@ command -v dash >/dev/null && shells="$shells dash"
 command -v busybox >/dev/null && busybox sh -c 'exit 0' 2>/dev/null && shells="$shells busybox"
 [ -n "$shells" ] || skip_all "neither dash nor busybox installed"
 nsh=$(echo $shells | wc -w)
-plan $((11 * nsh + 16))
+plan $((11 * nsh + 17))
 export LJ_RESULT_NO_SYSINFO=1
 DIR="$LJ_SRC/automated/linux/ljkit"
 
@@ -193,4 +193,9 @@ grep -qx 'fake_max --result fail --measurement 1005 --units ns' "$TMP/calls" &&
 	grep -qx 'ljkit-matrix --result pass' "$TMP/calls" && [ "$(wc -l <"$TMP/calls")" -eq "$(wc -l <"$res")" ]
 ok $? "with lava-test-case on PATH: one call per case, measurement and units passed"
 is "$($shcmd "$DIR/ljkit.sh" -l 50us 2>/dev/null; echo "rc=$?")" "rc=2" "MAX_LATENCY must be whole microseconds: usage error"
+# A case that cannot be written (a full disk: result.txt on /dev/full) fails the job, in one line.
+rm -rf "$TMP/repo/automated/linux/ljkit/output" && mkdir "$TMP/repo/automated/linux/ljkit/output"
+ln -s /dev/full "$TMP/repo/automated/linux/ljkit/output/result.txt"
+(cd "$TMP/repo/automated/linux/ljkit" && FAKE_BASE=100 $shcmd ./ljkit.sh -s "$TMP/tiny.scn" -o "$TMP/store" -t full) >/dev/null 2>"$TMP/full.err"
+is "$?:$(grep -c 'cannot write .*result.txt' "$TMP/full.err")" "1:1" "result.txt that cannot be written: exit 1, one line (it exited 0 with the cases lost)"
 exit $((_tap_fail > 0))

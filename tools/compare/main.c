@@ -191,20 +191,6 @@ static int validate(char **files, int n)
 	return bad ? LJ_EXIT_USAGE : LJ_EXIT_OK;
 }
 
-/*
- * The table is the product: a CI gate whose output is lost (a full disk,
- * a closed pipe) must not pass. Flush stdout and report what it failed.
- */
-static int check_stdout(int ret)
-{
-	errno = 0;
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		lj_error("cannot write the output: %s", strerror(errno ? errno : EIO));
-		return LJ_EXIT_RUNTIME;
-	}
-	return ret;
-}
-
 /* --metrics named a metric no result has: say which, and which there are. */
 static void print_missing(const struct cmp_data *d, const char *missing)
 {
@@ -255,15 +241,15 @@ int main(int argc, char **argv)
 	lj_err_init(argv[0]);
 	ret = lj_opt_parse(&spec, argc, argv, &first);
 	if (ret)
-		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
+		return lj_exit_flushed(ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret);
 	if (a.check_rules)	/* the rules were checked as options */
 		return LJ_EXIT_OK;
 	if (first >= argc)
 		return lj_usage_error("expected at least one result set (see --help)");
 	if (a.validate)
-		return check_stdout(validate(argv + first, argc - first));
+		return lj_exit_flushed(validate(argv + first, argc - first));
 	if (a.headline)
-		return argc - first == 1 ? check_stdout(cmp_headline(stdout, argv[first])) :
+		return argc - first == 1 ? lj_exit_flushed(cmp_headline(stdout, argv[first])) :
 		       lj_usage_error("--headline takes one run directory");
 	if (a.perf_power && cmp_perf_power_parse(a.perf_power, &pp))
 		return lj_usage_error("--perf-power: expected PERF,ENERGY[,LIMIT], got '%s'", a.perf_power);
@@ -290,7 +276,7 @@ int main(int argc, char **argv)
 	cmp_sort_rows(&d);
 	cmp_analyse(&d, &a.cfg);
 	if (a.perf_power) {
-		ret = check_stdout(cmp_perf_power(stdout, &d, &pp, a.pp_csv));
+		ret = lj_exit_flushed(cmp_perf_power(stdout, &d, &pp, a.pp_csv));
 		goto out;
 	}
 	if (a.cfg.plan_pct) {
@@ -304,5 +290,5 @@ int main(int argc, char **argv)
 		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
 out:
 	cmp_free(&d);
-	return check_stdout(ret);
+	return lj_exit_flushed(ret);
 }

@@ -93,7 +93,7 @@ void cyc_report_live(struct cyc_run *run, FILE *out, bool first)
 		fprintf(out, "\033[%dA", run->nthreads + 2);
 	print_policy(run, out);
 	cyc_report_threads(run, out);
-	fflush(out);
+	lj_fflush(out);
 }
 
 void cyc_report_status_as(struct cyc_run *run, FILE *out, const char *name)
@@ -108,7 +108,7 @@ void cyc_report_status_as(struct cyc_run *run, FILE *out, const char *name)
 		fprintf(out, "# T:%2d missed: %llu\n", i, (unsigned long long)lv.missed);
 	}
 	fprintf(out, "#---------------------------\n");
-	fflush(out);
+	lj_fflush(out);
 }
 
 /* SIGUSR1: the current numbers to stderr, the run goes on. */
@@ -133,7 +133,7 @@ void cyc_report_values(struct cyc_run *run, FILE *out)
 				(unsigned long)(t->printed * (uint64_t)run->cfg->oscope),
 				(long)t->values[t->printed % t->values_cap]);
 	}
-	fflush(out);
+	lj_fflush(out);
 }
 
 /* -R: the resolution the clock reports, and the smallest step seen between two readings. */
@@ -185,7 +185,7 @@ void cyc_report_intervals(struct cyc_run *run, FILE *out)
 	for (int i = 0; i < run->nthreads && cfg->verbose; i++)
 		fprintf(out, "Thread %d Interval: %lld\n", i,
 			(long long)((cfg->interval_ns + (int64_t)(i + 1) * cfg->distance_ns) / LJ_NSEC_PER_USEC));
-	fflush(out);
+	lj_fflush(out);
 }
 
 static int cmp_spike(const void *a, const void *b)
@@ -291,6 +291,6 @@ int cyc_report_final(struct cyc_run *run, FILE *out)
 			(unsigned long long)(run->th[i].smi_end - run->th[i].smi_start));
 	if (cfg->percentiles)
 		print_percentiles(run, out);
-	fflush(out);
+	lj_fflush(out);
 	return ret;
 }

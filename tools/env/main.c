@@ -20,5 +20,5 @@ int main(int argc, char **argv)
 	else if (!ret)
 		ret = env_run(&cfg);
 	env_free(&cfg);
-	return ret;
+	return lj_exit_flushed(ret);
 }

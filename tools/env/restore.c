@@ -37,7 +37,7 @@ static void say(const char *line, void *arg)
 	s->hold = false;
 	s->held[0] = '\0';
 	printf("%s\n", line);
-	fflush(stdout);
+	lj_fflush(stdout);
 }
 
 /* An instance no journal here named (its run used another journal directory, or a PID namespace). */

@@ -25,14 +25,14 @@ void hb_report_header(const struct hb_config *cfg)
 	else
 		printf("Each sender will pass messages of %u bytes until SIGINT or SIGTERM\n",
 		       cfg->datasize);
-	fflush(stdout);		/* before fork, or children would flush it again */
+	lj_fflush(stdout);		/* before fork, or children would flush it again */
 }
 
 void hb_report_second(const struct hb_run *run, size_t sec, uint64_t msgs)
 {
 	printf("Load: %zu s: %llu msgs/s %.2f MB/s\n", sec, (unsigned long long)msgs,
 	       (double)msgs * run->cfg->datasize / 1e6);
-	fflush(stdout);
+	lj_fflush(stdout);
 }
 
 static double elapsed_s(const struct hb_run *run)
@@ -62,7 +62,7 @@ void hb_report_final(const struct hb_run *run)
 	} else if (cfg->percentiles && !run->stamps) {
 		printf("# Send-to-receive delay: not measured: %s\n", run->no_stamp_why);
 	}
-	fflush(stdout);
+	lj_fflush(stdout);
 	if (run->bad)
 		lj_warn("%llu messages arrived with a send time that cannot be right (interleaved writes?)",
 			(unsigned long long)run->bad);

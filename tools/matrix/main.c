@@ -142,9 +142,10 @@ int main(int argc, char **argv)
 	lj_err_init(argv[0]);
 	ret = lj_opt_parse(&spec, argc, argv, &first);
 	if (ret)
-		return ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret;
+		return lj_exit_flushed(ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret);
 	if (cfg.find_tag)
-		return first != argc ? lj_usage_error("--find-tag takes no SCENARIO") : mx_find_tag(&cfg);
+		return lj_exit_flushed(first != argc ? lj_usage_error("--find-tag takes no SCENARIO")
+						     : mx_find_tag(&cfg));
 	if (cfg.resume ? first != argc : first != argc - 1)
 		return lj_usage_error(cfg.resume ? "--resume takes no SCENARIO (it is in the manifest)" :
 				      "expected one SCENARIO file (see --help)");
@@ -188,5 +189,5 @@ out:
 	free(run.selfdir);
 	free(run.env_bin);
 	free(scenario);
-	return ret;
+	return lj_exit_flushed(ret);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lj_err.h"
 #include "lj_hist.h"
 #include "lj_json.h"
 #include "lj_parse.h"
@@ -59,7 +60,7 @@ void sig_report_live(const struct sig_ring *r)
 	printf("%s          \n\n", lavg);
 	lj_report_rt_line(stdout, &line);
 	printf("\033[3A");
-	fflush(stdout);
+	lj_fflush(stdout);
 }
 
 static void print_percentiles(const struct sig_config *cfg, const char *what,
@@ -149,7 +150,7 @@ void sig_report_final(const struct sig_ring *r)
 				       unit(cfg, t->values[c % t->values_cap]));
 		}
 	}
-	fflush(stdout);
+	lj_fflush(stdout);
 }
 
 static json_object *hist_block(const struct lj_hist *h)

@@ -111,7 +111,7 @@ esac
 
 mkdir -p "$OUTPUT" "$STORE" || die "cannot create $OUTPUT or $STORE" 1
 : >"$RESULT_FILE"
-case_line() { echo "$*" >>"$RESULT_FILE"; }
+case_line() { echo "$*" >>"$RESULT_FILE" || die "cannot write $RESULT_FILE" 1; }	# a lost case fails the job
 
 # --- the background load, in a session of its own so that all of it can be stopped
 bgpid=
