@@ -13,7 +13,7 @@ RUN1_FIX="$FIX/base/cyclic/cgroup=off/run-1.json"
 # --- stdout that cannot be written (ENOSPC): exit non-zero, say so
 lj-compare "$FIX/base" "$FIX/shifted" >/dev/full 2>"$TMP/err"
 is "$?" 1 "stdout on /dev/full: exit 1"
-grep -q "cannot write the output: No space left on device" "$TMP/err"
+grep -q "cannot write the report to standard output: No space left on device" "$TMP/err"
 ok $? "stdout on /dev/full: says the output was lost"
 lj-compare --validate "$FIX"/base/cyclic/cgroup=off/run-1.json >/dev/full 2>/dev/null
 is "$?" 1 "--validate on /dev/full: exit 1"

@@ -107,4 +107,60 @@ is "$(cells "$dir" | grep -c ' done 2$')" 2 "...both cells done with 2 runs (the
 ! grep -q "interrupted\|not lj-matrix events" "$TMP/err"
 ok $? "...a torn last line is ignored without a word"
 
+# --- cell directories are one per cell: values that the old name replacement merged (a/b,
+# a;b, a_b and "a b" were all n=a_b) get escaped names; a name that was already unambiguous
+# stays as it was (existing stores, --resume).
+cat >"$TMP/col.scn" <<EOF
+[matrix]
+n = a/b, a;b, a_b, a b, x y
+[workload fake]
+command = $FAKE --value 1 --label \${n}
+EOF
+run_rc lj-matrix -q -o "$TMP/s-col" "$TMP/col.scn"
+dir=$(cat "$TMP/out")
+is "$rc" 0 "colliding custom values: exit 0"
+is "$(cd "$dir/fake" 2>/dev/null && ls | sort | tr '\n' ' ')" "n=a%20b n=a%2Fb n=a%3Bb n=a_b n=x_y " \
+	"five cells, five directories (the colliding four escaped, x y as before)"
+is "$(perl -MJSON::PP -0777 -ne 'my %f; $f{$_->{runs}[0]{file}}++ for @{ decode_json($_)->{cells} }; print scalar keys %f' "$dir/manifest.json")" 5 \
+	"...and five result files in the manifest"
+is "$(ls "$dir"/fake/*/run-1.json | wc -l)" 5 "...each on disk"
+# A name cut at 200 bytes (with the cell's index) that another cell's value spells out exactly.
+long=$(printf 'x%.0s' $(seq 250))
+cat >"$TMP/cut.scn" <<EOF
+[matrix]
+n = $long, ${long:0:178}...0
+[workload fake]
+command = $FAKE --value 1 --label \${n}
+EOF
+run_rc lj-matrix -n "$TMP/cut.scn"
+is "$rc" 2 "two cells that no name tells apart: a usage error before anything runs"
+grep -q "cells 1 and 2 would share the directory fake/n=x" "$TMP/err"
+ok $? "...naming both"
+
+# --- a tag longer than a file name allows is bad input (it was "File name too long", exit 1)
+run_rc lj-matrix -n -t "$(printf 'x%.0s' $(seq 300))" "$TMP/col.scn"
+is "$rc" 2 "a 300-character --tag: exit 2"
+grep -q -- "--tag: 300 characters: the run id HOST_RELEASE_TIME_TAG is a file name, at most 255 bytes" "$TMP/err"
+ok $? "...saying why and how long it may be"
+
+# --- a store whose disk fills up (the workload fills it after its result): one line says so, not two
+if is_root && unshare -m true 2>/dev/null; then
+	mkdir "$TMP/small"
+	printf '%s "$@"\ndd if=/dev/zero of=%s/fill bs=4k 2>/dev/null\nexit 0\n' "$FAKE" "$TMP/small" >"$TMP/fill.sh"
+	printf '[matrix]\nrepeat = 2\n[workload fill]\ncommand = sh %s\n' "$TMP/fill.sh" >"$TMP/fill.scn"
+	unshare -m --propagation private bash -c '
+		mount -t tmpfs -o size=256k tmpfs "$1" || exit 77
+		lj-matrix -q -o "$1" "$2" >/dev/null 2>"$3"
+		echo $? >"$3.rc"
+		umount "$1"' _ "$TMP/small" "$TMP/fill.scn" "$TMP/fill.err"
+	if [ $? -eq 77 ]; then
+		skip 2 "cannot mount a tmpfs"
+	else
+		is "$(cat "$TMP/fill.err.rc")" 1 "a full store: exit 1"
+		is "$(grep -c 'cannot write the store' "$TMP/fill.err")" 1 "...the full store said once"
+	fi
+else
+	skip 2 "needs root and mount namespaces for a small tmpfs"
+fi
+
 done_testing

@@ -63,6 +63,27 @@ ok $? "stale manifest.json.tmp.PID and a killed run's temporary file are removed
 [ ! -s "$dir/progress.jsonl" ]
 ok $? "at the end the manifest holds everything: the progress log is empty"
 
+# --- --resume right after a SIGKILL: the watchdog still holds the run directory while it stops
+# the workload (this one takes 2 s to end on SIGTERM); --resume waits for it, naming it, where it
+# refused at once naming the dead lj-matrix.
+cat >"$TMP/slow.sh" <<EOF
+[ -e "$TMP/quick" ] && exec $FAKE "\$@"
+trap 'sleep 2; exit 1' TERM
+sleep 30 & wait
+EOF
+printf '[matrix]\nrepeat = 1\n[workload slow]\ncommand = sh %s %s\n' "$TMP/slow.sh" "$mark" >"$TMP/slow.scn"
+lj-matrix -q -o "$TMP/w" "$TMP/slow.scn" >/dev/null 2>&1 &
+pid=$!
+wait_for alive
+dir=$(run_dir "$TMP/w")
+kill -KILL $pid
+wait $pid 2>/dev/null
+touch "$TMP/quick"
+run_rc lj-matrix --resume "$dir"
+is "$rc" 0 "--resume at once after SIGKILL waits for the watchdog, then completes"
+grep -q "waiting for the watchdog (pid [0-9]*) of the killed lj-matrix pid $pid" "$TMP/err"
+ok $? "...saying whom it waits for and why"
+
 # --- run directories and stores that others can write are refused
 mkdir -p "$TMP/shared" && chmod 0777 "$TMP/shared"
 run_rc lj-matrix -q -o "$TMP/shared" "$TMP/long.scn"

@@ -55,23 +55,70 @@ int mx_guard_check_dir(const char *dir)
 	return 0;
 }
 
-/* The pid in RUNDIR/lock, or 0. */
-static long lock_holder(const char *dir)
+/*
+ * RUNDIR/lock: "PID\n" of the lj-matrix that holds the run directory, then
+ * "watchdog PID\n" once its watchdog runs (which keeps the lock after a
+ * SIGKILL until the orphaned workload is gone). 0 for what is not there.
+ */
+static void lock_holders(const char *dir, long *matrix, long *watchdog_pid)
 {
-	char path[4096], buf[32] = "";
+	char path[4096], buf[96] = "", *nl;
 	ssize_t n;
 	int fd;
 
+	*matrix = *watchdog_pid = 0;
 	snprintf(path, sizeof(path), "%s/" LOCK_NAME, dir);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return 0;
+		return;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return;
 	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
+	*matrix = strtol(buf, NULL, 10);
+	nl = strstr(buf, "\nwatchdog ");
+	if (nl)
+		*watchdog_pid = strtol(nl + strlen("\nwatchdog "), NULL, 10);
+}
+
+static bool pid_alive(long pid)
+{
+	return pid > 0 && !(kill((pid_t)pid, 0) && errno == ESRCH);
+}
+
+/*
+ * Right after a SIGKILL the lock is the watchdog's: it stops the killed
+ * run's workload (SIGTERM, lj-env restores the system, SIGKILL after
+ * WATCHDOG_GRACE_S) and lets go. Wait for that, a little longer than it
+ * can take. Return: 0 with the lock, or -EWOULDBLOCK.
+ */
+static int wait_for_watchdog(int fd, const char *dir, long matrix, long wd)
+{
+	int limit_ds = (WATCHDOG_GRACE_S + 5) * 10;
+
+	lj_warn("%s: waiting for the watchdog (pid %ld) of the killed lj-matrix pid %ld to stop its workload and let go of the run directory (at most %d s)",
+		dir, wd, matrix, WATCHDOG_GRACE_S + 5);
+	for (int t = 0; t < limit_ds; t++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return flock(fd, LOCK_EX | LOCK_NB) ? -EWOULDBLOCK : 0;
+}
+
+/* Who holds the run directory, in words, for the refusal. */
+static void refuse(const char *dir, long matrix, long wd)
+{
+	if (pid_alive(matrix))
+		lj_error("%s is in use by lj-matrix pid %ld: one lj-matrix per run directory", dir, matrix);
+	else if (pid_alive(wd))
+		lj_error("%s is still held by the watchdog (pid %ld) of the killed lj-matrix pid %ld after %d s: is its workload stuck? (stop that pid, then --resume)",
+			 dir, wd, matrix, WATCHDOG_GRACE_S + 5);
+	else
+		lj_error("%s is in use by another lj-matrix: one lj-matrix per run directory", dir);
 }
 
 /*
@@ -92,17 +139,19 @@ int mx_guard_lock(struct mx_run *r)
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int err = errno;
-		long holder = lock_holder(r->dir);
+		long matrix, wd;
 
-		close(fd);
-		if (err == EWOULDBLOCK && holder > 0)
-			lj_error("%s is in use by lj-matrix pid %ld: one lj-matrix per run directory",
-				 r->dir, holder);
-		else if (err == EWOULDBLOCK)
-			lj_error("%s is in use by another lj-matrix: one lj-matrix per run directory", r->dir);
-		else
-			lj_error_errno(-err, "cannot lock %s", r->dir);
-		return LJ_EXIT_RUNTIME;
+		lock_holders(r->dir, &matrix, &wd);
+		if (err == EWOULDBLOCK && !pid_alive(matrix) && pid_alive(wd))
+			err = -wait_for_watchdog(fd, r->dir, matrix, wd);
+		if (err) {
+			close(fd);
+			if (err == EWOULDBLOCK)
+				refuse(r->dir, matrix, wd);
+			else
+				lj_error_errno(-err, "cannot lock %s", r->dir);
+			return LJ_EXIT_RUNTIME;
+		}
 	}
 	r->lock_fd = fd;
 	return 0;
@@ -237,6 +286,20 @@ static void __attribute__((noreturn)) watchdog(int rfd)
 	_exit(0);
 }
 
+/* RUNDIR/lock names the watchdog too: after a SIGKILL it holds the lock, and --resume waits for it. */
+static void record_watchdog(struct mx_run *r)
+{
+	char path[4096], line[48];
+	int fd, n = snprintf(line, sizeof(line), "watchdog %ld\n", (long)r->watchdog);
+
+	snprintf(path, sizeof(path), "%s/" LOCK_NAME, r->dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || write(fd, line, n) != n)
+		lj_warn_errno(-errno, "%s: cannot record the watchdog's pid", path);
+	if (fd >= 0)
+		close(fd);
+}
+
 /*
  * Start the watchdog. It inherits the blocked stop signals (a Ctrl-C
  * for lj-matrix is not for it) and the run directory's lock, so a
@@ -263,6 +326,7 @@ int mx_guard_start(struct mx_run *r)
 	close(p[0]);
 	r->watch_fd = p[1];
 	r->watchdog = pid;
+	record_watchdog(r);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 enum {
@@ -34,6 +35,18 @@ static const struct lj_opt mx_opts[] = {
 	{ 0 }
 };
 
+/* The longest tag whose run id (host_release_YYYYmmddTHHMMSSZ_tag, and ".NN" for a rerun) is a file name. */
+static size_t max_tag(void)
+{
+	struct utsname u;
+	size_t fixed;
+
+	if (uname(&u))
+		return 64;
+	fixed = strlen(u.nodename) + strlen(u.release) + strlen("__YYYYmmddTHHMMSSZ_") + strlen(".99");
+	return fixed < NAME_MAX ? NAME_MAX - fixed : 0;
+}
+
 static int mx_handle(void *ctx, int key, const char *arg)
 {
 	struct mx_config *cfg = ctx;
@@ -49,6 +62,9 @@ static int mx_handle(void *ctx, int key, const char *arg)
 				return lj_opt_invalid("--tag", arg, "use letters, digits, - _ . +");
 		if (!*arg)
 			return lj_opt_invalid("--tag", arg, "empty");
+		if (strlen(arg) > max_tag())
+			return lj_usage_error("--tag: %zu characters: the run id HOST_RELEASE_TIME_TAG is a file name, at most %d bytes: at most %zu here",
+					      strlen(arg), NAME_MAX, max_tag());
 		cfg->tag = arg;
 		return 0;
 	case 'n':
@@ -166,6 +182,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ret = cfg.resume ? mx_store_open(&run) : load_scenario(&run);
+	if (!ret && !cfg.resume)
+		ret = mx_cell_names(&run);	/* two cells in one directory: refused before anything runs */
 	if (ret)
 		goto out;
 	if (cfg.dry_run) {
@@ -184,6 +202,7 @@ out:
 	mx_log_close(&run);
 	mx_guard_stop(&run);
 	json_object_put(run.manifest);
+	mx_cell_names_free(&run);
 	lj_scenario_free(run.scn);
 	free(run.dir);
 	free(run.selfdir);

@@ -45,7 +45,19 @@ struct mx_run {
 	int watch_fd;			/* to the watchdog; -1 without one */
 	pid_t watchdog;
 	int64_t compact_end_ns, compact_cost_ns;	/* the last manifest rewrite */
+	char **cellnames;		/* per cell, its directory's name (mx_cell_names) */
+	size_t ncellnames;
 };
+
+/*
+ * cellname.c: the directory name of every cell, injective within a
+ * workload (mx_cell_names: 0, or an exit code after one line when two
+ * cells cannot be told apart); mx_sanitise keeps a path component's
+ * letters, digits and - _ . = , : + (others become '_').
+ */
+int mx_cell_names(struct mx_run *r);
+void mx_cell_names_free(struct mx_run *r);
+void mx_sanitise(char *s);
 
 /* tagged.c: --find-tag, the store's run directories tagged exactly cfg->find_tag, newest first. */
 int mx_find_tag(const struct mx_config *cfg);

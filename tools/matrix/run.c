@@ -288,10 +288,11 @@ static void skip_pass(struct mx_run *r, struct mx_probe *p, size_t n)
 	}
 }
 
-static int store_error(struct mx_run *r, int ret)
+/* Say that the store cannot be written; true, for the caller to remember it was said. */
+static bool store_error(struct mx_run *r, int ret)
 {
 	lj_error_errno(ret, "cannot write the store in %s", r->dir);
-	return ret;
+	return true;
 }
 
 /* The end: what happened, on stderr, the run directory on stdout, and the exit code. */
@@ -330,6 +331,7 @@ int mx_run_all(struct mx_run *r)
 	size_t n = lj_scenario_ncells(r->scn);
 	size_t *order = calloc(n, sizeof(*order));
 	struct mx_probe *p = mx_probe_new();
+	bool said = false;
 	int ret, code;
 
 	if (!order || !p) {
@@ -343,7 +345,7 @@ int mx_run_all(struct mx_run *r)
 	if (ret)
 		lj_error_errno(ret, "cannot start the watchdog");
 	else if ((ret = mx_store_sync(r, true)))
-		store_error(r, ret);
+		said = store_error(r, ret);
 	r->t0_ns = lj_now_ns();
 	for (size_t k = 0; k < n && !ret; k++) {
 		json_object *cell = json_object_array_get_idx(r->cells, order[k]);
@@ -356,12 +358,12 @@ int mx_run_all(struct mx_run *r)
 			continue;
 		ret = run_cell(r, cell, order[k], k + 1, n);
 		if (ret && ret != -EINTR)
-			store_error(r, ret);
+			said = store_error(r, ret);
 	}
 	mx_progress_end(r);
 	mx_store_finish(r, ret == -EINTR ? "interrupted" : ret ? "error" : "complete");
 	code = mx_store_sync(r, true);
-	if (code)
+	if (code && !said)	/* the same full disk, said once */
 		store_error(r, code);
 	mx_guard_stop(r);
 	free(order);

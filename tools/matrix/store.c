@@ -66,14 +66,6 @@ static int check_store_dir(const char *out)
 	return 0;
 }
 
-/* Keep a name usable as one path component: letters, digits, - _ . = , : + */
-static void sanitise(char *s)
-{
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("-_.=,:+", *s))
-			*s = '_';
-}
-
 static json_object *jstr(const char *s)
 {
 	return s ? json_object_new_string(s) : json_object_new_null();
@@ -152,7 +144,7 @@ int mx_store_create(struct mx_run *r)
 	/* host_release_time[_tag]: sorts by time within a host and kernel. */
 	snprintf(id, sizeof(id), "%s_%s_%s%s%s", u.nodename, u.release, stamp,
 		 r->cfg->tag ? "_" : "", r->cfg->tag ? r->cfg->tag : "");
-	sanitise(id);
+	mx_sanitise(id);
 	if (asprintf(&r->dir, "%s/%s", r->cfg->out, id) < 0)
 		return -ENOMEM;
 	ret = mx_mkdirs(r->cfg->out);
@@ -338,6 +330,8 @@ int mx_store_open(struct mx_run *r)
 	if (!ret)
 		ret = manifest_scenario(r, scn);
 	if (!ret)
+		ret = mx_cell_names(r);
+	if (!ret)
 		ret = mx_log_replay(r);
 	if (ret)
 		return ret;
@@ -354,19 +348,15 @@ int mx_store_open(struct mx_run *r)
 	return 0;
 }
 
-/* <workload>/<cell id>: one directory per cell holding its runs' JSON and logs. */
+/* <workload>/<cell name>: one directory per cell holding its runs' JSON and logs (cellname.c). */
 char *mx_store_cell_dir(struct mx_run *r, size_t i)
 {
 	struct lj_scenario_cell c;
-	char id[1024], *out;
+	char *out;
 
-	lj_scenario_cell(r->scn, i, &c);
-	if (lj_scenario_cell_id(r->scn, &c, id, sizeof(id)) <= 0)
-		snprintf(id, sizeof(id), "default");
-	sanitise(id);
-	if (strlen(id) > 200)	/* NAME_MAX is 255: keep a readable prefix plus the index */
-		snprintf(id + 180, sizeof(id) - 180, "...%zu", i);
-	if (asprintf(&out, "%s/%s", r->scn->workloads[c.workload].name, id) < 0)
+	if (i >= r->ncellnames || lj_scenario_cell(r->scn, i, &c))
+		return NULL;
+	if (asprintf(&out, "%s/%s", r->scn->workloads[c.workload].name, r->cellnames[i]) < 0)
 		return NULL;
 	return out;
 }
