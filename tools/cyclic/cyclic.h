@@ -194,6 +194,7 @@ struct cyc_run {
 	int64_t end_ns;
 	int shm_fd;			/* SIGUSR2's /dev/shm/cyclictest<PID>, -1 */
 	char shm_path[64];		/* "" when there is none */
+	char shm_mark[128];		/* its last line: who made it (snapshot.c) */
 	bool fifo_created;		/* -F's pipe is ours to remove */
 	int64_t shown_maxsum;		/* -M: the maxima the live screen last showed */
 };
@@ -255,7 +256,11 @@ static inline int64_t cyc_to_unit(const struct cyc_config *cfg, int64_t ns)
 
 /* snapshot.c: SIGUSR2's /dev/shm/cyclictest<PID> file and -F's named pipe */
 int cyc_snapshot_open(struct cyc_run *run);
-/* Remove @shm_dir/cyclictest<PID> files of dead PIDs that are our own regular files. */
+/*
+ * Remove @shm_dir/cyclictest<PID> files that are provably stale: our own
+ * regular files, marked by an lj-cyclic, whose maker no longer holds
+ * their lock (whatever PID namespace it ran in).
+ */
 void cyc_snapshot_remove_stale(const char *shm_dir);
 void cyc_snapshot_write(struct cyc_run *run);
 void cyc_snapshot_close(struct cyc_run *run);
