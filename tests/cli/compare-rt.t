@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 16
+plan 24
 RT="$LJ_SRC/tests/fixtures/rt-tests"
 
 run_rc lj-compare --validate "$RT/cyclictest-h400.json" "$RT/signaltest.json"
@@ -45,6 +45,33 @@ ok $? "the text output says the set's files were read as rt-tests --json"
 printf '{"file_version": 1, "cmdline:": "hackbench -l 10", "thread": {}}\n' >"$TMP/rtset/hb.json"
 run_rc lj-compare --validate "$TMP/rtset/hb.json"
 is "$rc" 2 "an rt-tests file of a program lj-compare does not map is refused by --validate"
+
+# Values no run can have: the file is refused with the reason, as the ljkit reader refuses
+# impossible statistics, and the comparison counts what it skipped.
+sig="$RT/signaltest.json"
+jq '.thread["0"].max = -5' "$sig" >"$TMP/neg.json"
+jq '.thread["0"].min = 5000' "$sig" >"$TMP/minmax.json"
+jq '.thread["1"].cycles = 0' "$sig" >"$TMP/zero.json"
+run_rc lj-compare --validate "$TMP/neg.json"
+is "$rc:$(cat "$TMP/out")" "2:$TMP/neg.json: invalid: thread 0: a negative latency (min 15, avg 71.34, max -5)" \
+	"--validate refuses a negative max"
+run_rc lj-compare --validate "$TMP/minmax.json"
+is "$rc:$(cat "$TMP/out")" "2:$TMP/minmax.json: invalid: thread 0: min 5000 > max 3420" "...min above max"
+run_rc lj-compare --validate "$TMP/zero.json"
+is "$rc" 2 "...a count of 0 with values"
+grep -q "thread 1: 0 cycles but values" "$TMP/out"
+ok $? "...saying so"
+mkdir -p "$TMP/bad" && cp "$sig" "$TMP/neg.json" "$TMP/minmax.json" "$TMP/zero.json" "$TMP/bad/"
+run_rc lj-compare --format json "$TMP/bad"
+is "$(grep -c 'skipped: thread' "$TMP/err")" 3 "a set with three impossible files: a warning for each"
+is "$(jq '.skipped_files' "$TMP/out"):$(jq '.sets[0].rt_tests_results' "$TMP/out")" "3:1" \
+	"...counted as skipped, the good file read"
+run_rc lj-compare "$TMP/bad"
+grep -q "note: 3 files skipped" "$TMP/out"
+ok $? "the text output counts them too"
+jq '.thread["0"].avg = 20000' "$sig" >"$TMP/avg.json"
+run_rc lj-compare --validate "$TMP/avg.json"
+is "$rc" 2 "an average outside [min, max] is refused"
 
 # An lj-cyclic --json document is ljkit's, although it carries cyclictest's keys.
 mkdir -p "$TMP/lj"

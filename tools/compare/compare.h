@@ -173,7 +173,7 @@ int cmp_add_rate(struct cmp_data *d, int set, const char *workload, const char *
  * of it (tool, exit_code, summary: min, mean, [p50..p99_9,] max, samples)
  * and in *@tool the ljkit tool it maps to; else NULL.
  */
-json_object *cmp_rt_doc(const char *path, const char **tool);
+json_object *cmp_rt_doc(const char *path, const char **tool, char *why, size_t len);
 #define CMP_RT_NOTE "rt-tests --json read as ljkit results: the threads' min, avg (weighted by cycles), max -> min, mean, max; cycles -> samples; a -h histogram -> p50, p90, p99, p99_9; us -> ns"
 
 /* counts.c */

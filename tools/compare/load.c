@@ -377,6 +377,16 @@ static void keep(struct cmp_data *d, json_object *o)
  * ljkit-result/1 with a summary), or NULL after one warning: a document
  * that validation refuses never reaches the table or the gate.
  */
+/* A file refused: said (or kept for the caller, a file given by name) and counted. */
+static void skip_file(struct cmp_data *d, const char *path, const char *why, int ret)
+{
+	if (d->refused)
+		snprintf(d->refused, d->refusedlen, "%s", why[0] ? why : lj_strerror(ret));
+	else
+		lj_warn("%s: skipped: %s", path, why[0] ? why : lj_strerror(ret));
+	d->nskipped_files++;
+}
+
 static json_object *read_result(struct cmp_data *d, const char *path)
 {
 	json_object *doc = NULL;
@@ -384,11 +394,7 @@ static json_object *read_result(struct cmp_data *d, const char *path)
 	int ret = lj_result_read(path, &doc, why, sizeof(why));
 
 	if (ret) {
-		if (d->refused)
-			snprintf(d->refused, d->refusedlen, "%s", why[0] ? why : lj_strerror(ret));
-		else
-			lj_warn("%s: skipped: %s", path, why[0] ? why : lj_strerror(ret));
-		d->nskipped_files++;
+		skip_file(d, path, why, ret);
 		return NULL;
 	}
 	return doc;
@@ -534,6 +540,7 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 {
 	struct stat st;
 	json_object *doc, *tool;
+	char why[256];
 	const char *t;
 	int ret;
 
@@ -562,9 +569,11 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 		free(list);
 		return 0;
 	}
-	doc = cmp_rt_doc(path, NULL);	/* rt-tests' own --json (rtload.c), else ljkit's */
+	doc = cmp_rt_doc(path, NULL, why, sizeof(why));	/* rt-tests' own --json (rtload.c), else ljkit's */
 	if (doc)
 		d->sets[set].nrt++;
+	else if (why[0])
+		skip_file(d, path, why, -EINVAL);	/* rt-tests' with values no run can have */
 	else
 		doc = read_result(d, path);
 	if (!doc)

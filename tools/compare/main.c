@@ -170,9 +170,9 @@ static int validate(char **files, int n)
 
 	for (int i = 0; i < n; i++) {
 		const char *rt_tool = NULL;
-		json_object *doc = cmp_rt_doc(files[i], &rt_tool);	/* rt-tests' own --json */
 		char why[256] = "", vwhy[160];
-		int ret = doc ? 0 : lj_result_read(files[i], &doc, why, sizeof(why));
+		json_object *doc = cmp_rt_doc(files[i], &rt_tool, why, sizeof(why));	/* rt-tests' own --json */
+		int ret = doc ? 0 : why[0] ? -EINVAL : lj_result_read(files[i], &doc, why, sizeof(why));
 
 		if (!ret && cmp_check_values(doc, vwhy, sizeof(vwhy))) {
 			printf("%s: invalid: %s\n", files[i], vwhy);

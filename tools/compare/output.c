@@ -217,6 +217,9 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 	if (d->nbad_values)
 		fprintf(out, "%snote: %zu NaN or infinite value%s left out (warnings above name them)\n", pfx,
 			d->nbad_values, d->nbad_values == 1 ? "" : "s");
+	if (d->nskipped_files)
+		fprintf(out, "%snote: %zu file%s skipped (warnings above say why)\n", pfx,
+			d->nskipped_files, d->nskipped_files == 1 ? "" : "s");
 	if (worst > 0)
 		fprintf(out, "%snote: some metrics have too few runs to ever be significant at alpha %g "
 			"(%zu vs %zu runs: smallest possible p = %.3g): use repeat >= 5\n", pfx, cfg->alpha,
@@ -540,6 +543,7 @@ static void output_json(FILE *out, struct cmp_data *d, const struct cmp_config *
 		json_object_array_add(sets, o);
 	}
 	json_object_object_add(root, "sets", sets);
+	json_object_object_add(root, "skipped_files", lj_json_uint(d->nskipped_files));
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct cmp_row *r = d->rows[i];
 		json_object *o = json_object_new_object(), *per = json_object_new_array();

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "lj_err.h"
 #include "lj_json.h"
+#include "lj_why.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -121,17 +122,83 @@ static int add_hist(struct rt_acc *a, json_object *h)
 	return 0;
 }
 
-/* One thread's stats; a thread without cycles is left out. */
+/* A number of rt-tests' (an integer or a double, finite), into *v. */
+static bool num(json_object *o, double *v)
+{
+	if (!o || !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
+		return false;
+	*v = json_object_get_double(o);
+	return isfinite(*v);
+}
+
+/* Its histogram's counts: each a count >= 0; their sum (buckets past -h are overflows: not more than cycles). */
+static int hist_sum(const char *id, json_object *h, double *sum, char *why, size_t len)
+{
+	*sum = 0;
+	if (!h)
+		return 0;
+	if (!json_object_is_type(h, json_type_object))
+		return lj_why_err(why, len, -EINVAL, "thread %s: its histogram is not an object", id);
+	json_object_object_foreach(h, key, cnt) {
+		double c;
+
+		if (!num(cnt, &c) || c < 0)
+			return lj_why_err(why, len, -EINVAL, "thread %s: histogram bucket %s: not a count", id, key);
+		*sum += c;
+	}
+	return 0;
+}
+
+/*
+ * Values no run can have, as the ljkit reader refuses impossible
+ * statistics (lj_result_validate): a latency below 0, min above max, an
+ * average outside [min, max] (rt-tests prints it with two decimals), a
+ * histogram holding more than the cycles, or values where no cycle was
+ * measured. One such thread refuses the whole file.
+ */
+static int check_thread(const char *id, json_object *t, char *why, size_t len)
+{
+	double cycles = 0, mn = 0, mx = 0, av = 0, hs;
+	int ret;
+
+	if (get(t, "cycles") && (!num(get(t, "cycles"), &cycles) || cycles < 0))
+		return lj_why_err(why, len, -EINVAL, "thread %s: cycles is not a count", id);
+	if ((ret = hist_sum(id, get(t, "histogram"), &hs, why, len)))
+		return ret;
+	if (!(cycles > 0)) {
+		if ((num(get(t, "max"), &mx) && mx != 0) || (num(get(t, "avg"), &av) && av != 0) || hs > 0)
+			return lj_why_err(why, len, -EINVAL, "thread %s: 0 cycles but values (max %g, avg %g, %g in the histogram)",
+					  id, mx, av, hs);
+		return 0;
+	}
+	if (!num(get(t, "min"), &mn) || !num(get(t, "max"), &mx) || !num(get(t, "avg"), &av))
+		return lj_why_err(why, len, -EINVAL, "thread %s: min, max or avg is missing or not a number", id);
+	if (mn < 0 || mx < 0 || av < 0)
+		return lj_why_err(why, len, -EINVAL, "thread %s: a negative latency (min %g, avg %g, max %g)",
+				  id, mn, av, mx);
+	if (mn > mx)
+		return lj_why_err(why, len, -EINVAL, "thread %s: min %g > max %g", id, mn, mx);
+	if (av < mn - 0.005 || av > mx + 0.005)
+		return lj_why_err(why, len, -EINVAL, "thread %s: avg %g outside [min %g, max %g]", id, av, mn, mx);
+	if (hs > cycles)
+		return lj_why_err(why, len, -EINVAL, "thread %s: %g in the histogram, more than its %g cycles",
+				  id, hs, cycles);
+	return 0;
+}
+
+/* One thread's stats (checked); a thread without cycles is left out. */
 static int add_thread(struct rt_acc *a, json_object *t)
 {
-	json_object *c = get(t, "cycles"), *mn = get(t, "min"), *mx = get(t, "max"), *av = get(t, "avg");
-	double cycles = c ? json_object_get_double(c) : 0;
+	double cycles = 0, mn, mx, av;
 
-	if (!(cycles > 0) || !mn || !mx || !av)
+	if (!num(get(t, "cycles"), &cycles) || !(cycles > 0))
 		return 0;
-	a->min = fmin(a->min, json_object_get_double(mn));
-	a->max = fmax(a->max, json_object_get_double(mx));
-	a->weighted += json_object_get_double(av) * cycles;
+	num(get(t, "min"), &mn);
+	num(get(t, "max"), &mx);
+	num(get(t, "avg"), &av);
+	a->min = fmin(a->min, mn);
+	a->max = fmax(a->max, mx);
+	a->weighted += av * cycles;
 	a->cycles += cycles;
 	return json_object_is_type(get(t, "histogram"), json_type_object) ?
 		add_hist(a, get(t, "histogram")) : 0;
@@ -166,23 +233,32 @@ static void put_quantiles(json_object *sum, const struct rt_acc *a, double scale
 	}
 }
 
-/* The ljkit-shaped document of rt-tests document @rt, or NULL when it has no usable thread. */
-static json_object *convert(json_object *rt, const char *tool, bool nsecs)
+/*
+ * The ljkit-shaped document of rt-tests document @rt, or NULL: with @why
+ * when the file is refused (impossible values, nothing measured), "" when
+ * out of memory.
+ */
+static json_object *convert(json_object *rt, const char *tool, bool nsecs, char *why, size_t len)
 {
 	struct rt_acc a = { .min = INFINITY, .max = -INFINITY };
 	json_object *threads = get(rt, "thread"), *doc, *sum, *rc;
 	double scale = nsecs ? 1 : 1000;
 
-	if (!json_object_is_type(threads, json_type_object))
+	if (!json_object_is_type(threads, json_type_object)) {
+		lj_why(why, len, "rt-tests --json without a \"thread\" object");
 		return NULL;
+	}
 	json_object_object_foreach(threads, id, t) {
-		(void)id;
-		if (json_object_is_type(t, json_type_object) && add_thread(&a, t)) {
+		if (!json_object_is_type(t, json_type_object) || check_thread(id, t, why, len) ||
+		    add_thread(&a, t)) {
+			if (!json_object_is_type(t, json_type_object))
+				lj_why(why, len, "thread %s is not an object", id);
 			free(a.hist);
 			return NULL;
 		}
 	}
 	if (!(a.cycles > 0)) {
+		lj_why(why, len, "rt-tests --json with no measured cycle");
 		free(a.hist);
 		return NULL;
 	}
@@ -202,16 +278,17 @@ static json_object *convert(json_object *rt, const char *tool, bool nsecs)
 	return doc;
 }
 
-json_object *cmp_rt_doc(const char *path, const char **tool_out)
+json_object *cmp_rt_doc(const char *path, const char **tool_out, char *why, size_t len)
 {
 	json_object *rt = NULL, *doc;
 	const char *tool;
 	bool nsecs = false;
 
+	lj_why(why, len, "%s", "");
 	if (!looks_rt(path) || lj_json_read(path, LJ_RESULT_MAX_BYTES, &rt, NULL, 0))
 		return NULL;
 	tool = json_object_is_type(rt, json_type_object) && !get(rt, "schema") ? rt_tool(rt, &nsecs) : NULL;
-	doc = tool ? convert(rt, tool, nsecs) : NULL;
+	doc = tool ? convert(rt, tool, nsecs, why, len) : NULL;
 	json_object_put(rt);
 	if (doc && tool_out)
 		*tool_out = tool;
