@@ -176,6 +176,17 @@ int lj_setup_tracefs_instance(struct lj_setup *s, const char *name);
  */
 int lj_setup_tracefs_stale(char *first, size_t len);
 
+/*
+ * A file a run keeps beside its journal while it lives (lj-env's sweep
+ * phase log): DIR/run-@name.PID.START in the checked journal directory,
+ * new (O_CREAT|O_EXCL|O_NOFOLLOW, 0600), its path in @path. A run killed
+ * before it removes it leaves it to lj_setup_restore_stale (lj-env
+ * --restore), which removes those of processes that are gone (the PID
+ * dead, or now another process's: START is its start time).
+ * Return: an fd open for writing, or -errno.
+ */
+int lj_setup_runfile(const char *name, char *path, size_t len);
+
 /* Live journals of other processes in @dir, for --show: calls @fn per journal. */
 int lj_setup_list(const char *dir,
 		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),

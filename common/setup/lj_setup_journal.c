@@ -345,6 +345,20 @@ bool lj_setup_journal_alive(const struct lj_setup_jfile *j)
 	return lj_setup_pid_starttime(j->pid) == j->start;
 }
 
+int lj_setup_runfile(const char *name, char *path, size_t len)
+{
+	char why[PATH_MAX + 256];
+	int fd, ret = lj_setup_dir_ready(lj_setup_journal_dir(), true, why, sizeof(why));
+
+	if (ret)
+		return ret;
+	if (strchr(name, '/') || snprintf(path, len, "%s/run-%s.%d.%llu", lj_setup_journal_dir(), name,
+					   (int)getpid(), lj_setup_pid_starttime(getpid())) >= (int)len)
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
 bool lj_setup_is_journal_name(const char *name)
 {
 	return !strncmp(name, "journal.", 8) && name[8];

@@ -478,6 +478,42 @@ static int collect_stale(const char *dir, DIR *dp, struct stale_journal **out)
 }
 
 /*
+ * run-NAME.PID.START files (lj_setup_runfile) of processes that are gone:
+ * removed, with a line. Called with the directory lock held, in the
+ * checked journal directory: only ljkit writes there.
+ */
+static void remove_stale_runfiles(const char *dir, DIR *dp, void (*say)(const char *, void *), void *arg)
+{
+	struct dirent *d;
+
+	rewinddir(dp);
+	while ((d = readdir(dp))) {
+		char path[PATH_MAX], *end;
+		const char *p;
+		unsigned long long start;
+		long pid;
+
+		if (strncmp(d->d_name, "run-", 4) || !(p = strrchr(d->d_name, '.')) || p == d->d_name)
+			continue;
+		start = strtoull(p + 1, &end, 10);
+		if (*end || p[1] == '\0')
+			continue;
+		while (--p > d->d_name && isdigit((unsigned char)*p))
+			;
+		if (*p != '.' || !isdigit((unsigned char)p[1]))
+			continue;
+		pid = strtol(p + 1, &end, 10);
+		if (*end != '.' || pid <= 0 || pid > INT_MAX)
+			continue;
+		if (!(kill((pid_t)pid, 0) && errno == ESRCH) && lj_setup_pid_starttime((pid_t)pid) == start)
+			continue;	/* its run lives */
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (d->d_type == DT_REG && !unlink(path))
+			lj_setup_say(say, arg, "removed %s, left by pid %ld, which is gone", path, pid);
+	}
+}
+
+/*
  * Replay the stale journals newest first, by last write: when two killed
  * runs changed one setting, the second could change it only after the
  * first died (one owner per setting while its owner lives), so the second's
@@ -520,6 +556,7 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
 			count++;
 	}
 	free(v);
+	remove_stale_runfiles(dir, dp, say, arg);
 	lj_setup_unlock_dir(lock);
 	closedir(dp);
 	return ret ? ret : count;

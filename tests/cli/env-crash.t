@@ -86,4 +86,21 @@ for bad in "--cpus 5" "--idle-state 99x" "--sweep cpus=0,7 --cgroup $G"; do
 	is "$(snap)" "$before" "$bad: nothing changed"
 done
 
+# --sweep's phase log lives beside the journal: a SIGKILL leaves it there (never in $TMPDIR)
+# and --restore removes it with the journal.
+mkdir -p "$TMP/tmpdir"
+TMPDIR=$TMP/tmpdir lj-env -q --cgroup $G --sweep cpus=0,1 --dwell 50ms -- "${CMD[@]}" &
+pid=$!
+command_started $pid
+ls "$LJ_JOURNAL_DIR"/run-phases.$pid.* >/dev/null 2>&1
+ok $? "the sweep's phase log is in the journal directory (run-phases.$pid.START)"
+kill -KILL $pid
+wait $pid 2>/dev/null
+is "$(ls -A "$TMP/tmpdir" | wc -l)" 0 "nothing of it in \$TMPDIR"
+run_rc lj-env --restore
+grep -q "removed $LJ_JOURNAL_DIR/run-phases.$pid.[0-9]*, left by pid $pid, which is gone" "$TMP/out"
+ok $? "--restore removes the killed sweep's phase log, saying so"
+is "$(ls -A "$LJ_JOURNAL_DIR" | grep -v '^.lock$' | wc -l)" 0 "...and leaves nothing but the lock"
+reap_commands
+
 done_testing

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* sweep.c - parse --sweep cpus=... into cpuset steps and check them against the allowed CPUs. */
 #include "env.h"
+#include "lj_setup.h"
 #include "lj_parse.h"
 #include "lj_why.h"
 
@@ -75,10 +76,17 @@ int env_sweep_check(const struct env_sweep *sw, const cpu_set_t *allowed, char *
 int env_phase_open(char *path, size_t len)
 {
 	const char *dir = getenv("TMPDIR");
-	int fd;
+	/*
+	 * Beside the journal: a SIGKILL leaves it to lj-env --restore (in
+	 * $TMPDIR it stayed for good). Only a run that cannot use the journal
+	 * directory (without privilege) puts it in $TMPDIR.
+	 */
+	int fd = lj_setup_runfile("phases", path, len);
 
-	snprintf(path, len, "%s/lj-env-phases.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
+	if (fd < 0) {
+		snprintf(path, len, "%s/lj-env-phases.XXXXXX", dir && *dir ? dir : "/tmp");
+		fd = mkstemp(path);
+	}
 	if (fd < 0) {
 		path[0] = '\0';
 		return -errno;
