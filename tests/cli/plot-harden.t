@@ -91,4 +91,30 @@ else
 	skip 4 "needs root, useradd and setpriv to act as another user"
 fi
 
+# --- memory: a large input is walked, not built into a tree (JSON::PP's took 10 to 45 times the
+# input: 0.6-2.9 GB for 64 MiB). lj-plot alone (gnuplot stubbed: it has its own memory) stays
+# within 4 times the input and 24 MiB of perl; with the tree it took 31 times a 6 MiB result, 0.2 GB.
+if [ -x /usr/bin/time ]; then
+	mkdir -p "$TMP/stub"
+	printf '#!/bin/sh\nf=$(sed -n "s/^set output .\\(.*\\).$/\\1/p" "$1"); echo x >"$f"\n' >"$TMP/stub/gnuplot"
+	chmod +x "$TMP/stub/gnuplot"
+	perl -e 'print "{\"tool\":\"lj-cyclic\",\"results\":[{\"thread\":0,\"latency\":{\"histogram\":[",
+		join(",", map { "[$_,7]" } 1 .. 200000), "]}}],\"side\":{\"pad\":[", join(",", map { "[$_,$_]" } 1 .. 75000), "]}}"' >"$TMP/big.json"
+	perl -e 'print "t_s,phase,frames,dropped,fps,cpu0_khz,cpu1_khz\n";
+		printf "%.1f,cpus=%d,6,0,59.9,%d,%d\n", $_ / 10, ($_ / 50) % 3, 1800000 + $_ % 7, 1800000 + $_ % 7 for 0 .. 75000' >"$TMP/big.csv"
+	for input in "hist $TMP/big.json" "timeline $TMP/big.csv"; do
+		set -- $input
+		PATH=$TMP/stub:$PATH /usr/bin/time -f '%M' "$PLOT" -o "$TMP/mem" "$@" >/dev/null 2>"$TMP/time"
+		kib=$(tail -1 "$TMP/time")
+		limit=$(( $(stat -c %s "$2") * 4 / 1024 + 24 * 1024 ))
+		ok $(( ${kib:-999999999} > limit )) "$1 of a $(( $(stat -c %s "$2") / 1024 )) KiB input: $kib KiB at most (limit $limit KiB)"
+	done
+else
+	skip 2 "no /usr/bin/time"
+fi
+jq '.results[0].histogram = [[2000, 1], [1000, 1]]' "$RUN1" >"$TMP/desc.json" 2>/dev/null ||
+	printf '{"results":[{"histogram":[[2000,1],[1000,1]]}]}' >"$TMP/desc.json"
+run_rc "$PLOT" -o "$TMP/p" hist "$TMP/desc.json"
+is "$rc" 2 "histogram buckets not ascending (not an ljkit histogram): bad input"
+
 done_testing
