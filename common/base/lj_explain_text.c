@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_explain_text - an explanation as words, and causes summed over a run. */
 #include "lj_explain.h"
+#include "lj_printable.h"
 
 #include <inttypes.h>
 #include <sched.h>
@@ -130,7 +131,8 @@ char *lj_explain_text(const struct lj_explanation *x, const char *what, uint64_t
 	}
 	if (o < len)
 		tail_text(x, buf, len);
-	return buf;
+	/* Task names come from the trace: a comm may hold any byte, an escape sequence too. */
+	return lj_printable(buf);
 }
 
 static bool same_cause(const struct lj_cause *a, const struct lj_cause *b)

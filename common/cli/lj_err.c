@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_err - diagnostics, verbosity and exit codes. */
 #include "lj_err.h"
+#include "lj_printable.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -45,14 +46,8 @@ static void vsay(const char *prefix, int err, const char *fmt, va_list ap)
 	char msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	/*
-	 * Names and values in messages come from files and argv: a raw
-	 * escape sequence or newline from them must not reach the terminal
-	 * or forge a second line.
-	 */
-	for (char *c = msg; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
+	/* Names and values in messages come from files and argv. */
+	lj_printable(msg);
 	if (err)
 		fprintf(stderr, "%s: %s%s: %s\n", prog, prefix, msg, lj_strerror(err));
 	else

@@ -14,6 +14,7 @@
 #include "lj_hot.h"
 #include "lj_json.h"
 #include "lj_parse.h"
+#include "lj_printable.h"
 #include "lj_preempt.h"
 #include "lj_result.h"
 #include "lj_time.h"
@@ -572,7 +573,7 @@ static int contribute(void *priv, struct lj_result *res)
 static void report_summary(struct lj_explain *x, FILE *out)
 {
 	struct lj_trace_stats st;
-	char d[24], sch[24];
+	char d[24], sch[24], nm[LJ_TEV_IRQNAME];
 
 	lj_trace_get_stats(x->trace, &st);
 	fprintf(out, "## explain: %d explained, %llu events read, %llu lost", x->ndone,
@@ -586,15 +587,17 @@ static void report_summary(struct lj_explain *x, FILE *out)
 	for (int i = 0; i < x->nagg && i < 5; i++) {
 		const struct lj_cause *c = &x->agg[i];
 
-		fprintf(out, "%s%s %s", i ? ", " : "; in all: ", c->kind == LJ_CAUSE_TASK ? c->name :
+		/* Names come from the trace (a task's comm holds any byte): shown printable. */
+		lj_printable_copy(c->name, nm, sizeof(nm));
+		fprintf(out, "%s%s %s", i ? ", " : "; in all: ", c->kind == LJ_CAUSE_TASK ? nm :
 			c->kind == LJ_CAUSE_SELF ? "itself" : lj_cause_kind_name(c->kind),
 			lj_explain_dur(c->ns, d, sizeof(d)));
 		if (c->kind == LJ_CAUSE_TASK)
 			fprintf(out, " (pid %d, %s)", c->id, lj_cause_sched_text(c, sch, sizeof(sch)));
 		else if (c->kind == LJ_CAUSE_IRQ || c->kind == LJ_CAUSE_SOFTIRQ)
-			fprintf(out, " %s", c->name);
+			fprintf(out, " %s", nm);
 		else if (c->kind == LJ_CAUSE_UNACCOUNTED)
-			fprintf(out, " (%s)", c->name);
+			fprintf(out, " (%s)", nm);
 	}
 	fputc('\n', out);
 	if (x->nlower)

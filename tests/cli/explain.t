@@ -238,6 +238,25 @@ else
 	skip 2 "lj-hackbench not built"
 fi
 
+# A task name from the trace may hold any byte: --explain's text shows control characters as
+# '?' (an escape sequence reaches root's terminal as one otherwise), the JSON keeps the name.
+INTERFERER_COMM=$'\e[2Jevil\a' start_helper spin "$CPU" 99 "$SPIN_US" 25000 200
+if [ -n "$helper_pid" ]; then
+	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 100 -l 1500 --explain --json "$TMP/esc.json"
+	kill "$helper_job" 2>/dev/null
+	wait "$helper_job" 2>/dev/null
+	! grep -q $'[\e\a]' "$TMP/err"
+	ok $? "no escape or bell byte of a task's name reaches stderr"
+	if python3 -c "import json,sys; x = json.load(open(sys.argv[1]))['side']['explain']; sys.exit(0 if any(c.get('name') == '\x1b[2Jevil\x07' for e in x['explanations'] for c in e['causes']) else 1)" "$TMP/esc.json"; then
+		grep -q '^## .*?\[2Jevil? (pid' "$TMP/err"
+		ok $? "...it is shown with '?' for them (the JSON keeps the name)"
+	else
+		skip 1 "the renamed spinner was not named in an explanation this run"
+	fi
+else
+	skip 2 "the spinner did not start"
+fi
+
 # 3. Nothing left behind.
 is "$(instances)" 0 "no ljkit tracefs instance left"
 is "$(grep -c ' tracefs ' /proc/self/mounts)" "$mounts_before" "tracefs mounted as before"

@@ -12,6 +12,8 @@
  * first (an RT flood would starve its start-up on that CPU).
  *
  * It prints "ready PID" once pinned and at its priority, then works.
+ * $INTERFERER_COMM, when set, becomes its task name (a comm with control
+ * characters: what --explain's text must not pass to the terminal raw).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -135,6 +138,10 @@ static int flood(int64_t ms, int prio, int64_t delay_ms)
 
 int main(int argc, char **argv)
 {
+	const char *comm = getenv("INTERFERER_COMM");
+
+	if (comm && prctl(PR_SET_NAME, comm, 0, 0, 0))
+		fprintf(stderr, "interferer: cannot rename itself: %s\n", strerror(errno));
 	if (argc == 7 && !strcmp(argv[1], "spin")) {
 		if (pin(atoi(argv[2])))
 			return 1;

@@ -139,6 +139,13 @@ static void test_wake_behind_fifo(void)
 	is_str(text, "spike 3.02 ms on CPU 1 at +0.169 s (waiting for CPU): interferer (pid 9667, "
 	       "RT 99) ran 3.00 ms; irq local timer 15.0 us; itself 9.00 us; softirq RCU 1.00 us; "
 	       "100 % explained", "the text line");
+	/* A comm may hold any byte (prctl PR_SET_NAME): the text shows control characters as '?'. */
+	if (hog) {
+		snprintf(x.causes[hog - x.causes].name, sizeof(hog->name), "\x1b[2J\nx\a");
+		lj_explain_text(&x, "spike", 585 * 1000000000ULL, text, sizeof(text));
+		ok(strstr(text, "?[2J?x? (pid 9667,") && !strpbrk(text, "\x1b\n\a"),
+		   "a task name's escape, newline and bell are shown as '?'");
+	}
 }
 
 /*
