@@ -137,27 +137,28 @@ v1_mount() {
 
 # system_lock: tests that change system-wide state (cgroups, RT budgets,
 # RT throttling) hold this lock, because prove runs two test files at once
-# (and other checkouts share it: same path, same flock). It lives in a
-# directory others can write, so it is never opened for writing: created
-# only where nothing is (noclobber: O_EXCL, no link followed), then opened
-# read-only and used only if it is a regular file of ours, the very file
-# that was checked (a link planted there is refused, its target untouched).
+# (and other checkouts share it: same path, same flock). A lock file others
+# can open can be held by anyone (flock needs only a read-only open): it
+# lives in a directory of the running user's own, mode 0700, made here
+# (mkdir: never through a link) and used only if it is exactly that; a
+# planted link or directory makes the test bail out with the reason. The
+# wait is bounded ($LJ_TEST_LOCK_TIMEOUT seconds, default 900): a holder
+# that never lets go costs a message naming it, not a hung make check.
 system_lock() {
-	local f="${TMPDIR:-/tmp}/ljkit-system-tests.lock"
+	local d="${TMPDIR:-/tmp}/ljkit-system-tests-$(id -u).d" holder
+	local timeout=${LJ_TEST_LOCK_TIMEOUT:-900}
 
-	if [ ! -e "$f" ] && [ ! -L "$f" ]; then
-		(set -o noclobber; : >"$f") 2>/dev/null
-	fi
-	if [ -L "$f" ] || [ ! -f "$f" ] || [ "$(stat -c %u "$f")" != "$(id -u)" ]; then
-		echo "Bail out! $f is not a regular file of uid $(id -u) (a planted link?): not used as the test lock"
+	mkdir -m 700 "$d" 2>/dev/null
+	if [ -L "$d" ] || [ ! -d "$d" ] || [ "$(stat -c %u:%a "$d")" != "$(id -u):700" ]; then
+		echo "Bail out! $d is not a private directory of uid $(id -u) (mode 0700; a planted link?): not used for the test lock"
 		exit 1
 	fi
-	exec 9<"$f"
-	if [ "$(stat -L -c %d:%i "/proc/$BASHPID/fd/9")" != "$(stat -c %d:%i "$f")" ]; then
-		echo "Bail out! $f changed while it was being opened"
+	exec 9>>"$d/lock"
+	if ! flock -w "$timeout" 9; then
+		holder=$(awk -v ino="$(stat -c %i "$d/lock")" '$2 == "FLOCK" && $6 ~ (":" ino "$") { print $5; exit }' /proc/locks)
+		echo "Bail out! the test lock $d/lock is held by pid ${holder:-?} ($(cat "/proc/${holder:-0}/cmdline" 2>/dev/null | tr '\0' ' ' | cut -c1-80)) for over $timeout s: is it stuck? (LJ_TEST_LOCK_TIMEOUT sets the wait)"
 		exit 1
 	fi
-	flock 9
 }
 
 # drop_to_nobody CMD...: run CMD as uid/gid 65534 with no groups, to see

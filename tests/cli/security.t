@@ -131,11 +131,26 @@ run_rc lj-env --json /dev/full -- true
 is "$rc" 1 "lj-env --json that cannot be written (/dev/full): exit 1, not COMMAND's 0"
 
 # the test suite's own lock, planted as a link in a shared TMPDIR
-as_user ln -s "$TMP/victim" "$PUB/ljkit-system-tests.lock"
+as_user ln -s "$TMP/victim" "$PUB/ljkit-system-tests-$(id -u).d"
 (TMPDIR=$PUB; . "$LJ_SRC/tests/cli/lib.sh"; system_lock) >"$TMP/out" 2>&1
 ok "$([ $? -ne 0 ] && [ "$(cat "$TMP/victim")" = precious ] && echo 0 || echo 1)" \
-	"the test lock does not truncate a planted link's target"
-grep -q "Bail out!.*not a regular file" "$TMP/out"; ok $? "...it bails out saying why"
+	"the test lock does not write through a planted link"
+grep -q "Bail out!.*not a private directory" "$TMP/out"; ok $? "...it bails out saying why"
+# ...and nobody else can hold it: it lives in a 0700 directory of ours (a lock file of mode
+# 0644 in TMPDIR could be opened read-only and flock'd by any user, stalling make check).
+mkdir -m 1777 "$TMP/pub2"
+(TMPDIR=$TMP/pub2; . "$LJ_SRC/tests/cli/lib.sh"; system_lock) >"$TMP/out" 2>&1
+as_user sh -c 'for f in "$1"/* "$1"/*/*; do [ -f "$f" ] && flock -n "$f" true 2>/dev/null && exit 0; done; exit 1' _ "$TMP/pub2"
+ok "$([ $? -ne 0 ] && echo 0 || echo 1)" "an unprivileged user cannot open the test lock to hold it"
+# a holder that never lets go: a message naming it after LJ_TEST_LOCK_TIMEOUT, not a hang
+L2="$TMP/pub2/ljkit-system-tests-$(id -u).d/lock"
+( exec 8>>"$L2"; flock 8; exec sleep 30 ) &
+holder=$!
+wait_for sh -c "! flock -n '$L2' true"
+(TMPDIR=$TMP/pub2 LJ_TEST_LOCK_TIMEOUT=1; . "$LJ_SRC/tests/cli/lib.sh"; system_lock; echo got it) >"$TMP/out" 2>&1
+grep -q "Bail out! the test lock .* is held by pid [0-9]* .* for over 1 s" "$TMP/out" && ! grep -q "got it" "$TMP/out"
+ok $? "a lock held too long: bail out naming the holder, after the timeout"
+kill "$holder" 2>/dev/null
 
 # --- 4. nobody else can hold the setup lock ----------------------------------
 mkdir -m 755 "$TMP/l"			# ljkit makes j itself

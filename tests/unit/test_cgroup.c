@@ -180,15 +180,20 @@ static void test_real_v1(void)
 		skip(17, "no v1 cpuset and cpu hierarchies mounted");
 		return;
 	}
-	/* the CLI tests that switch RT throttling off take the same lock */
+	/* the CLI tests that switch RT throttling off take the same lock (tests/cli/lib.sh's system_lock) */
 	{
-		char lock[300];
+		char dir[300], lock[320];
+		struct stat st;
 		int fd;
 
-		snprintf(lock, sizeof(lock), "%s/ljkit-system-tests.lock",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-		if (fd >= 0)
+		snprintf(dir, sizeof(dir), "%s/ljkit-system-tests-%u.d",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (unsigned)geteuid());
+		snprintf(lock, sizeof(lock), "%s/lock", dir);
+		mkdir(dir, 0700);
+		/* only a private directory of ours: a lock others can open, others can hold */
+		if (!lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+		    (st.st_mode & 07777) == 0700 &&
+		    (fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0)
 			flock(fd, LOCK_EX);	/* dropped at exit */
 	}
 	snprintf(name, sizeof(name), "ljtest-%d", (int)getpid());
