@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "lj_json.h"
 #include "lj_result.h"
 
 int frm_trial_smooth_init(const struct frm_trial *tr, struct frm_smooth *s)
@@ -81,15 +82,10 @@ static void add(json_object *o, const char *k, json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static json_object *i64(uint64_t v)
-{
-	return json_object_new_int64((int64_t)v);
-}
-
 /* A % of a window, or null without windows. */
 static json_object *pct_or_null(double v)
 {
-	return v >= 0 ? json_object_new_double(v) : NULL;
+	return v >= 0 ? lj_json_num(v) : NULL;
 }
 
 static json_object *window_json(const struct frm_config *cfg, const struct frm_smooth *s)
@@ -99,12 +95,12 @@ static json_object *window_json(const struct frm_config *cfg, const struct frm_s
 	double share[FRM_SMOOTH_BUCKETS];
 
 	add(o, "name", json_object_new_string("dropped_window"));
-	add(o, "window_ns", json_object_new_int64(cfg->drop_window_ns));
-	add(o, "window_frames", i64(frm_window_frames(&cfg->clock, cfg->drop_window_ns)));
-	add(o, "windows", i64(s->windows));
+	add(o, "window_ns", lj_json_int(cfg->drop_window_ns));
+	add(o, "window_frames", lj_json_uint(frm_window_frames(&cfg->clock, cfg->drop_window_ns)));
+	add(o, "windows", lj_json_uint(s->windows));
 	add(o, "max_pct", pct_or_null(s->windows ? frm_smooth_pct(s, s->max_dropped) : -1));
-	add(o, "max_dropped", s->windows ? i64(s->max_dropped) : NULL);
-	add(o, "max_start_ns", s->windows ? json_object_new_int64(llround(worst_start_s(s) * 1e9)) : NULL);
+	add(o, "max_dropped", s->windows ? lj_json_uint(s->max_dropped) : NULL);
+	add(o, "max_start_ns", s->windows ? lj_json_int(llround(worst_start_s(s) * 1e9)) : NULL);
 	add(o, "p50_pct", pct_or_null(frm_smooth_percentile(s, 50)));
 	add(o, "p95_pct", pct_or_null(frm_smooth_percentile(s, 95)));
 	add(o, "p99_pct", pct_or_null(frm_smooth_percentile(s, 99)));
@@ -112,9 +108,9 @@ static json_object *window_json(const struct frm_config *cfg, const struct frm_s
 	for (int b = 0; b < FRM_SMOOTH_BUCKETS; b++) {
 		json_object *x = json_object_new_object();
 
-		add(x, "from_pct", json_object_new_int(frm_smooth_bucket_pct[b]));
-		add(x, "to_pct", json_object_new_int(b + 1 < FRM_SMOOTH_BUCKETS ? frm_smooth_bucket_pct[b + 1] : 100));
-		add(x, "share_pct", json_object_new_double(share[b]));
+		add(x, "from_pct", lj_json_int(frm_smooth_bucket_pct[b]));
+		add(x, "to_pct", lj_json_int(b + 1 < FRM_SMOOTH_BUCKETS ? frm_smooth_bucket_pct[b + 1] : 100));
+		add(x, "share_pct", lj_json_num(share[b]));
 		json_object_array_add(buckets, x);
 	}
 	add(o, "buckets", buckets);
@@ -125,8 +121,8 @@ static json_object *window_json(const struct frm_config *cfg, const struct frm_s
 		if (!s->by_dropped[d])
 			continue;
 		pair = json_object_new_array();
-		json_object_array_add(pair, i64(d));
-		json_object_array_add(pair, i64(s->by_dropped[d]));
+		json_object_array_add(pair, lj_json_uint(d));
+		json_object_array_add(pair, lj_json_uint(s->by_dropped[d]));
 		json_object_array_add(by, pair);
 	}
 	add(o, "windows_by_dropped", by);
@@ -138,9 +134,9 @@ static json_object *jank_json(const struct frm_smooth *s)
 	json_object *o = json_object_new_object();
 
 	add(o, "name", json_object_new_string("throughput_jank"));
-	add(o, "janks", i64(s->janks));
-	add(o, "gaps_compared", i64(s->gaps_compared));
-	add(o, "jank_pct", json_object_new_double(frm_smooth_jank_pct(s)));
+	add(o, "janks", lj_json_uint(s->janks));
+	add(o, "gaps_compared", lj_json_uint(s->gaps_compared));
+	add(o, "jank_pct", lj_json_num(frm_smooth_jank_pct(s)));
 	return o;
 }
 
@@ -150,11 +146,11 @@ static json_object *missed_json(const struct frm_smooth *s)
 	bool any = s->scroll_windows > 0;
 
 	add(o, "name", json_object_new_string("missed_vsyncs"));
-	add(o, "window_frames", json_object_new_int(FRM_SCROLL_WINDOW));
-	add(o, "windows", i64(s->scroll_windows));
-	add(o, "missed_vsyncs_sum_max", any ? i64(s->missed_sum_max) : NULL);
-	add(o, "missed_vsyncs_max", any ? i64(s->missed_max) : NULL);
-	add(o, "delayed_frames_pct_max", any ? json_object_new_double(100.0 * (double)s->delayed_max /
+	add(o, "window_frames", lj_json_int(FRM_SCROLL_WINDOW));
+	add(o, "windows", lj_json_uint(s->scroll_windows));
+	add(o, "missed_vsyncs_sum_max", any ? lj_json_uint(s->missed_sum_max) : NULL);
+	add(o, "missed_vsyncs_max", any ? lj_json_uint(s->missed_max) : NULL);
+	add(o, "delayed_frames_pct_max", any ? lj_json_num(100.0 * (double)s->delayed_max /
 									FRM_SCROLL_WINDOW) : NULL);
 	return o;
 }

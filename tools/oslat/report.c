@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lj_hist.h"
+#include "lj_json.h"
 #include "lj_parse.h"
 #include "lj_rtjson.h"
 #include "lj_sched.h"
@@ -114,21 +115,21 @@ static void params(const struct osl_run *run, json_object *p)
 	const struct osl_config *cfg = run->cfg;
 	char cpus[256];
 
-	json_object_object_add(p, "duration_ns", json_object_new_int64(cfg->duration_ns));
-	json_object_object_add(p, "preheat_ns", json_object_new_int64(cfg->preheat_ns));
+	json_object_object_add(p, "duration_ns", lj_json_int(cfg->duration_ns));
+	json_object_object_add(p, "preheat_ns", lj_json_int(cfg->preheat_ns));
 	json_object_object_add(p, "cpus", json_object_new_string(lj_cpulist_format(&run->measured, cpus,
 										       sizeof(cpus))));
-	json_object_object_add(p, "threads", json_object_new_int(run->n));
+	json_object_object_add(p, "threads", lj_json_int(run->n));
 	json_object_object_add(p, "policy", json_object_new_string(cfg->rtprio ? "fifo" : "default"));
-	json_object_object_add(p, "priority", json_object_new_int(cfg->rtprio));
-	json_object_object_add(p, "bucket_size", json_object_new_int(cfg->bucket_size));
-	json_object_object_add(p, "bias_us", json_object_new_int64((int64_t)run->bias_us));
+	json_object_object_add(p, "priority", lj_json_int(cfg->rtprio));
+	json_object_object_add(p, "bucket_size", lj_json_int(cfg->bucket_size));
+	json_object_object_add(p, "bias_us", lj_json_int((int64_t)run->bias_us));
 	json_object_object_add(p, "workload", json_object_new_string(cfg->workload));
-	json_object_object_add(p, "workload_mem", json_object_new_int64(
+	json_object_object_add(p, "workload_mem", lj_json_int(
 		strcmp(cfg->workload, "memmove") ? 0 : (int64_t)cfg->workload_mem));
 	json_object_object_add(p, "single_preheat", json_object_new_boolean(cfg->single_preheat));
-	json_object_object_add(p, "trace_threshold_us", json_object_new_int(cfg->trace_threshold_us));
-	json_object_object_add(p, "main_cpu", json_object_new_int(run->main_cpu));
+	json_object_object_add(p, "trace_threshold_us", lj_json_int(cfg->trace_threshold_us));
+	json_object_object_add(p, "main_cpu", lj_json_int(run->main_cpu));
 	json_object_object_add(p, "clock", json_object_new_string("CLOCK_MONOTONIC"));
 }
 
@@ -138,11 +139,11 @@ static json_object *oslat_block(const struct osl_thread *t)
 	json_object *o = json_object_new_object(), *counts = json_object_new_array();
 
 	for (int j = 0; j < t->b.size; j++)
-		json_object_array_add(counts, json_object_new_int64((int64_t)t->b.count[j]));
-	json_object_object_add(o, "min_us", json_object_new_int64((int64_t)min_us(t)));
-	json_object_object_add(o, "avg_us", json_object_new_double(osl_buckets_average(&t->b)));
-	json_object_object_add(o, "max_us", json_object_new_int64((int64_t)t->b.max_us));
-	json_object_object_add(o, "overflow_us", json_object_new_int64((int64_t)t->b.overflow_us));
+		json_object_array_add(counts, lj_json_int((int64_t)t->b.count[j]));
+	json_object_object_add(o, "min_us", lj_json_int((int64_t)min_us(t)));
+	json_object_object_add(o, "avg_us", lj_json_num(osl_buckets_average(&t->b)));
+	json_object_object_add(o, "max_us", lj_json_int((int64_t)t->b.max_us));
+	json_object_object_add(o, "overflow_us", lj_json_int((int64_t)t->b.overflow_us));
 	json_object_object_add(o, "counts", counts);
 	return o;
 }
@@ -151,11 +152,11 @@ static void thread_result(const struct osl_thread *t, json_object *arr)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "thread", json_object_new_int(t->index));
-	json_object_object_add(o, "tid", json_object_new_int(t->tid));
-	json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
-	json_object_object_add(o, "start_ns", json_object_new_int64(t->start_ns));
-	json_object_object_add(o, "end_ns", json_object_new_int64(t->stop_ns));
+	json_object_object_add(o, "thread", lj_json_int(t->index));
+	json_object_object_add(o, "tid", lj_json_int(t->tid));
+	json_object_object_add(o, "cpu", lj_json_int(t->cpu));
+	json_object_object_add(o, "start_ns", lj_json_int(t->start_ns));
+	json_object_object_add(o, "end_ns", lj_json_int(t->stop_ns));
 	json_object_object_add(o, "gaps", lj_result_hist_json(t->hist, true));
 	json_object_object_add(o, "buckets", oslat_block(t));
 	json_object_array_add(arr, o);
@@ -204,19 +205,19 @@ static void side(const struct osl_run *run, json_object *s)
 		for (int k = 0; k < t->ntop; k++) {
 			json_object *g = json_object_new_object();
 
-			json_object_object_add(g, "gap_ns", json_object_new_int64((int64_t)top[k].ns));
-			json_object_object_add(g, "end_ns", json_object_new_int64(top[k].end_ns));
+			json_object_object_add(g, "gap_ns", lj_json_int((int64_t)top[k].ns));
+			json_object_object_add(g, "end_ns", lj_json_int(top[k].end_ns));
 			json_object_array_add(gaps, g);
 		}
-		json_object_object_add(o, "thread", json_object_new_int(i));
-		json_object_object_add(o, "nvcsw", json_object_new_int64(t->nvcsw));
-		json_object_object_add(o, "nivcsw", json_object_new_int64(t->nivcsw));
+		json_object_object_add(o, "thread", lj_json_int(i));
+		json_object_object_add(o, "nvcsw", lj_json_int(t->nvcsw));
+		json_object_object_add(o, "nivcsw", lj_json_int(t->nivcsw));
 		json_object_object_add(o, "largest", gaps);
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(s, "threads", arr);
 	if (run->broke)
-		json_object_object_add(s, "break_us", json_object_new_int64((int64_t)run->broke_us));
+		json_object_object_add(s, "break_us", lj_json_int((int64_t)run->broke_us));
 }
 
 /* oslat's --json keys: num_threads and thread{"<i>"} with its units (us, MHz, s) and its histogram. */
@@ -225,7 +226,7 @@ static void rt_keys(const struct osl_run *run, json_object *root)
 	json_object *threads;
 
 	lj_rtjson_header(root);
-	json_object_object_add(root, "num_threads", json_object_new_int(run->n));
+	json_object_object_add(root, "num_threads", lj_json_int(run->n));
 	threads = lj_rtjson_threads(root);
 	for (int i = 0; i < run->n; i++) {
 		const struct osl_thread *t = &run->th[i];
@@ -236,14 +237,14 @@ static void rt_keys(const struct osl_run *run, json_object *root)
 			if (!t->b.count[j])
 				continue;
 			snprintf(key, sizeof(key), "%llu", (unsigned long long)(run->bias_us + (uint64_t)j + 1));
-			json_object_object_add(hist, key, json_object_new_int64((int64_t)t->b.count[j]));
+			json_object_object_add(hist, key, lj_json_int((int64_t)t->b.count[j]));
 		}
-		json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
-		json_object_object_add(o, "freq", json_object_new_int(OSL_COUNTER_MHZ));
-		json_object_object_add(o, "min", json_object_new_int64((int64_t)min_us(t)));
-		json_object_object_add(o, "avg", json_object_new_double(osl_buckets_average(&t->b)));
-		json_object_object_add(o, "max", json_object_new_int64((int64_t)t->b.max_us));
-		json_object_object_add(o, "duration", json_object_new_double(
+		json_object_object_add(o, "cpu", lj_json_int(t->cpu));
+		json_object_object_add(o, "freq", lj_json_int(OSL_COUNTER_MHZ));
+		json_object_object_add(o, "min", lj_json_int((int64_t)min_us(t)));
+		json_object_object_add(o, "avg", lj_json_num(osl_buckets_average(&t->b)));
+		json_object_object_add(o, "max", lj_json_int((int64_t)t->b.max_us));
+		json_object_object_add(o, "duration", lj_json_num(
 			round((double)(t->stop_ns - t->start_ns) / 1e6) / 1e3));
 		json_object_object_add(o, "histogram", hist);
 		snprintf(key, sizeof(key), "%d", i);
