@@ -171,10 +171,10 @@ int lj_setup_tracefs_instance(struct lj_setup *s, const char *name);
 
 /*
  * Instances "ljkit-PID" still recording (tracing_on 1) whose process is
- * gone: a run killed before it removed its own. Return: how many, the
- * first one's directory in @first.
+ * gone: a run killed before it removed its own. Return: how many, their
+ * directories in @names, comma-separated (as many as fit).
  */
-int lj_setup_tracefs_stale(char *first, size_t len);
+int lj_setup_tracefs_stale(char *names, size_t len);
 
 /*
  * A file a run keeps beside its journal while it lives (lj-env's sweep

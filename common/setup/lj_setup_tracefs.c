@@ -329,14 +329,14 @@ int lj_setup_tracefs_allowed(const struct lj_setup_entry *e, char *why, size_t l
 
 /* ---- stale instances ---- */
 
-int lj_setup_tracefs_stale(char *first, size_t len)
+int lj_setup_tracefs_stale(char *names, size_t len)
 {
 	DIR *dp = opendir(INSTANCES);
 	struct dirent *d;
 	int n = 0;
 
-	if (first && len)
-		first[0] = '\0';
+	if (names && len)
+		names[0] = '\0';
 	if (!dp)
 		return 0;
 	while ((d = readdir(dp))) {
@@ -352,8 +352,9 @@ int lj_setup_tracefs_stale(char *first, size_t len)
 		strncat(path, "/tracing_on", sizeof(path) - strlen(path) - 1);
 		if (lj_file_read(path, on, sizeof(on)) < 0 || strcmp(on, "1"))
 			continue;	/* a trace kept for the user after a break (-b): not recording */
-		if (!n && first)
-			snprintf(first, len, INSTANCES "%s", d->d_name);
+		if (names && len > strlen(names) + 1)	/* every one that fits, comma-separated */
+			snprintf(names + strlen(names), len - strlen(names), "%s" INSTANCES "%s",
+				 n ? ", " : "", d->d_name);
 		n++;
 	}
 	closedir(dp);
