@@ -33,6 +33,11 @@ full "lj-cyclic --help" lj-cyclic --help
 full "lj-signal" lj-signal -l 20
 full "lj-hackbench" lj-hackbench -g 1 -l 10
 full "lj-frame" lj-frame -D 0.2 --fake-work 1000 --stages 1
+if [ -x "$LJ_BUILD/lj-oslat" ]; then
+	full "lj-oslat" lj-oslat -D 0.2
+else
+	skip 1 "lj-oslat not built"
+fi
 full "lj-env --show --json" lj-env --show --json
 full "lj-env --show" lj-env --show
 full "lj-env --restore" lj-env --restore
