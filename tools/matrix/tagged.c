@@ -72,7 +72,8 @@ int mx_find_tag(const struct mx_config *cfg)
 		v[n++] = t;
 	}
 	closedir(dp);
-	qsort(v, n, sizeof(*v), newest_first);
+	if (n)
+		qsort(v, n, sizeof(*v), newest_first);
 	for (size_t i = 0; i < n; i++) {
 		printf("%s\n", v[i].dir);
 		free(v[i].dir);
