@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_perfetto - write --perfetto's trace after the run from what the hooks and the tool kept. */
 #include "lj_perfetto.h"
+#include "lj_json.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static json_object *usec(uint64_t ns)
 	char buf[48];
 
 	snprintf(buf, sizeof(buf), "%.3f", (double)ns / 1e3);
-	return json_object_new_double_s((double)ns / 1e3, buf);
+	return lj_json_num_text((double)ns / 1e3, buf);
 }
 
 static void cpu_process(struct writer *wr)
@@ -95,10 +96,10 @@ static void sample_slice(struct writer *wr, const struct lj_pf_sample *s, uint32
 	json_object *args = json_object_new_object();
 
 	json_object_object_add(args, "latency_us", usec(s->lat));
-	json_object_object_add(args, "cpu", json_object_new_int(s->cpu));
-	json_object_object_add(args, "thread", json_object_new_int(s->index));
-	json_object_object_add(args, "due_ns", json_object_new_int64((int64_t)s->due_ns));
-	json_object_object_add(args, "ran_ns", json_object_new_int64((int64_t)s->ran_ns));
+	json_object_object_add(args, "cpu", lj_json_int(s->cpu));
+	json_object_object_add(args, "thread", lj_json_int(s->index));
+	json_object_object_add(args, "due_ns", lj_json_int((int64_t)s->due_ns));
+	json_object_object_add(args, "ran_ns", lj_json_int((int64_t)s->ran_ns));
 	lj_tef_slice(wr->w, wr->pid, tid, s->kind == LJ_LATE_MISSED ? "missed period" : what, "sample",
 		     s->due_ns, s->lat, args);
 }
@@ -178,10 +179,10 @@ static void span_slice(struct writer *wr, uint32_t tid, const struct span_out *s
 			if (s->x->causes[i].kind == c->kind && s->x->causes[i].id == c->id)
 				as.policy = s->x->causes[i].policy;
 
-		json_object_object_add(args, "pid", json_object_new_int(c->id));
+		json_object_object_add(args, "pid", lj_json_int(c->id));
 		json_object_object_add(args, "sched", json_object_new_string(lj_cause_sched_text(&as, sch, sizeof(sch))));
 	}
-	json_object_object_add(args, "late_tid", json_object_new_int(s->x->tid));
+	json_object_object_add(args, "late_tid", lj_json_int(s->x->tid));
 	lj_tef_slice(wr->w, CPU_PID, tid, label, "explain", s->start, s->end - s->start, args);
 }
 
@@ -271,7 +272,7 @@ static void explained_slice(struct writer *wr, uint32_t tid, const struct lj_exp
 
 	lj_explain_text(x, what, t0, text, sizeof(text));
 	json_object_object_add(args, "explanation", json_object_new_string(text));
-	json_object_object_add(args, "tid", json_object_new_int(x->tid));
+	json_object_object_add(args, "tid", lj_json_int(x->tid));
 	json_object_object_add(args, "state", json_object_new_string(lj_late_state_name(x->state)));
 	json_object_object_add(args, "latency_us", usec(x->latency_ns));
 	lj_tef_slice(wr->w, CPU_PID, tid, what, "explain", x->due_ns, x->latency_ns, args);
@@ -399,20 +400,20 @@ static json_object *other_data(const struct writer *wr, uint64_t start, uint64_t
 	json_object_object_add(o, "ts_unit", json_object_new_string("us, three decimals: every ns"));
 	json_object_object_add(o, "tool", json_object_new_string(wr->parts->tool));
 	json_object_object_add(o, "version", json_object_new_string(LJ_VERSION));
-	json_object_object_add(o, "pid", json_object_new_int64(wr->pid));
+	json_object_object_add(o, "pid", lj_json_int(wr->pid));
 	json_object_object_add(o, "command", json_object_new_string(cmd));
-	json_object_object_add(o, "run_start_ns", json_object_new_int64((int64_t)start));
-	json_object_object_add(o, "run_stop_ns", json_object_new_int64((int64_t)stop));
+	json_object_object_add(o, "run_start_ns", lj_json_int((int64_t)start));
+	json_object_object_add(o, "run_stop_ns", lj_json_int((int64_t)stop));
 	if (thr)
 		snprintf(what, sizeof(what), "every one above %llu ns", (unsigned long long)thr);
 	else
 		snprintf(what, sizeof(what), "each thread's %d largest, every missed period", LJ_PERFETTO_TOPK);
 	json_object_object_add(o, "samples", json_object_new_string(what));
-	json_object_object_add(o, "samples_kept", json_object_new_int64((int64_t)kept));
-	json_object_object_add(o, "samples_not_kept", json_object_new_int64((int64_t)dropped));
-	json_object_object_add(o, "slices_overlapping_not_written", json_object_new_int64((int64_t)wr->overlapping));
-	json_object_object_add(o, "explained", json_object_new_int(lj_explain_count(wr->parts->explain)));
-	json_object_object_add(o, "sweep_phases", json_object_new_int64((int64_t)nphases));
+	json_object_object_add(o, "samples_kept", lj_json_int((int64_t)kept));
+	json_object_object_add(o, "samples_not_kept", lj_json_int((int64_t)dropped));
+	json_object_object_add(o, "slices_overlapping_not_written", lj_json_int((int64_t)wr->overlapping));
+	json_object_object_add(o, "explained", lj_json_int(lj_explain_count(wr->parts->explain)));
+	json_object_object_add(o, "sweep_phases", lj_json_int((int64_t)nphases));
 	return o;
 }
 

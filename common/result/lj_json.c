@@ -18,7 +18,12 @@ json_object *lj_json_num_fixed(double v, int decimals)
 	if (!isfinite(v))
 		return NULL;
 	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-	return json_object_new_double_s(v, buf);
+	return lj_json_num_text(v, buf);
+}
+
+json_object *lj_json_num_text(double v, const char *text)
+{
+	return isfinite(v) ? json_object_new_double_s(v, text) : NULL;
 }
 
 json_object *lj_json_int(int64_t v)

@@ -17,6 +17,8 @@
 json_object *lj_json_num(double v);
 /* Written with exactly @decimals decimals ("%.*f"): rt-tests' "%.2f", ns figures without float noise. */
 json_object *lj_json_num_fixed(double v, int decimals);
+/* @v written as @text, formatted by the caller (an exact integer division, "%.9g"): null when @v is not finite. */
+json_object *lj_json_num_text(double v, const char *text);
 json_object *lj_json_int(int64_t v);
 json_object *lj_json_uint(uint64_t v);
 /* A string, or null for NULL. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_tef - a trace in the Trace Event Format (JSON), written one event at a time through lj_outfile. */
 #include "lj_tef.h"
+#include "lj_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,7 +14,7 @@ static json_object *usec(uint64_t ns)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-	return json_object_new_double_s((double)ns / 1e3, buf);
+	return lj_json_num_text((double)ns / 1e3, buf);
 }
 
 /* "ph" and "ts" first: Perfetto's tokenizer reads the keys in order until "ts". */
@@ -31,8 +32,8 @@ static json_object *event(char ph, uint64_t ts_ns, bool with_ts)
 /* Every event carries both; one of the process's own (a counter, its name) has tid = pid. */
 static void ids(json_object *e, uint32_t pid, uint32_t tid)
 {
-	json_object_object_add(e, "pid", json_object_new_int64(pid));
-	json_object_object_add(e, "tid", json_object_new_int64(tid));
+	json_object_object_add(e, "pid", lj_json_int(pid));
+	json_object_object_add(e, "tid", lj_json_int(tid));
 }
 
 /* Write @e (released) as one line of the array. Errors surface at commit. */
@@ -79,13 +80,13 @@ static void metadata(struct lj_tef *w, const char *what, uint32_t pid, uint32_t 
 void lj_tef_process(struct lj_tef *w, uint32_t pid, const char *name, int sort)
 {
 	metadata(w, "process_name", pid, pid, "name", json_object_new_string(name));
-	metadata(w, "process_sort_index", pid, pid, "sort_index", json_object_new_int(sort));
+	metadata(w, "process_sort_index", pid, pid, "sort_index", lj_json_int(sort));
 }
 
 void lj_tef_thread(struct lj_tef *w, uint32_t pid, uint32_t tid, const char *name, int sort)
 {
 	metadata(w, "thread_name", pid, tid, "name", json_object_new_string(name));
-	metadata(w, "thread_sort_index", pid, tid, "sort_index", json_object_new_int(sort));
+	metadata(w, "thread_sort_index", pid, tid, "sort_index", lj_json_int(sort));
 }
 
 uint32_t lj_tef_track(struct lj_tef *w, uint32_t pid, const char *name, int sort)
@@ -139,7 +140,7 @@ void lj_tef_counter(struct lj_tef *w, uint32_t pid, const char *name, const char
 	args = json_object_new_object();
 	ids(e, pid, pid);
 	snprintf(buf, sizeof(buf), "%.9g", value);
-	json_object_object_add(args, key, json_object_new_double_s(value, buf));
+	json_object_object_add(args, key, lj_json_num_text(value, buf));
 	named(e, name, NULL, args);
 	put(w, e);
 }

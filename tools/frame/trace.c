@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* trace.c - lj-frame's tracks in --perfetto's trace: stage work, vsyncs, each frame's fate, the display, the window's counters. */
 #include "frame.h"
+#include "lj_json.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -68,10 +69,10 @@ static json_object *frame_args(const struct frm_trial *tr, uint64_t i, enum frm_
 	const struct frm_frame *fr = &tr->frames[i];
 	int stage = fr->gone_stage >= 0 ? fr->gone_stage : fr->late_stage;
 
-	json_object_object_add(a, "frame", json_object_new_int64((int64_t)(i - tr->warmup)));
+	json_object_object_add(a, "frame", lj_json_int((int64_t)(i - tr->warmup)));
 	json_object_object_add(a, "class", json_object_new_string(frm_fate_name(fate)));
-	json_object_object_add(a, "stage", stage >= 0 ? json_object_new_int(stage) : NULL);
-	json_object_object_add(a, "waited_ns", json_object_new_int64(fr->waited_ns));
+	json_object_object_add(a, "stage", stage >= 0 ? lj_json_int(stage) : NULL);
+	json_object_object_add(a, "waited_ns", lj_json_int(fr->waited_ns));
 	json_object_object_add(a, "presented", json_object_new_boolean(fr->present != FRM_NOT_PRESENTED));
 	return a;
 }
