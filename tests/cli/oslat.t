@@ -124,15 +124,20 @@ is "$(jq -c '[.side.power.sources != null, (.side.explain != null or (.setup.fal
 
 if can_drop_to_nobody; then
 	chmod 755 "$TMP"
+	# The policy rule (docs/design.md): a refused -f measures, is invalid and exits 1 as
+	# rt-tests' oslat does; --policy-fallback keeps exit 0, still invalid.
 	run_rc drop_to_nobody "$LJ_BUILD/lj-oslat" -f 10 -c "$CPU" -D 0.2 --preheat 0 -q
-	is "$rc" 0 "as nobody, -f 10 falls back and the run goes on"
+	is "$rc" 1 "as nobody, -f 10 falls back, measures and exits 1 as oslat"
 	grep -q '^lj-oslat: warning: measuring with fallbacks: sched (fifo 10 -> other: ' "$TMP/err" &&
-		grep -q '^  suspect: fallback sched: ' "$TMP/err"
-	ok $? "...the one warning names it and the verdict is suspect for it"
+		grep -q '^  invalid: measuring threads without their policy: sched: fifo 10 -> other: ' "$TMP/err" &&
+		grep -q '^    001 (us):' "$TMP/out"
+	ok $? "...the one warning names it, the verdict is invalid for it, the lines are printed"
+	run_rc drop_to_nobody "$LJ_BUILD/lj-oslat" -f 10 -c "$CPU" -D 0.2 --preheat 0 -q --policy-fallback
+	is "$rc" 0 "...with --policy-fallback it exits 0"
 	run_rc drop_to_nobody "$LJ_BUILD/lj-oslat" -f 10 -c "$CPU" -D 0.2 --preheat 0 -q --strict
 	is "$rc" 77 "...with --strict it exits 77"
 else
-	skip 3 "cannot run as nobody here"
+	skip 4 "cannot run as nobody here"
 fi
 
 # The known answer: a FIFO 99 spinner pinned to CPU takes it for SPIN_US every 100 ms; each
