@@ -2,6 +2,7 @@
 /* exec - run one workload run (under lj-env when the cell changes the system) with its load. */
 #include "matrix.h"
 #include "lj_err.h"
+#include "lj_shell.h"
 #include "lj_time.h"
 
 #include <errno.h>
@@ -55,32 +56,6 @@ bool mx_exec_pending_stop(struct mx_run *r)
 		if (is_stop_signal(sig))
 			r->interrupted = true;
 	return r->interrupted;
-}
-
-/* Single quotes for sh: ' becomes '\'' */
-static char *shell_quote(const char *s)
-{
-	size_t n = 3;
-	char *out, *o;
-
-	for (const char *c = s; *c; c++)
-		n += *c == '\'' ? 4 : 1;
-	out = malloc(n);
-	if (!out)
-		return NULL;
-	o = out;
-	*o++ = '\'';
-	for (const char *c = s; *c; c++) {
-		if (*c == '\'') {
-			memcpy(o, "'\\''", 4);
-			o += 4;
-		} else {
-			*o++ = *c;
-		}
-	}
-	*o++ = '\'';
-	*o = '\0';
-	return out;
 }
 
 struct child_env {
@@ -249,7 +224,7 @@ static int build_argv(struct mx_run *r, const struct lj_scenario_cell *c, const 
 		      const char *setup_json, char **argv, char **full)
 {
 	const char *setup[MX_SETUP_ARGS_MAX];
-	char *cmd = lj_scenario_command(r->scn, c), *qjson = shell_quote(json_path);
+	char *cmd = lj_scenario_command(r->scn, c), *qjson = lj_shell_quote(json_path);
 	int nsetup = mx_setup_args(r->scn, c, setup, MX_SETUP_ARGS_MAX), n = 0, ret = 0;
 
 	*full = NULL;
