@@ -83,6 +83,14 @@ void lj_validity_check_clocksource(struct lj_validity *v, const char *before, co
 	lj_validity_add(v, LJ_INVALID, "clocksource", "clock source changed: %s -> %s", before, after);
 }
 
+void lj_validity_check_virt(struct lj_validity *v, const char *hypervisor)
+{
+	if (!hypervisor || strcmp(hypervisor, LJ_VALIDITY_TCG))
+		return;
+	lj_validity_add(v, LJ_INVALID, "tcg", "measured in a QEMU TCG guest: an emulated CPU's timing says "
+			"nothing about the kernel");
+}
+
 void lj_validity_check_load(struct lj_validity *v, const char *cpus, uint64_t busy_ticks,
 			    uint64_t own_ticks, uint64_t steal_ticks, uint64_t total_ticks)
 {

@@ -64,6 +64,16 @@ void lj_validity_check_cut_short(struct lj_validity *v, uint64_t expected, uint6
 void lj_validity_check_clocksource(struct lj_validity *v, const char *before, const char *after);
 
 /*
+ * The machine measured on (lj_sysinfo_virt's name): in a QEMU TCG guest
+ * (CPUID signature TCGTCGTCGTCG) every instruction is emulated, so its
+ * latencies say nothing about the kernel: invalid. A KVM guest is not
+ * judged here (the host figures are measured in one): its note is
+ * lj-compare's.
+ */
+#define LJ_VALIDITY_TCG "QEMU TCG"
+void lj_validity_check_virt(struct lj_validity *v, const char *hypervisor);
+
+/*
  * Other work on the measured CPUs: @busy_ticks of the CPUs' /proc/stat
  * time (user, nice, system, irq, softirq, steal) during the run, less
  * @own_ticks of this process, over @total_ticks (all states) of the same

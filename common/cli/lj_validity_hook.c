@@ -7,6 +7,7 @@
 #include "lj_result.h"
 #include "lj_runprobe.h"
 #include "lj_sched.h"
+#include "lj_sysinfo.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -168,6 +169,16 @@ static void kmsg_line(const char *msg, void *arg)
 	lj_validity_check_kmsg(arg, msg);
 }
 
+/* A run in a QEMU TCG guest (lj-guest, lj-matrix's kernel axis) measured an emulator. */
+static void check_virt(struct lj_vhook *h)
+{
+	char name[256];
+	const char *source;
+
+	if (lj_sysinfo_virt(name, sizeof(name), &source) == 1)
+		lj_validity_check_virt(&h->v, name);
+}
+
 static void vh_stop(void *priv)
 {
 	struct lj_vhook *h = priv;
@@ -181,6 +192,7 @@ static void vh_stop(void *priv)
 	vh_poll(h);
 	lj_runprobe_read(&after, &h->measured, 0);
 	lj_validity_check_clocksource(&h->v, h->before.clocksource, after.clocksource);
+	check_virt(h);
 	lj_validity_check_freq(&h->v, h->before.freq_lo, h->before.freq_hi, after.freq_lo, after.freq_hi);
 	if (h->before.cg.known && after.cg.known && !strcmp(h->before.cg.group, after.cg.group))
 		lj_validity_check_cfs_throttle(&h->v, after.cg.group, h->before.cg.nr_throttled,

@@ -359,14 +359,38 @@ const char *lj_sysinfo_hypervisor_name(const char *s)
 	return NULL;
 }
 
-static void add_virt(json_object *sys)
+#if !defined(__x86_64__) && !defined(__i386__)
+/*
+ * Without CPUID a guest cannot tell TCG from KVM by itself: lj_guest puts
+ * ljkit.accel=tcg|kvm on the command line of the guests it boots.
+ */
+static int cmdline_accel(char *name, size_t len)
+{
+	char line[4096];
+	const char *w;
+
+	if (read_text("/proc/cmdline", line, sizeof(line)) || !(w = strstr(line, "ljkit.accel=")))
+		return 0;
+	w += strlen("ljkit.accel=");
+	if (!strncmp(w, "tcg", 3))
+		snprintf(name, len, "QEMU TCG");
+	else if (!strncmp(w, "kvm", 3))
+		snprintf(name, len, "KVM");
+	else
+		return 0;
+	return 1;
+}
+#endif
+
+int lj_sysinfo_virt(char *name, size_t len, const char **source)
 {
 	char buf[512], vendor[256], product[256];
-	const char *name;
+	const char *known;
 
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned a, b, c, d;
 
+	*source = "cpuid";
 	/* CPUID.1:ECX bit 31 is reserved for hypervisors to announce themselves */
 	if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
 		char sig[13];
@@ -376,43 +400,53 @@ static void add_virt(json_object *sys)
 		memcpy(sig + 4, &c, 4);
 		memcpy(sig + 8, &d, 4);
 		sig[12] = '\0';
-		name = lj_sysinfo_hypervisor_name(sig);
-		if (name) {
-			put(sys, "virtualised", str(name));
-		} else {
-			snprintf(buf, sizeof(buf), "unknown hypervisor (CPUID signature '%.12s')", sig);
-			put(sys, "virtualised", str(buf));
-		}
-		put(sys, "virt_source", str("cpuid"));
-		return;
+		known = lj_sysinfo_hypervisor_name(sig);
+		if (known)
+			snprintf(name, len, "%s", known);
+		else
+			snprintf(name, len, "unknown hypervisor (CPUID signature '%.12s')", sig);
+		return 1;
 	}
+#else
+	*source = "cmdline (ljkit.accel, from lj-guest)";
+	if (cmdline_accel(name, len))
+		return 1;
 #endif
 	if (!read_text("/sys/hypervisor/type", buf, sizeof(buf)) && buf[0]) {
-		put(sys, "virtualised", str(buf));
-		put(sys, "virt_source", str("/sys/hypervisor/type"));
-		return;
+		snprintf(name, len, "%s", buf);
+		*source = "/sys/hypervisor/type";
+		return 1;
 	}
 	vendor[0] = product[0] = '\0';
 	read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
 	snprintf(buf, sizeof(buf), "%s %s", vendor, product);
-	name = lj_sysinfo_hypervisor_name(buf);
-	if (name) {
-		put(sys, "virtualised", str(name));
-		put(sys, "virt_source", str("dmi"));
-		return;
+	known = lj_sysinfo_hypervisor_name(buf);
+	*source = "dmi";
+	if (known) {
+		snprintf(name, len, "%s", known);
+		return 1;
 	}
 #if defined(__x86_64__) || defined(__i386__)
-	put(sys, "virtualised", json_object_new_boolean(0));
-	put(sys, "virt_source", str("cpuid"));
+	*source = "cpuid";
+	return 0;
 #else
-	if (vendor[0] || product[0]) {
-		put(sys, "virtualised", json_object_new_boolean(0));
-		put(sys, "virt_source", str("dmi"));
-	} else {
-		put(sys, "virtualised", unknown("%s", "no CPUID, /sys/hypervisor or DMI on this machine"));
-	}
+	return vendor[0] || product[0] ? 0 : -ENOENT;
 #endif
+}
+
+static void add_virt(json_object *sys)
+{
+	char name[256];
+	const char *source;
+	int ret = lj_sysinfo_virt(name, sizeof(name), &source);
+
+	if (ret < 0) {
+		put(sys, "virtualised", unknown("%s", "no CPUID, /sys/hypervisor or DMI on this machine"));
+		return;
+	}
+	put(sys, "virtualised", ret ? str(name) : json_object_new_boolean(0));
+	put(sys, "virt_source", str(source));
 }
 
 json_object *lj_sysinfo_collect(void)

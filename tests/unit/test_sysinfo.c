@@ -130,6 +130,7 @@ static void test_hypervisor_names(void)
 {
 	is_str(lj_sysinfo_hypervisor_name("KVMKVMKVM"), "KVM", "KVM CPUID signature");
 	is_str(lj_sysinfo_hypervisor_name("Microsoft Hv"), "Hyper-V", "Hyper-V CPUID signature");
+	is_str(lj_sysinfo_hypervisor_name("TCGTCGTCGTCG"), "QEMU TCG", "QEMU TCG's CPUID signature (what lj-guest's TCG guests say)");
 	is_str(lj_sysinfo_hypervisor_name("QEMU Standard PC (Q35 + ICH9, 2009)"), "QEMU",
 	       "QEMU DMI product name");
 	ok(lj_sysinfo_hypervisor_name("Dell Inc. PowerEdge R640") == NULL, "bare metal names none");
@@ -306,7 +307,7 @@ static void test_fake_cpufreq(void)
 
 int main(void)
 {
-	plan(32);
+	plan(33);
 	test_collect_here();
 	test_kconfig_fields();
 	test_hypervisor_names();

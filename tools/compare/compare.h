@@ -47,6 +47,8 @@ enum { CMP_VALIDITY_VALID, CMP_VALIDITY_SUSPECT, CMP_VALIDITY_INVALID, CMP_VALID
 struct cmp_set {
 	size_t nvalidity[CMP_VALIDITY_N];	/* runs by their validity verdict */
 	char setup[512];		/* the first run's setup.applied: "what=value;..." (verdicts.c) */
+	size_t nguest, ntcg;		/* runs measured in a guest; in a QEMU TCG one (verdicts.c) */
+	char guest[64];			/* the first such run's hypervisor ("KVM", "QEMU TCG") */
 	bool setup_seen;
 	char *label;
 	char *path;
@@ -215,6 +217,8 @@ const struct cmp_cellvalid *cmp_cell_validity(const struct cmp_data *d, int set,
 					      const char *cell);
 extern const char *const cmp_validity_names[CMP_VALIDITY_N];
 void cmp_validity_text(const struct cmp_set *s, char *buf, size_t len);
+/* "measured in a KVM guest: ..." for a set whose runs ran in a guest; "" otherwise. */
+void cmp_guest_text(const struct cmp_set *s, char *buf, size_t len);
 /*
  * Warn on stderr: mixed valid and non-valid runs; identity differences
  * beyond the compared one; setup applied on one side only (PM QoS held in

@@ -423,6 +423,17 @@ static bool inside_run(const char *file)
 	return true;
 }
 
+/* A set without an identity yet (files, or guests' runs) takes its first run's. */
+static void take_system(struct cmp_data *d, int set, json_object *doc)
+{
+	json_object *sys;
+
+	if (!d->sets[set].system && json_object_object_get_ex(doc, "system", &sys)) {
+		d->sets[set].system = json_object_get(sys);
+		keep(d, sys);
+	}
+}
+
 /* The measured runs of one cell into set @s. Return: 0 or an exit code. */
 static int load_cell_runs(struct cmp_data *d, const struct cmp_config *cfg, const char *dir, int s,
 			  const char *workload, const char *cell, json_object *runs)
@@ -445,6 +456,7 @@ static int load_cell_runs(struct cmp_data *d, const struct cmp_config *cfg, cons
 		doc = read_result(d, path);
 		if (!doc)
 			continue;
+		take_system(d, s, doc);
 		ret = add_doc(d, cfg, s, path, workload, cell, doc);
 		json_object_put(doc);
 		if (ret == -ENOMEM)
@@ -484,13 +496,16 @@ static int run_set(struct cmp_data *d, const struct cmp_config *cfg, const char 
 static int load_run(struct cmp_data *d, const struct cmp_config *cfg, const char *dir,
 		    json_object *man)
 {
-	json_object *cells, *tag, *sys = NULL;
+	json_object *cells, *tag, *sys = NULL, *kern;
 	const char *label;
 	char base[256];
 	int set = -1, ret;
 
 	keep(d, man);
-	json_object_object_get_ex(man, "system", &sys);
+	/* cells in guests (lj-matrix's kernel axis): each set's identity is its first run's, not the host's */
+	if (!json_object_object_get_ex(man, "kernels", &kern) || !json_object_is_type(kern, json_type_object) ||
+	    !json_object_object_length(kern))
+		json_object_object_get_ex(man, "system", &sys);
 	if (!json_object_object_get_ex(man, "cells", &cells) ||
 	    !json_object_is_type(cells, json_type_array)) {
 		lj_error("%s/manifest.json: no cells array", dir);
@@ -582,14 +597,7 @@ static int load_files(struct cmp_data *d, const struct cmp_config *cfg, const ch
 	t = json_object_get_string(tool);
 	if (!strncmp(t, "lj-", 3))
 		t += 3;
-	if (!d->sets[set].system) {
-		json_object *sys;
-
-		if (json_object_object_get_ex(doc, "system", &sys)) {
-			d->sets[set].system = json_object_get(sys);
-			keep(d, sys);
-		}
-	}
+	take_system(d, set, doc);
 	ret = add_doc(d, cfg, set, path, t, "", doc);
 	json_object_put(doc);
 	if (!ret)

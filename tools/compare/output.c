@@ -181,6 +181,9 @@ static void print_preamble(FILE *out, struct cmp_data *d, const struct cmp_confi
 			d->sets[s].nfiles, *v ? ": " : "", v);
 		if (d->sets[s].nrt)
 			fprintf(out, "%s    %zu of them %s\n", pfx, d->sets[s].nrt, CMP_RT_NOTE);
+		cmp_guest_text(&d->sets[s], v, sizeof(v));
+		if (*v)
+			fprintf(out, "%s    %s\n", pfx, v);
 	}
 	for (int s = 1; s < d->nsets; s++) {
 		struct diff_ctx c = { out, pfx, d->sets[0].label, d->sets[s].label, 0 };

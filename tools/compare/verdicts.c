@@ -3,6 +3,7 @@
 #include "compare.h"
 #include "lj_err.h"
 #include "lj_sysinfo.h"
+#include "lj_validity.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -107,6 +108,31 @@ static void note_reasons(struct cmp_cellvalid *c, json_object *v)
 	}
 }
 
+/* Was the run measured in a guest (system.virtualised names a hypervisor)? In a TCG one? */
+static void note_guest(struct cmp_set *set, json_object *doc)
+{
+	json_object *sys, *virt;
+	const char *name;
+
+	if (!json_object_object_get_ex(doc, "system", &sys) || !json_object_object_get_ex(sys, "virtualised", &virt) ||
+	    !json_object_is_type(virt, json_type_string))
+		return;
+	name = json_object_get_string(virt);
+	if (!set->nguest++)
+		snprintf(set->guest, sizeof(set->guest), "%s", name);
+	set->ntcg += !strcmp(name, LJ_VALIDITY_TCG);
+}
+
+void cmp_guest_text(const struct cmp_set *s, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (s->ntcg)
+		snprintf(buf, len, "%zu measured in a QEMU TCG guest: an emulated CPU, invalid for timing "
+			 "(compare what ran, not how fast)", s->ntcg);
+	else if (s->nguest)
+		snprintf(buf, len, "measured in a %s guest: the host's noise dominates max", s->guest);
+}
+
 int cmp_note_validity(struct cmp_data *d, int set, const char *workload, const char *cell, json_object *doc)
 {
 	json_object *v, *verdict;
@@ -114,6 +140,7 @@ int cmp_note_validity(struct cmp_data *d, int set, const char *workload, const c
 	int k = CMP_VALIDITY_UNKNOWN;
 
 	note_setup(&d->sets[set], doc);
+	note_guest(&d->sets[set], doc);
 	if (json_object_object_get_ex(doc, "validity", &v) && json_object_object_get_ex(v, "verdict", &verdict))
 		k = verdict_of(json_object_get_string(verdict));
 	d->sets[set].nvalidity[k]++;
@@ -200,6 +227,10 @@ void cmp_validity_warn(const struct cmp_data *d, const char *axis)
 		any_valid |= d->sets[s].nvalidity[CMP_VALIDITY_VALID] > 0;
 		any_other |= d->sets[s].nvalidity[CMP_VALIDITY_SUSPECT] + d->sets[s].nvalidity[CMP_VALIDITY_INVALID] > 0;
 	}
+	for (int s = 0; s < d->nsets; s++)
+		if (d->sets[s].ntcg)
+			lj_warn("%s: %zu run%s measured in a QEMU TCG guest: an emulated CPU's latencies say nothing about "
+				"the kernel", d->sets[s].label, d->sets[s].ntcg, d->sets[s].ntcg == 1 ? "" : "s");
 	if (any_valid && any_other)
 		lj_warn("the comparison mixes valid runs with suspect or invalid ones (see each set's validity)");
 	else if (any_other)
