@@ -15,8 +15,11 @@
 #include <unistd.h>
 
 enum {
-	K_RESUME = LJ_OPT_LONG_BASE, K_REPEAT, K_WARMUP, K_SEED, K_ENV, K_TIMEOUT, K_STRICT, K_FIND_TAG,
+	K_RESUME = LJ_OPT_LONG_BASE, K_REPEAT, K_WARMUP, K_SEED, K_ENV, K_TIMEOUT, K_STRICT, K_FIND_TAG, K_AXIS,
+	K_GUEST_TIMEOUT, K_GUEST_JOB,
 };
+
+#define GUEST_TIMEOUT_NS	(300 * LJ_NSEC_PER_SEC)
 
 static const struct lj_opt mx_opts[] = {
 	{ "out", 'o', LJ_OPT_ARG, "DIR", "results store (default: results)" },
@@ -28,7 +31,10 @@ static const struct lj_opt mx_opts[] = {
 	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "discarded runs per cell (overrides the scenario)" },
 	{ "seed", K_SEED, LJ_OPT_ARG, "N", "seed for order = random (default: the clock)" },
 	{ "timeout", K_TIMEOUT, LJ_OPT_ARG, "DUR", "kill a run after DUR (default: none)" },
+	{ "axis", K_AXIS, LJ_OPT_ARG, "NAME=V1,V2", "set an axis's values (repeatable; kernel=... also from $LJ_MATRIX_KERNELS)" },
+	{ "guest-timeout", K_GUEST_TIMEOUT, LJ_OPT_ARG, "DUR", "kill a kernel axis's guest silent this long (default 300s)" },
 	{ "lj-env", K_ENV, LJ_OPT_ARG, "PATH", "the lj-env to run cells under (default: found)" },
+	{ "guest-job", K_GUEST_JOB, LJ_OPT_ARG, "FILE", NULL },	/* the lj-matrix a guest runs (guest.c) */
 	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "exit 77 when any cell is skipped" },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more (skipped cells as they happen)" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no progress output" },
@@ -94,6 +100,21 @@ static int mx_handle(void *ctx, int key, const char *arg)
 	case K_ENV:
 		cfg->env_path = arg;
 		return 0;
+	case K_AXIS:
+		if (!strchr(arg, '=') || arg[0] == '=')
+			return lj_opt_invalid("--axis", arg, "expected NAME=VALUE,VALUE...");
+		if (cfg->naxes == LJ_SCENARIO_MAX_AXES)
+			return lj_opt_invalid("--axis", arg, "too many");
+		cfg->axes[cfg->naxes++] = arg;
+		return 0;
+	case K_GUEST_TIMEOUT:
+		ret = lj_opt_duration("--guest-timeout", arg, LJ_NSEC_PER_SEC, &cfg->guest_timeout_ns);
+		if (!ret && cfg->guest_timeout_ns <= 0)
+			ret = lj_opt_invalid("--guest-timeout", arg, "must be positive");
+		return ret;
+	case K_GUEST_JOB:
+		cfg->guest_job = arg;
+		return 0;
 	case K_STRICT:
 		cfg->strict = true;
 		return 0;
@@ -115,6 +136,43 @@ static char *self_dir(void)
 	return strdup(dirname(buf));
 }
 
+/* One --axis NAME=VALUES onto the scenario: 0 or an exit code. */
+static int apply_axis(struct mx_run *r, const char *spec)
+{
+	char name[128], err[1024];
+	const char *eq = strchr(spec, '=');
+	int ret;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
+	ret = lj_scenario_set_axis(r->scn, name, eq + 1, err, sizeof(err));
+	if (ret)
+		lj_error("%s", err);
+	return !ret ? 0 : ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
+}
+
+/*
+ * --axis, in order; $LJ_MATRIX_KERNELS (the kernel axis's values: the
+ * images of a scenario such as rt-kernels.scn) first, so that an --axis
+ * kernel=... wins. The manifest records the lot (store.c) for --resume.
+ */
+static int apply_axes(struct mx_run *r)
+{
+	const char *env = getenv("LJ_MATRIX_KERNELS");
+	int ret = 0;
+
+	if (env && *env) {
+		char *spec = NULL;
+
+		if (asprintf(&spec, "kernel=%s", env) < 0)
+			return LJ_EXIT_RUNTIME;
+		r->env_kernels = spec;
+		ret = apply_axis(r, spec);
+	}
+	for (int i = 0; i < r->cfg->naxes && !ret; i++)
+		ret = apply_axis(r, r->cfg->axes[i]);
+	return ret;
+}
+
 /* The scenario with command-line overrides, and a seed that the manifest records. */
 static int load_scenario(struct mx_run *r)
 {
@@ -126,6 +184,9 @@ static int load_scenario(struct mx_run *r)
 		/* unreadable, malformed or over the limits: all bad input */
 		return ret == -ENOMEM ? LJ_EXIT_RUNTIME : LJ_EXIT_USAGE;
 	}
+	ret = apply_axes(r);
+	if (ret)
+		return ret;
 	if (r->cfg->repeat > 0)
 		r->scn->repeat = r->cfg->repeat;
 	if (r->cfg->warmup >= 0)
@@ -141,7 +202,7 @@ static int load_scenario(struct mx_run *r)
 
 int main(int argc, char **argv)
 {
-	struct mx_config cfg = { .out = "results", .warmup = -1 };
+	struct mx_config cfg = { .out = "results", .warmup = -1, .guest_timeout_ns = GUEST_TIMEOUT_NS };
 	struct mx_run run = { .cfg = &cfg, .lock_fd = -1, .log_fd = -1, .watch_fd = -1 };
 	struct lj_opt_table tab = { "options", mx_opts, mx_handle, &cfg };
 	struct lj_opt_spec spec = {
@@ -162,11 +223,17 @@ int main(int argc, char **argv)
 	if (cfg.find_tag)
 		return lj_exit_flushed(first != argc ? lj_usage_error("--find-tag takes no SCENARIO")
 						     : mx_find_tag(&cfg));
+	if (cfg.guest_job) {
+		run.selfdir = self_dir();
+		run.env_bin = mx_find_tool(run.selfdir, "lj-env");
+		ret = mx_guest_inner(&run);
+		goto out;
+	}
 	if (cfg.resume ? first != argc : first != argc - 1)
 		return lj_usage_error(cfg.resume ? "--resume takes no SCENARIO (it is in the manifest)" :
 				      "expected one SCENARIO file (see --help)");
-	if (cfg.resume && (cfg.repeat > 0 || cfg.warmup >= 0 || cfg.seed_set || cfg.tag || cfg.dry_run))
-		return lj_usage_error("--resume continues a run as it was: no --repeat, --warmup, --seed, --tag or --dry-run");
+	if (cfg.resume && (cfg.repeat > 0 || cfg.warmup >= 0 || cfg.seed_set || cfg.tag || cfg.dry_run || cfg.naxes))
+		return lj_usage_error("--resume continues a run as it was: no --repeat, --warmup, --seed, --tag, --axis or --dry-run");
 	run.selfdir = self_dir();
 	scenario = cfg.resume ? NULL : mx_scenario_find(run.selfdir, argv[first]);
 	if (!cfg.resume && !scenario) {
@@ -203,6 +270,8 @@ out:
 	mx_guard_stop(&run);
 	json_object_put(run.manifest);
 	mx_cell_names_free(&run);
+	mx_kernels_free(&run);
+	free(run.env_kernels);
 	lj_scenario_free(run.scn);
 	free(run.dir);
 	free(run.selfdir);

@@ -25,6 +25,17 @@ struct mx_config {
 	uint64_t seed;
 	int64_t timeout_ns;		/* default per-run timeout, 0 none */
 	bool strict;			/* a skipped cell is an error (exit 77) */
+	const char *axes[LJ_SCENARIO_MAX_AXES];	/* --axis NAME=VALUES, in order */
+	int naxes;
+	int64_t guest_timeout_ns;	/* the longest a guest may stay silent (docs/lj-matrix.md) */
+	const char *guest_job;		/* --guest-job FILE: this lj-matrix runs a guest's cells */
+};
+
+/* A value of the kernel axis, as resolved when the run was created (kernels.c). */
+struct mx_kernel {
+	char *value;			/* as in the scenario: a [kernel NAME] or a path */
+	char *image;			/* the glob's newest match, or the pattern when none */
+	char *modules, *initramfs, *cmdline;	/* the section's, or NULL */
 };
 
 /* One matrix run being executed: the scenario, its manifest and where it lives. */
@@ -40,6 +51,7 @@ struct mx_run {
 	bool interrupted;
 	int64_t t0_ns;
 	size_t runs_total, runs_done;	/* for progress and ETA */
+	int64_t workload_ns;		/* the runs' own time (spawn to reap), warmups included */
 	int lock_fd;			/* the run directory, flock'd; -1 before */
 	int log_fd;			/* RUNDIR/progress.jsonl, O_APPEND; -1 before */
 	int watch_fd;			/* to the watchdog; -1 without one */
@@ -47,6 +59,10 @@ struct mx_run {
 	int64_t compact_end_ns, compact_cost_ns;	/* the last manifest rewrite */
 	char **cellnames;		/* per cell, its directory's name (mx_cell_names) */
 	size_t ncellnames;
+	struct mx_kernel *kernels;	/* the kernel axis's values */
+	int nkernels;
+	bool in_guest;			/* --guest-job: events go to the host, no manifest here */
+	char *env_kernels;		/* "kernel=..." from $LJ_MATRIX_KERNELS, applied before --axis */
 };
 
 /*
@@ -65,6 +81,10 @@ int mx_find_tag(const struct mx_config *cfg);
 /* store.c: run ids, run directories, the manifest. */
 int mx_store_create(struct mx_run *r);		/* new run dir (locked) + manifest */
 int mx_store_open(struct mx_run *r);		/* --resume: lock, read manifest + log back */
+/* The scenario from a manifest's "scenario" block (text, overrides, repeat, warmup, seed): 0 or an exit code. */
+int mx_store_scenario(struct mx_run *r, json_object *scn);
+/* The manifest's "scenario" block for this run's scenario (what --resume and a guest read back). */
+json_object *mx_store_scenario_json(struct mx_run *r);
 void mx_store_finish(struct mx_run *r, const char *state);
 char *mx_store_cell_dir(struct mx_run *r, size_t cell);	/* relative to r->dir */
 int mx_mkdirs(const char *path);
@@ -81,6 +101,11 @@ int mx_log_state(struct mx_run *r, size_t cell, const char *state, const char *r
 int mx_log_start(struct mx_run *r, size_t cell, int run_no, bool warmup);
 int mx_log_run(struct mx_run *r, size_t cell, json_object *rec);
 int mx_log_replay(struct mx_run *r);		/* 0 or an exit code */
+/*
+ * An event line a guest's lj-matrix wrote: applied and appended as if it
+ * were this lj-matrix's own. Return: 1 applied, 0 not an event, -errno.
+ */
+int mx_log_forward(struct mx_run *r, json_object *ev);
 int mx_store_sync(struct mx_run *r, bool force);	/* compaction; 0 or -errno */
 
 /*
@@ -145,5 +170,31 @@ void mx_progress_end(struct mx_run *r);
 /* run.c */
 int mx_run_all(struct mx_run *r);
 int mx_dry_run(struct mx_run *r);
+/* A cell's warmup and missing runs: 0 finished (done/failed), -EINTR, -errno (a store error). */
+int mx_run_cell(struct mx_run *r, json_object *cell, size_t idx, size_t cell_no, size_t ncells);
+const char *mx_cell_state(json_object *cell);
+/* "workload [id]" of cell @idx, for messages. */
+void mx_cell_what(struct mx_run *r, size_t idx, char *buf, size_t len);
+
+/*
+ * kernels.c: the kernel axis's values resolved to images once, when the
+ * run is created (the manifest's "kernels"), and read back by --resume,
+ * so a kernel unpacked meanwhile does not change a run half done.
+ */
+int mx_kernels_resolve(struct mx_run *r);	/* into r->kernels and the manifest */
+int mx_kernels_load(struct mx_run *r);		/* from the manifest */
+const struct mx_kernel *mx_kernel_find(const struct mx_run *r, const char *value);
+void mx_kernels_free(struct mx_run *r);
+
+/*
+ * guest.c: the pending cells @cells (@n of them, in run order, numbered
+ * @first_no.. of @ncells for progress) of one (kernel, cmdline) group,
+ * run by one guest's lj-matrix. Return: 0 (each cell done, failed or
+ * skipped, recorded), -EINTR, -errno (a store error).
+ */
+int mx_guest_group(struct mx_run *r, const size_t *cells, const size_t *cell_no, size_t n, size_t ncells);
+
+/* inguest.c: lj-matrix --guest-job FILE, inside the guest. Return: the exit code. */
+int mx_guest_inner(struct mx_run *r);
 
 #endif

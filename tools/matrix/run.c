@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *cell_state(json_object *cell)
+const char *mx_cell_state(json_object *cell)
 {
 	json_object *v;
 
@@ -32,6 +32,11 @@ int mx_dry_run(struct mx_run *r)
 		return LJ_EXIT_RUNTIME;
 	}
 	lj_scenario_run_order(r->scn, r->scn->seed, order, n);
+	if (mx_kernels_resolve(r)) {
+		free(order);
+		mx_probe_free(p);
+		return LJ_EXIT_RUNTIME;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct lj_scenario_cell c;
 		const char *why;
@@ -39,9 +44,15 @@ int mx_dry_run(struct mx_run *r)
 
 		lj_scenario_cell(r->scn, order[k], &c);
 		lj_scenario_cell_id(r->scn, &c, id, sizeof(id));
-		why = mx_probe_cell(p, r, &c);
+		/* a guest's cells are probed in the guest */
+		why = lj_scenario_in_guest(r->scn, &c) ? NULL : mx_probe_cell(p, r, &c);
 		cmd = lj_scenario_command(r->scn, &c);
-		if (why) {
+		if (lj_scenario_in_guest(r->scn, &c)) {
+			const struct mx_kernel *kern = mx_kernel_find(r, lj_scenario_value(r->scn, &c, "kernel"));
+
+			printf("%zu/%zu %s [%s]: run in a guest of %s: %s\n", k + 1, n,
+			       r->scn->workloads[c.workload].name, id, kern ? kern->image : "?", cmd ? cmd : "?");
+		} else if (why) {
 			skipped++;
 			printf("%zu/%zu %s [%s]: skip: %s\n", k + 1, n,
 			       r->scn->workloads[c.workload].name, id, why);
@@ -195,8 +206,10 @@ static int one_run(struct mx_run *r, struct cell_run *cr, bool warm, int n, size
 	if (f.setup)
 		unlink(f.setup);
 	ret = mx_log_start(r, cr->idx, n, warm);
-	if (!ret)
+	if (!ret) {
 		ret = mx_exec_run(r, &cr->c, f.json, f.setup, f.log, n, warm, &o);
+		r->workload_ns += o.duration_ns;
+	}
 	r->runs_done++;
 	if (!ret && o.interrupted) {
 		unlink(f.json);
@@ -222,22 +235,30 @@ out:
 	return ret;
 }
 
+void mx_cell_what(struct mx_run *r, size_t idx, char *buf, size_t len)
+{
+	struct lj_scenario_cell c;
+	char id[1024];
+
+	lj_scenario_cell(r->scn, idx, &c);
+	lj_scenario_cell_id(r->scn, &c, id, sizeof(id));
+	snprintf(buf, len, "%s%s%s%s", r->scn->workloads[c.workload].name, *id ? " [" : "", id, *id ? "]" : "");
+}
+
 /*
  * Run the cell's warmup and its measured runs still missing. Returns 0
  * when the cell is finished (done or failed, recorded), -EINTR when
  * interrupted (the cell stays pending), -errno on a store error.
  */
-static int run_cell(struct mx_run *r, json_object *cell, size_t idx, size_t cell_no, size_t ncells)
+int mx_run_cell(struct mx_run *r, json_object *cell, size_t idx, size_t cell_no, size_t ncells)
 {
 	struct cell_run cr = { .idx = idx };
 	json_object *runs;
-	char id[1024], *dir = NULL;
+	char *dir = NULL;
 	int have = 0, ret;
 
 	lj_scenario_cell(r->scn, idx, &cr.c);
-	lj_scenario_cell_id(r->scn, &cr.c, id, sizeof(id));
-	snprintf(cr.what, sizeof(cr.what), "%s%s%s%s", r->scn->workloads[cr.c.workload].name,
-		 *id ? " [" : "", id, *id ? "]" : "");
+	mx_cell_what(r, idx, cr.what, sizeof(cr.what));
 	cr.reldir = mx_store_cell_dir(r, idx);
 	if (!cr.reldir || asprintf(&dir, "%s/%s", r->dir, cr.reldir) < 0) {
 		ret = -ENOMEM;
@@ -272,10 +293,11 @@ static void skip_pass(struct mx_run *r, struct mx_probe *p, size_t n)
 		struct lj_scenario_cell c;
 		const char *why;
 
-		if (strcmp(cell_state(cell), "pending"))
+		if (strcmp(mx_cell_state(cell), "pending"))
 			continue;
 		lj_scenario_cell(r->scn, i, &c);
-		why = mx_probe_cell(p, r, &c);
+		/* a guest cell's setup is the guest's to provide: its lj-matrix probes it */
+		why = lj_scenario_in_guest(r->scn, &c) ? NULL : mx_probe_cell(p, r, &c);
 		if (why) {
 			/* not logged: the compaction right after the pass records them */
 			mx_log_state(r, i, "skipped", why, false);
@@ -301,7 +323,7 @@ static int report(struct mx_run *r, size_t n, int ret)
 	size_t done = 0, failed = 0, skipped = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *st = cell_state(json_object_array_get_idx(r->cells, i));
+		const char *st = mx_cell_state(json_object_array_get_idx(r->cells, i));
 
 		done += !strcmp(st, "done");
 		failed += !strcmp(st, "failed");
@@ -324,6 +346,41 @@ static int report(struct mx_run *r, size_t n, int ret)
 	if (!done || (r->cfg->strict && skipped))
 		return LJ_EXIT_NOCAP;
 	return LJ_EXIT_OK;
+}
+
+/*
+ * Cell order[k] on this machine, or, for a guest cell, every pending cell
+ * of its (kernel, cmdline) group from k on, in one guest.
+ */
+static int run_cell_or_group(struct mx_run *r, const size_t *order, size_t k, size_t n)
+{
+	struct lj_scenario_cell c, o;
+	const char *kern, *words;
+	size_t *idx, *no, m = 0;
+	int ret;
+
+	lj_scenario_cell(r->scn, order[k], &c);
+	if (!lj_scenario_in_guest(r->scn, &c))
+		return mx_run_cell(r, json_object_array_get_idx(r->cells, order[k]), order[k], k + 1, n);
+	kern = lj_scenario_value(r->scn, &c, "kernel");
+	words = lj_scenario_value(r->scn, &c, "cmdline");
+	idx = calloc(n - k, sizeof(*idx));
+	no = calloc(n - k, sizeof(*no));
+	for (size_t j = k; idx && no && j < n; j++) {
+		const char *w;
+
+		lj_scenario_cell(r->scn, order[j], &o);
+		w = lj_scenario_value(r->scn, &o, "cmdline");
+		if (strcmp(mx_cell_state(json_object_array_get_idx(r->cells, order[j])), "pending") ||
+		    strcmp(lj_scenario_value(r->scn, &o, "kernel"), kern) || (words && strcmp(w, words)))
+			continue;
+		idx[m] = order[j];
+		no[m++] = j + 1;
+	}
+	ret = idx && no ? mx_guest_group(r, idx, no, m, n) : -ENOMEM;
+	free(idx);
+	free(no);
+	return ret;
 }
 
 int mx_run_all(struct mx_run *r)
@@ -354,9 +411,9 @@ int mx_run_all(struct mx_run *r)
 			ret = -EINTR;
 			break;
 		}
-		if (strcmp(cell_state(cell), "pending"))
+		if (strcmp(mx_cell_state(cell), "pending"))
 			continue;
-		ret = run_cell(r, cell, order[k], k + 1, n);
+		ret = run_cell_or_group(r, order, k, n);
 		if (ret && ret != -EINTR)
 			said = store_error(r, ret);
 	}

@@ -15,7 +15,7 @@
 #define MAX_FILE_BYTES (1 << 20)
 
 static const char *const setup_axes[] = {
-	"cgroup", "cpus", "governor", "preempt", "dma_latency", "idle_state", "load", NULL
+	"cgroup", "cpus", "governor", "preempt", "dma_latency", "idle_state", "load", "kernel", "cmdline", NULL
 };
 
 static const char *const preempt_values[] = {
@@ -34,8 +34,9 @@ struct parser {
 	char *err;
 	size_t errlen;
 	struct lj_scenario *s;
-	enum { SEC_NONE, SEC_MATRIX, SEC_WORKLOAD, SEC_LOAD } sec;
+	enum { SEC_NONE, SEC_MATRIX, SEC_WORKLOAD, SEC_LOAD, SEC_KERNEL } sec;
 	struct lj_scenario_section *cur;	/* current workload/load section */
+	struct lj_scenario_kernel *kcur;	/* current kernel section */
 	bool seen_matrix;
 	unsigned seen_settings;			/* bit per run setting */
 };
@@ -45,7 +46,9 @@ static __attribute__((format(printf, 2, 3))) int fail(struct parser *p, const ch
 	va_list ap;
 	int n;
 
-	n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, p->line);
+	/* line 0: not from the file (lj-matrix --axis) */
+	n = p->line ? snprintf(p->err, p->errlen, "%s:%d: ", p->path, p->line) :
+	    snprintf(p->err, p->errlen, "%s: ", p->path);
 	if (n < 0 || (size_t)n >= p->errlen)
 		return -EINVAL;
 	va_start(ap, fmt);
@@ -165,6 +168,28 @@ static int add_section(struct parser *p, struct lj_scenario_section **v, int *n,
 	return 0;
 }
 
+static int add_kernel(struct parser *p, const char *name)
+{
+	struct lj_scenario_kernel *nv;
+
+	if (!valid_name(name) || !strcmp(name, "host"))
+		return fail(p, "invalid kernel name '%s' (letters, digits, _ - . only; not host, . or ..)", name);
+	if (lj_scenario_find_kernel(p->s, name))
+		return fail(p, "kernel '%s' is defined twice", name);
+	nv = realloc(p->s->kernels, (p->s->nkernels + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	p->s->kernels = nv;
+	p->kcur = &nv[p->s->nkernels];
+	memset(p->kcur, 0, sizeof(*p->kcur));
+	p->kcur->line = p->line;
+	p->kcur->name = strdup(name);
+	if (!p->kcur->name)
+		return -ENOMEM;
+	p->s->nkernels++;
+	return 0;
+}
+
 static int parse_header(struct parser *p, char *line)
 {
 	char *end = strchr(line, ']');
@@ -180,6 +205,7 @@ static int parse_header(struct parser *p, char *line)
 		arg = trim(arg);
 	}
 	p->cur = NULL;
+	p->kcur = NULL;
 	if (!strcmp(name, "matrix")) {
 		if (*arg)
 			return fail(p, "[matrix] takes no name");
@@ -203,7 +229,13 @@ static int parse_header(struct parser *p, char *line)
 			return fail(p, "'none' is reserved: it means no load");
 		return add_section(p, &p->s->loads, &p->s->nloads, "load", arg);
 	}
-	return fail(p, "unknown section [%s] (expected matrix, workload NAME or load NAME)", name);
+	if (!strcmp(name, "kernel")) {
+		p->sec = SEC_KERNEL;
+		if (!*arg)
+			return fail(p, "[kernel] needs a name: [kernel NAME]");
+		return add_kernel(p, arg);
+	}
+	return fail(p, "unknown section [%s] (expected matrix, workload NAME, load NAME or kernel NAME)", name);
 }
 
 /* Check a value of a known setup axis; machine-dependent checks happen in lj-matrix. */
@@ -220,6 +252,15 @@ static int check_axis_value(struct parser *p, const char *axis, const char *v)
 	} else if (!strcmp(axis, "dma_latency") || !strcmp(axis, "idle_state")) {
 		if (strcmp(v, "none") && lj_parse_int(v, 0, 2000000000, &n, why, sizeof(why)))
 			return fail(p, "%s: invalid value '%s': %s", axis, v, why[0] ? why : "not a number");
+	} else if (!strcmp(axis, "kernel")) {
+		/* host, a [kernel NAME], or an image path (a glob) */
+		if (!strchr(v, '/') && !valid_name(v))
+			return fail(p, "kernel: '%s' is neither host, a [kernel NAME] nor a path to an image", v);
+		if (strpbrk(v, "'\"\\$`"))
+			return fail(p, "kernel: '%s' contains a quote, backslash, $ or `", v);
+	} else if (!strcmp(axis, "cmdline")) {
+		if (strpbrk(v, "'\"\\$`"))
+			return fail(p, "cmdline: '%s' contains a quote, backslash, $ or `", v);
 	} else if (!strcmp(axis, "cgroup") || !strcmp(axis, "governor") || !strcmp(axis, "load")) {
 		if (!valid_name(v))
 			return fail(p, "%s: invalid name '%s'", axis, v);
@@ -395,6 +436,27 @@ static int parse_section_key(struct parser *p, const char *key, const char *val)
 		    p->sec == SEC_WORKLOAD ? " or timeout" : "");
 }
 
+/* [kernel NAME]: image (a glob), modules, initramfs, cmdline. */
+static int parse_kernel_key(struct parser *p, const char *key, const char *val)
+{
+	static const char *const keys[] = { "image", "modules", "initramfs", "cmdline", NULL };
+	struct lj_scenario_kernel *k = p->kcur;
+	char **field[] = { &k->image, &k->modules, &k->initramfs, &k->cmdline };
+
+	for (int i = 0; keys[i]; i++) {
+		if (strcmp(key, keys[i]))
+			continue;
+		if (*field[i])
+			return fail(p, "'%s' is set twice", key);
+		if (has_control(val, false) || strpbrk(val, "'\"\\$`"))
+			return fail(p, "%s: contains a quote, backslash, $, ` or a control character", key);
+		*field[i] = strdup(val);
+		return *field[i] ? 0 : -ENOMEM;
+	}
+	return fail(p, "unknown key '%s' in [kernel %s] (expected image, modules, initramfs or cmdline)", key,
+		    k->name);
+}
+
 static int parse_line(struct parser *p, char *raw)
 {
 	char *line, *eq, *key, *val;
@@ -421,6 +483,8 @@ static int parse_line(struct parser *p, char *raw)
 	case SEC_WORKLOAD:
 	case SEC_LOAD:
 		return parse_section_key(p, key, val);
+	case SEC_KERNEL:
+		return parse_kernel_key(p, key, val);
 	default:
 		return fail(p, "'%s' outside a section (start with [matrix])", key);
 	}
@@ -482,11 +546,37 @@ static int check_command_length(struct parser *p, int w)
 	return 0;
 }
 
+/* Every [kernel] has an image; kernel values name a section or a path; cmdline needs a kernel axis. */
+static int check_kernels(struct parser *p)
+{
+	const struct lj_scenario *s = p->s;
+	const struct lj_scenario_axis *kernel = find_axis(s, "kernel", 6), *cmdline = find_axis(s, "cmdline", 7);
+
+	for (int i = 0; i < s->nkernels; i++) {
+		p->line = s->kernels[i].line;
+		if (!s->kernels[i].image)
+			return fail(p, "kernel '%s' has no image", s->kernels[i].name);
+	}
+	if (cmdline && !kernel) {
+		p->line = cmdline->line;
+		return fail(p, "cmdline: boot words need a kernel axis (kernel = ...): the host's own cannot change");
+	}
+	for (int v = 0; kernel && v < kernel->nvalues; v++) {
+		const char *k = kernel->values[v];
+
+		p->line = kernel->line;
+		if (strcmp(k, "host") && !strchr(k, '/') && !lj_scenario_find_kernel(s, k))
+			return fail(p, "kernel: '%s' is neither host, a [kernel %s] section nor a path to an image", k, k);
+	}
+	return 0;
+}
+
 /* Whole-file checks, reported at the line of the thing they concern. */
 static int check_scenario(struct parser *p)
 {
 	struct lj_scenario *s = p->s;
 	size_t cells;
+	int ret;
 
 	if (!s->nworkloads) {
 		p->line = 1;
@@ -517,6 +607,9 @@ static int check_scenario(struct parser *p)
 			return fail(p, "load '%s': its command is over %d bytes", s->loads[i].name,
 				    LJ_SCENARIO_MAX_COMMAND);
 	}
+	ret = check_kernels(p);
+	if (ret)
+		return ret;
 	for (int i = 0; i < s->naxes; i++) {
 		const struct lj_scenario_axis *a = &s->axes[i];
 		bool used = false;
@@ -544,13 +637,9 @@ static int check_scenario(struct parser *p)
 		fail(p, "the matrix has %zu cells (at most %d)", cells, LJ_SCENARIO_MAX_CELLS);
 		return -E2BIG;
 	}
-	for (int w = 0; w < s->nworkloads; w++) {
-		int ret = check_command_length(p, w);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
+	for (int w = 0; w < s->nworkloads && !ret; w++)
+		ret = check_command_length(p, w);
+	return ret;
 }
 
 int lj_scenario_parse(const char *path, const char *text, struct lj_scenario **out,
@@ -646,6 +735,14 @@ void lj_scenario_free(struct lj_scenario *s)
 		free(s->watch[i]);
 	free_sections(s->workloads, s->nworkloads);
 	free_sections(s->loads, s->nloads);
+	for (int i = 0; i < s->nkernels; i++) {
+		free(s->kernels[i].name);
+		free(s->kernels[i].image);
+		free(s->kernels[i].modules);
+		free(s->kernels[i].initramfs);
+		free(s->kernels[i].cmdline);
+	}
+	free(s->kernels);
 	free(s->path);
 	free(s->text);
 	free(s);
@@ -795,6 +892,55 @@ const struct lj_scenario_section *lj_scenario_find_load(const struct lj_scenario
 		if (!strcmp(sec->name, name))
 			return sec;
 	return NULL;
+}
+
+const struct lj_scenario_kernel *lj_scenario_find_kernel(const struct lj_scenario *s, const char *name)
+{
+	for (int i = 0; i < s->nkernels; i++)
+		if (!strcmp(s->kernels[i].name, name))
+			return &s->kernels[i];
+	return NULL;
+}
+
+bool lj_scenario_in_guest(const struct lj_scenario *s, const struct lj_scenario_cell *c)
+{
+	const char *k = lj_scenario_value(s, c, "kernel");
+
+	return k && strcmp(k, "host");
+}
+
+int lj_scenario_set_axis(struct lj_scenario *s, const char *name, const char *values, char *err,
+			 size_t errlen)
+{
+	struct parser p = { .path = "--axis", .err = err, .errlen = errlen, .s = s, .sec = SEC_MATRIX };
+	char *copy = strdup(values);
+	int at = -1, ret;
+
+	if (!copy)
+		return -ENOMEM;
+	for (int i = 0; i < s->naxes; i++)
+		if (!strcmp(s->axes[i].name, name))
+			at = i;
+	if (at >= 0) {
+		/* out of the list for parse_axis, back in its place after */
+		struct lj_scenario_axis old = s->axes[at];
+
+		memmove(&s->axes[at], &s->axes[at + 1], (s->naxes - at - 1) * sizeof(old));
+		s->naxes--;
+		memset(&s->axes[s->naxes], 0, sizeof(old));
+		for (int v = 0; v < old.nvalues; v++)
+			free(old.values[v]);
+		free(old.name);
+	}
+	ret = parse_axis(&p, name, copy);
+	free(copy);
+	if (!ret && at >= 0 && at < s->naxes - 1) {
+		struct lj_scenario_axis moved = s->axes[s->naxes - 1];
+
+		memmove(&s->axes[at + 1], &s->axes[at], (s->naxes - 1 - at) * sizeof(moved));
+		s->axes[at] = moved;
+	}
+	return ret ? ret : check_scenario(&p);
 }
 
 /* splitmix64: tiny, well mixed, and the same on every platform. */

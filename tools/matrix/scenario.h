@@ -27,6 +27,15 @@
  *   timeout = 60s            optional: kill the run after this long
  *   [load burn]              optional: a background load for the load axis
  *   command = stress-ng --cpu 0
+ *   [kernel rt]              optional: a kernel for the kernel axis
+ *   image = /boot/vmlinuz-*-rt-amd64   a glob: the newest match, in version order
+ *   modules = DIR            optional: its modules tree (default: found from the image)
+ *   initramfs = FILE         optional: an initramfs of the user's
+ *   cmdline = WORDS          optional: boot words this kernel always gets
+ *
+ * The kernel axis (values: host, a [kernel NAME], or an image path) and
+ * the cmdline axis (values: none, or boot words) make cells that run in
+ * a guest booted with that kernel and those words (docs/lj-matrix.md).
  *
  * Cells are the cross product of the axes for every workload: workload is
  * the outermost loop, then the axes in declaration order (the first
@@ -58,6 +67,12 @@ struct lj_scenario_section {	/* a [workload NAME] or [load NAME] */
 	int line;
 };
 
+struct lj_scenario_kernel {	/* a [kernel NAME] */
+	char *name;
+	char *image, *modules, *initramfs, *cmdline;	/* NULL when not given */
+	int line;
+};
+
 struct lj_scenario {
 	char *path;		/* as given, for messages */
 	char *text;		/* the whole file, for the manifest */
@@ -74,6 +89,8 @@ struct lj_scenario {
 	int nworkloads;
 	struct lj_scenario_section *loads;
 	int nloads;
+	struct lj_scenario_kernel *kernels;
+	int nkernels;
 };
 
 /* One point of the matrix: a workload and one value index per axis. */
@@ -93,6 +110,24 @@ int lj_scenario_parse(const char *path, const char *text, struct lj_scenario **o
 /* Read and parse a file; -errno with "PATH: strerror" in @err when unreadable. */
 int lj_scenario_load(const char *path, struct lj_scenario **out, char *err, size_t errlen);
 void lj_scenario_free(struct lj_scenario *s);
+
+/*
+ * Replace the values of axis @name with the comma list @values (an axis
+ * the scenario lacks is added last), checked as the parser checks a
+ * [matrix] line, the whole scenario then checked again: lj-matrix's
+ * --axis. Return: 0, or -EINVAL / -E2BIG with "--axis NAME: problem" in @err.
+ */
+int lj_scenario_set_axis(struct lj_scenario *s, const char *name, const char *values, char *err,
+			 size_t errlen);
+
+/* The [kernel NAME] section named @name, or NULL. */
+const struct lj_scenario_kernel *lj_scenario_find_kernel(const struct lj_scenario *s, const char *name);
+
+/*
+ * Does cell @c run in a guest: its kernel value is not "host"? (No
+ * kernel axis: no.)
+ */
+bool lj_scenario_in_guest(const struct lj_scenario *s, const struct lj_scenario_cell *c);
 
 /* Is @name one of the setup axes lj-matrix knows (cgroup, cpus, ...)? */
 bool lj_scenario_is_setup_axis(const char *name);

@@ -103,11 +103,18 @@ static json_object *cell_json(struct mx_run *r, size_t i)
 	return o;
 }
 
-static json_object *scenario_json(struct mx_run *r)
+json_object *mx_store_scenario_json(struct mx_run *r)
 {
 	json_object *o = json_object_new_object(), *axes = json_object_new_array();
+	json_object *over = json_object_new_array();
 	const struct lj_scenario *s = r->scn;
 
+	/* the --axis values, in the order they were applied: --resume applies them again */
+	if (r->env_kernels)
+		json_object_array_add(over, json_object_new_string(r->env_kernels));
+	for (int i = 0; i < r->cfg->naxes; i++)
+		json_object_array_add(over, json_object_new_string(r->cfg->axes[i]));
+	json_object_object_add(o, "overrides", over);
 	for (int a = 0; a < s->naxes; a++) {
 		json_object *ax = json_object_new_object(), *vals = json_object_new_array();
 
@@ -185,7 +192,7 @@ int mx_store_create(struct mx_run *r)
 	json_object_object_add(m, "start", json_object_new_string(now_iso(iso, sizeof(iso))));
 	json_object_object_add(m, "end", json_object_new_null());
 	json_object_object_add(m, "state", json_object_new_string("running"));
-	json_object_object_add(m, "scenario", scenario_json(r));
+	json_object_object_add(m, "scenario", mx_store_scenario_json(r));
 	sys = getenv("LJ_RESULT_NO_SYSINFO") ? NULL : lj_sysinfo_collect();
 	json_object_object_add(m, "system", sys ? sys : json_object_new_object());
 	cells = json_object_new_array_ext(n);
@@ -194,6 +201,9 @@ int mx_store_create(struct mx_run *r)
 	json_object_object_add(m, "cells", cells);
 	r->manifest = m;
 	r->cells = cells;
+	ret = mx_kernels_resolve(r);
+	if (ret)
+		return ret;
 	ret = mx_store_sync(r, true);
 	if (ret) {
 		lj_error_errno(ret, "cannot write %s/manifest.json", r->dir);
@@ -238,20 +248,49 @@ static int read_manifest(struct mx_run *r, json_object **scn)
 	return 0;
 }
 
+/* The --axis values the run was started with, applied again in their order. */
+static int apply_overrides(struct mx_run *r, json_object *scn)
+{
+	json_object *over;
+	char err[1024];
+
+	if (!json_object_object_get_ex(scn, "overrides", &over) || !json_object_is_type(over, json_type_array))
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(over); i++) {
+		const char *spec = json_object_get_string(json_object_array_get_idx(over, i)), *eq;
+		char name[128];
+
+		if (!spec || !(eq = strchr(spec, '=')) || eq == spec) {
+			lj_error("%s: manifest.json: overrides: '%s' is not NAME=VALUES", r->dir, spec ? spec : "null");
+			return LJ_EXIT_USAGE;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
+		if (lj_scenario_set_axis(r->scn, name, eq + 1, err, sizeof(err))) {
+			lj_error("%s: manifest.json: %s", r->dir, err);
+			return LJ_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* The scenario as the run started it (its text, overrides included). */
-static int manifest_scenario(struct mx_run *r, json_object *scn)
+int mx_store_scenario(struct mx_run *r, json_object *scn)
 {
 	char err[512];
 	json_object *v;
 	const char *spath;
+	int ret;
 
 	spath = json_object_object_get_ex(scn, "path", &v) && json_object_is_type(v, json_type_string) ?
 		json_object_get_string(v) : "manifest";
-	json_object_object_get_ex(scn, "text", &v);
-	if (lj_scenario_parse(spath, json_object_get_string(v), &r->scn, err, sizeof(err))) {
-		lj_error("cannot resume %s: %s", r->dir, err);
+	if (!json_object_object_get_ex(scn, "text", &v) || !json_object_is_type(v, json_type_string) ||
+	    lj_scenario_parse(spath, json_object_get_string(v), &r->scn, err, sizeof(err))) {
+		lj_error("cannot resume %s: %s", r->dir, v ? err : "no scenario text");
 		return LJ_EXIT_USAGE;
 	}
+	ret = apply_overrides(r, scn);
+	if (ret)
+		return ret;
 	if (json_object_object_get_ex(scn, "repeat", &v))
 		r->scn->repeat = json_object_get_int(v);
 	if (json_object_object_get_ex(scn, "warmup", &v))
@@ -260,7 +299,7 @@ static int manifest_scenario(struct mx_run *r, json_object *scn)
 		r->scn->seed = json_object_get_uint64(v);
 		r->scn->seed_set = true;
 	}
-	if (json_object_array_length(r->cells) != lj_scenario_ncells(r->scn)) {
+	if (r->cells && json_object_array_length(r->cells) != lj_scenario_ncells(r->scn)) {
 		lj_error("cannot resume %s: manifest has %zu cells, its scenario %zu", r->dir,
 			 json_object_array_length(r->cells), lj_scenario_ncells(r->scn));
 		return LJ_EXIT_USAGE;
@@ -328,7 +367,9 @@ int mx_store_open(struct mx_run *r)
 	if (!ret)
 		ret = read_manifest(r, &scn);
 	if (!ret)
-		ret = manifest_scenario(r, scn);
+		ret = mx_store_scenario(r, scn);
+	if (!ret)
+		ret = mx_kernels_load(r);
 	if (!ret)
 		ret = mx_cell_names(r);
 	if (!ret)

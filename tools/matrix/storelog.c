@@ -50,9 +50,10 @@ static int append(struct mx_run *r, json_object *ev, bool sync)
 
 	if (!text || (n = asprintf(&line, "%s\n", text)) < 0)
 		return -ENOMEM;
+	/* in a guest the events go to the host's lj-matrix, which syncs them into its store */
 	if (write(r->log_fd, line, n) != n)
 		ret = errno ? -errno : -EIO;
-	else if (sync && fdatasync(r->log_fd))
+	else if (sync && !r->in_guest && fdatasync(r->log_fd))
 		ret = -errno;
 	free(line);
 	return ret;
@@ -134,7 +135,7 @@ int mx_store_sync(struct mx_run *r, bool force)
 	int64_t t0 = lj_now_ns();
 	int ret;
 
-	if (!force && t0 - r->compact_end_ns < r->compact_cost_ns * COMPACT_SHARE)
+	if (r->in_guest || (!force && t0 - r->compact_end_ns < r->compact_cost_ns * COMPACT_SHARE))
 		return 0;
 	snprintf(path, sizeof(path), "%s/manifest.json", r->dir);
 	ret = lj_json_write_atomic(r->manifest, path);
@@ -193,6 +194,17 @@ static bool apply(struct mx_run *r, json_object *ev)
 		return true;
 	}
 	return false;
+}
+
+int mx_log_forward(struct mx_run *r, json_object *ev)
+{
+	bool durable = json_object_object_get_ex(ev, "run", NULL) || json_object_object_get_ex(ev, "state", NULL);
+	int ret;
+
+	if (!apply(r, ev))
+		return 0;
+	ret = append(r, ev, durable);
+	return ret ? ret : 1;
 }
 
 /*

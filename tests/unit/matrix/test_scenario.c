@@ -282,6 +282,68 @@ static void test_quoting(void)
 	    "a command over the limit after expansion");
 }
 
+static const char kernels[] =
+	"[matrix]\n"
+	"cgroup = off, on\n"
+	"kernel = host, rt, /boot/vmlinuz-*\n"
+	"cmdline = none, preempt=full quiet\n"
+	"[kernel rt]\n"
+	"image = /k/boot/vmlinuz-*-rt\n"
+	"modules = /k\n"
+	"cmdline = mitigations=off\n"
+	"[workload w]\n"
+	"command = lj-cyclic -q\n";
+
+static void test_kernels(void)
+{
+	struct lj_scenario *s = parse(kernels);
+	const struct lj_scenario_kernel *k;
+	struct lj_scenario_cell c;
+	char id[256];
+
+	if (!ok(s != NULL, "kernel and cmdline axes with a [kernel] section parse")) {
+		diag("%s", err);
+		skip(9, "parse failed");
+		return;
+	}
+	k = lj_scenario_find_kernel(s, "rt");
+	ok(k && !strcmp(k->image, "/k/boot/vmlinuz-*-rt") && !strcmp(k->modules, "/k") && !k->initramfs &&
+	   !strcmp(k->cmdline, "mitigations=off"), "the section's image, modules and boot words");
+	ok(lj_scenario_is_setup_axis("kernel") && lj_scenario_is_setup_axis("cmdline"), "both are setup axes");
+	lj_scenario_cell(s, 0, &c);
+	ok(!lj_scenario_in_guest(s, &c), "kernel=host: on this machine");
+	lj_scenario_cell(s, 2, &c);
+	lj_scenario_cell_id(s, &c, id, sizeof(id));
+	ok(lj_scenario_in_guest(s, &c) && !strcmp(id, "cgroup=off,kernel=rt,cmdline=none"), "kernel=rt: in a guest");
+	is_int(lj_scenario_set_axis(s, "kernel", "rt,/x/vmlinuz", err, sizeof(err)), 0, "--axis kernel=...");
+	lj_scenario_cell(s, 2, &c);
+	lj_scenario_cell_id(s, &c, id, sizeof(id));
+	is_str(id, "cgroup=off,kernel=/x/vmlinuz,cmdline=none", "the axis keeps its place, with the new values");
+	is_int(lj_scenario_set_axis(s, "governor", "keep", err, sizeof(err)), 0, "--axis of an axis the file lacks");
+	is_str(s->axes[s->naxes - 1].name, "governor", "is added last");
+	ok(lj_scenario_set_axis(s, "kernel", "nope", err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "--axis: kernel: 'nope' is neither host"), "--axis with a kernel no section names: refused");
+	lj_scenario_free(s);
+}
+
+static void test_bad_kernels(void)
+{
+	bad("[matrix]\ncmdline = quiet\n[workload w]\ncommand = true\n", "t.scn:2: cmdline: boot words need a kernel axis",
+	    "cmdline without kernel");
+	bad("[matrix]\nkernel = k\n[workload w]\ncommand = true\n", "t.scn:2: kernel: 'k' is neither host",
+	    "a kernel value naming no section");
+	bad("[matrix]\nkernel = k\n[kernel k]\nmodules = /m\n[workload w]\ncommand = true\n",
+	    "t.scn:3: kernel 'k' has no image", "a [kernel] without image");
+	bad("[matrix]\nkernel = host\n[kernel host]\nimage = /v\n[workload w]\ncommand = true\n",
+	    "invalid kernel name 'host'", "host is not a section name");
+	bad("[kernel k]\nimage = /v\nsize = 3\n[workload w]\ncommand = true\n",
+	    "t.scn:3: unknown key 'size' in [kernel k]", "an unknown key in [kernel]");
+	bad("[matrix]\nkernel = /v\ncmdline = a'b\n[workload w]\ncommand = true\n",
+	    "cmdline: 'a'b' contains a quote", "a quote in boot words");
+	bad("[kernel k]\nimage = /v$X\n[workload w]\ncommand = true\n", "image: contains a quote, backslash, $",
+	    "$ in an image path");
+}
+
 int main(void)
 {
 	lj_err_init("test_scenario");
@@ -293,5 +355,7 @@ int main(void)
 	test_watch();
 	test_names();
 	test_quoting();
+	test_kernels();
+	test_bad_kernels();
 	return done();
 }
