@@ -27,6 +27,16 @@ run_rc $G --qemu /bin/true -k "$TMP/vmlinuz-9.9.9-fake" -M "$TMP/tree" -- true
 is "$rc" 122 "modules of another release: exit 122"
 is "$(cat "$TMP/err")" "lj-guest: modules: $TMP/tree/lib/modules has no modules of release 9.9.9-fake, only of 1.0.0-other" \
 	"one line naming both releases"
+mkdir -p "$TMP/tree2/lib/modules/9.9.9-fake/kernel"
+printf 'kernel/fs/9p/9p.ko\n' >"$TMP/tree2/lib/modules/9.9.9-fake/modules.builtin"
+if [ -x /bin/busybox ] && command -v cpio >/dev/null; then
+	run_rc $G --qemu /bin/true -k "$TMP/vmlinuz-9.9.9-fake" -M "$TMP/tree2" -- true
+	is "$rc" 123 "a kernel without virtio-pci, 9p or overlay: exit 123"
+	is "$(cat "$TMP/err")" "lj-guest: module virtio_pci is neither built into the kernel nor in $TMP/tree2/lib/modules/9.9.9-fake" \
+		"one line naming the module"
+else
+	skip 2 "no busybox-static or cpio (scripts/deps --install): checked before the modules"
+fi
 run_rc $G --qemu "$TMP/no-qemu" -k "$TMP/vmlinuz-9.9.9-fake" -- true
 is "$rc" 77 "QEMU missing: exit 77"
 run_rc $G -k "$TMP/vmlinuz-9.9.9-fake" --memory 12 -- true
