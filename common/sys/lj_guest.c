@@ -343,6 +343,17 @@ static void choose(struct lj_guest *g)
 	if (g->accel == LJ_GUEST_ACCEL_AUTO)
 		g->accel = lj_guest_kvm_works(g->qemu, c->image, g->img.arch, g->cache, g->dir, KVM_PROBE_NS) ?
 			   LJ_GUEST_ACCEL_KVM : LJ_GUEST_ACCEL_TCG;
+	/*
+	 * TCG runs each vCPU as a host thread: with as many vCPUs as host CPUs,
+	 * QEMU's own threads and the host's work preempt them, and a guest whose
+	 * vCPUs wait on each other (the IPIs and TLB shootdowns of every fork and
+	 * exit) stalls for whole scheduler ticks. On the 2-CPU development machine
+	 * 2 vCPUs made lj-matrix's own time per run 98-340 ms and a small shell
+	 * workload 0.9-1.5 s; 1 vCPU: 6.6 ms and 0.19 s. So TCG leaves one host
+	 * CPU free.
+	 */
+	if (!c->cpus && g->accel == LJ_GUEST_ACCEL_TCG)
+		cpus--;
 	if (!c->cpus)
 		c->cpus = cpus < 1 ? 1 : cpus > MAX_CPUS ? MAX_CPUS : (int)cpus;
 	if (!c->mem_mib)

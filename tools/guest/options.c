@@ -30,7 +30,7 @@ static const struct lj_opt guest_opts_table[] = {
 	{ "accel", K_ACCEL, LJ_OPT_ARG, "auto|kvm|tcg", "KVM or QEMU's emulation (default auto: KVM when it runs this kernel)",
 	  .values = "auto kvm tcg" },
 	{ "cpu", K_CPU, LJ_OPT_ARG, "MODEL", "QEMU's -cpu (default: host with KVM, max with TCG)", LJ_OPT_STRING, AT(cfg.cpu) },
-	{ "cpus", K_CPUS, LJ_OPT_ARG, "N", "guest CPUs (default: the host's online CPUs, at most 8)",
+	{ "cpus", K_CPUS, LJ_OPT_ARG, "N", "guest CPUs (default: the host's online CPUs, at most 8; one fewer with TCG)",
 	  LJ_OPT_INT, AT(cfg.cpus), 1, 64 },
 	{ "memory", K_MEMORY, LJ_OPT_ARG, "SIZE", "guest memory, e.g. 512M or 2G (default 1G, or half the host's when less)" },
 	{ "cgroup", K_CGROUP, LJ_OPT_ARG, "auto|v2|v1|hybrid|none", "the guest's cgroup layout (default auto: v2, or v1 "
