@@ -64,7 +64,7 @@ void lj_validity_check_cut_short(struct lj_validity *v, uint64_t expected, uint6
 void lj_validity_check_clocksource(struct lj_validity *v, const char *before, const char *after);
 
 /*
- * The machine measured on (lj_sysinfo_virt's name): in a QEMU TCG guest
+ * The machine measured on (lj_virt_detect's name): in a QEMU TCG guest
  * (CPUID signature TCGTCGTCGTCG) every instruction is emulated, so its
  * latencies say nothing about the kernel: invalid. A KVM guest is not
  * judged here (the host figures are measured in one): its note is

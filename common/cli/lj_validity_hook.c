@@ -7,7 +7,7 @@
 #include "lj_result.h"
 #include "lj_runprobe.h"
 #include "lj_sched.h"
-#include "lj_sysinfo.h"
+#include "lj_virt.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -175,7 +175,7 @@ static void check_virt(struct lj_vhook *h)
 	char name[256];
 	const char *source;
 
-	if (lj_sysinfo_virt(name, sizeof(name), &source) == 1)
+	if (lj_virt_detect(name, sizeof(name), &source) == 1)
 		lj_validity_check_virt(&h->v, name);
 }
 

@@ -10,6 +10,7 @@
 #include "lj_parse.h"
 #include "lj_preempt.h"
 #include "lj_topo.h"
+#include "lj_virt.h"
 
 #include <cpuidle.h>
 #include <errno.h>
@@ -20,10 +21,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 /* {"unknown": "reason"}: a field this machine does not expose. */
 static __attribute__((format(printf, 1, 2))) json_object *unknown(const char *fmt, ...)
@@ -319,127 +316,11 @@ static int add_topology(json_object *sys, cpu_set_t *online)
 	return first;
 }
 
-const char *lj_sysinfo_hypervisor_name(const char *s)
-{
-	/* CPUID vendor signatures first, then DMI vendor and product names */
-	static const struct {
-		const char *pattern, *name;
-	} known[] = {
-		{ "KVMKVMKVM", "KVM" },
-		{ "Linux KVM Hv", "KVM" },
-		{ "Microsoft Hv", "Hyper-V" },
-		{ "VMwareVMware", "VMware" },
-		{ "XenVMMXenVMM", "Xen" },
-		{ "TCGTCGTCGTCG", "QEMU TCG" },
-		{ "ACRNACRNACRN", "ACRN" },
-		{ "bhyve bhyve", "bhyve" },
-		{ "VBoxVBoxVBox", "VirtualBox" },
-		{ " lrpepyh  vr", "Parallels" },
-		{ "QNXQVMBSQG", "QNX" },
-		{ "QEMU", "QEMU" },
-		{ "KVM", "KVM" },
-		{ "VMware", "VMware" },
-		{ "VirtualBox", "VirtualBox" },
-		{ "innotek GmbH", "VirtualBox" },
-		{ "Xen", "Xen" },
-		{ "Virtual Machine", "Hyper-V" },
-		{ "Google Compute Engine", "Google Compute Engine" },
-		{ "Amazon EC2", "Amazon EC2" },
-		{ "Bochs", "Bochs" },
-		{ "Parallels", "Parallels" },
-		{ "Firecracker", "Firecracker" },
-	};
-	size_t i;
-
-	if (!s)
-		return NULL;
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strstr(s, known[i].pattern))
-			return known[i].name;
-	return NULL;
-}
-
-#if !defined(__x86_64__) && !defined(__i386__)
-/*
- * Without CPUID a guest cannot tell TCG from KVM by itself: lj_guest puts
- * ljkit.accel=tcg|kvm on the command line of the guests it boots.
- */
-static int cmdline_accel(char *name, size_t len)
-{
-	char line[4096];
-	const char *w;
-
-	if (read_text("/proc/cmdline", line, sizeof(line)) || !(w = strstr(line, "ljkit.accel=")))
-		return 0;
-	w += strlen("ljkit.accel=");
-	if (!strncmp(w, "tcg", 3))
-		snprintf(name, len, "QEMU TCG");
-	else if (!strncmp(w, "kvm", 3))
-		snprintf(name, len, "KVM");
-	else
-		return 0;
-	return 1;
-}
-#endif
-
-int lj_sysinfo_virt(char *name, size_t len, const char **source)
-{
-	char buf[512], vendor[256], product[256];
-	const char *known;
-
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
-
-	*source = "cpuid";
-	/* CPUID.1:ECX bit 31 is reserved for hypervisors to announce themselves */
-	if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
-		char sig[13];
-
-		__cpuid(0x40000000, a, b, c, d);
-		memcpy(sig, &b, 4);
-		memcpy(sig + 4, &c, 4);
-		memcpy(sig + 8, &d, 4);
-		sig[12] = '\0';
-		known = lj_sysinfo_hypervisor_name(sig);
-		if (known)
-			snprintf(name, len, "%s", known);
-		else
-			snprintf(name, len, "unknown hypervisor (CPUID signature '%.12s')", sig);
-		return 1;
-	}
-#else
-	*source = "cmdline (ljkit.accel, from lj-guest)";
-	if (cmdline_accel(name, len))
-		return 1;
-#endif
-	if (!read_text("/sys/hypervisor/type", buf, sizeof(buf)) && buf[0]) {
-		snprintf(name, len, "%s", buf);
-		*source = "/sys/hypervisor/type";
-		return 1;
-	}
-	vendor[0] = product[0] = '\0';
-	read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-	read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
-	snprintf(buf, sizeof(buf), "%s %s", vendor, product);
-	known = lj_sysinfo_hypervisor_name(buf);
-	*source = "dmi";
-	if (known) {
-		snprintf(name, len, "%s", known);
-		return 1;
-	}
-#if defined(__x86_64__) || defined(__i386__)
-	*source = "cpuid";
-	return 0;
-#else
-	return vendor[0] || product[0] ? 0 : -ENOENT;
-#endif
-}
-
 static void add_virt(json_object *sys)
 {
 	char name[256];
 	const char *source;
-	int ret = lj_sysinfo_virt(name, sizeof(name), &source);
+	int ret = lj_virt_detect(name, sizeof(name), &source);
 
 	if (ret < 0) {
 		put(sys, "virtualised", unknown("%s", "no CPUID, /sys/hypervisor or DMI on this machine"));

@@ -36,22 +36,4 @@ int lj_sysinfo_diff(json_object *a, json_object *b,
 struct lj_kconfig;
 void lj_sysinfo_add_kconfig(json_object *sys, const struct lj_kconfig *k);
 
-/*
- * Is this machine a guest, and of what: 1 with the hypervisor's name in
- * @name ("KVM", "QEMU TCG" for QEMU's emulation, whose CPUID signature is
- * TCGTCGTCGTCG), 0 on bare metal, -ENOENT when nothing says (no CPUID,
- * /sys/hypervisor or DMI). *@source: where it was read ("cpuid", "dmi",
- * ...; without CPUID, a guest lj-guest booted says ljkit.accel= on its
- * command line). The system block's "virtualised" and the validity
- * verdict's TCG check read it here.
- */
-int lj_sysinfo_virt(char *name, size_t len, const char **source);
-
-/*
- * The hypervisor named by a CPUID leaf 0x40000000 vendor signature
- * ("KVMKVMKVM", "Microsoft Hv", ...) or by DMI sys_vendor/product_name
- * text; NULL when the text names none. For unit tests and the collector.
- */
-const char *lj_sysinfo_hypervisor_name(const char *signature_or_dmi);
-
 #endif

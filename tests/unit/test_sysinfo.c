@@ -3,6 +3,7 @@
 #include "lj_kconfig.h"
 #include "lj_result.h"
 #include "lj_sysinfo.h"
+#include "lj_virt.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -128,12 +129,12 @@ static void test_kconfig_fields(void)
 
 static void test_hypervisor_names(void)
 {
-	is_str(lj_sysinfo_hypervisor_name("KVMKVMKVM"), "KVM", "KVM CPUID signature");
-	is_str(lj_sysinfo_hypervisor_name("Microsoft Hv"), "Hyper-V", "Hyper-V CPUID signature");
-	is_str(lj_sysinfo_hypervisor_name("TCGTCGTCGTCG"), "QEMU TCG", "QEMU TCG's CPUID signature (what lj-guest's TCG guests say)");
-	is_str(lj_sysinfo_hypervisor_name("QEMU Standard PC (Q35 + ICH9, 2009)"), "QEMU",
+	is_str(lj_virt_hypervisor_name("KVMKVMKVM"), "KVM", "KVM CPUID signature");
+	is_str(lj_virt_hypervisor_name("Microsoft Hv"), "Hyper-V", "Hyper-V CPUID signature");
+	is_str(lj_virt_hypervisor_name("TCGTCGTCGTCG"), "QEMU TCG", "QEMU TCG's CPUID signature (what lj-guest's TCG guests say)");
+	is_str(lj_virt_hypervisor_name("QEMU Standard PC (Q35 + ICH9, 2009)"), "QEMU",
 	       "QEMU DMI product name");
-	ok(lj_sysinfo_hypervisor_name("Dell Inc. PowerEdge R640") == NULL, "bare metal names none");
+	ok(lj_virt_hypervisor_name("Dell Inc. PowerEdge R640") == NULL, "bare metal names none");
 }
 
 struct seen {

@@ -2,6 +2,7 @@
 /* test_validity - the validity checks' logic on given readings (no system access). */
 #include "lj_validity.h"
 #include "lj_sysinfo.h"
+#include "lj_virt.h"
 #include "tap.h"
 
 #include <string.h>
@@ -54,11 +55,11 @@ static void test_checks(void)
 	lj_validity_check_clocksource(&v, "", "hpet");
 	is_int(v.n, 0, "an unknown clock source is not judged");
 	lj_validity_init(&v);
-	lj_validity_check_virt(&v, lj_sysinfo_hypervisor_name("TCGTCGTCGTCG"));
+	lj_validity_check_virt(&v, lj_virt_hypervisor_name("TCGTCGTCGTCG"));
 	ok(v.verdict == LJ_INVALID && !strcmp(v.r[0].what, "tcg") && strstr(v.r[0].text, "QEMU TCG guest"),
 	   "QEMU's TCG signature: invalid for timing");
 	lj_validity_init(&v);
-	lj_validity_check_virt(&v, lj_sysinfo_hypervisor_name("KVMKVMKVM"));
+	lj_validity_check_virt(&v, lj_virt_hypervisor_name("KVMKVMKVM"));
 	lj_validity_check_virt(&v, NULL);
 	is_int(v.n, 0, "a KVM guest or bare metal: not judged here");
 	/* 1000 ticks of two CPUs: 300 busy, 150 of them the tool's own: 15% outside > 10% */
