@@ -35,6 +35,17 @@ ssize_t lj_file_read(const char *path, char *buf, size_t len)
 	return got;
 }
 
+int lj_file_read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n = lj_file_read(path, buf, len);
+
+	if (n < 0)
+		return (int)n;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
 int lj_file_write(const char *path, const char *value)
 {
 	size_t len = strlen(value);

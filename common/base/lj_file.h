@@ -15,6 +15,12 @@
 ssize_t lj_file_read(const char *path, char *buf, size_t len);
 
 /*
+ * lj_file_read_text - lj_file_read without trailing blanks either (DMI
+ * names, /sys/hypervisor/type pad with them). Return: 0 or -errno.
+ */
+int lj_file_read_text(const char *path, char *buf, size_t len);
+
+/*
  * lj_file_write - write @value and a newline (unless it ends in one) to
  * @path in one write(2), with O_TRUNC, as `echo value > path` does.
  * Return: 0, -E2BIG for a value over 8 KiB, -EIO on a short write, or -errno.

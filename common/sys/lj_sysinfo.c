@@ -50,22 +50,10 @@ static void put(json_object *o, const char *key, json_object *v)
  * Read a small text file without its trailing newlines and blanks
  * (sysfs and proc files may end in either). Return: 0 or -errno.
  */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	ssize_t n = lj_file_read(path, buf, len);
-
-	if (n < 0)
-		return (int)n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
-
 static json_object *file_or_unknown(const char *path)
 {
 	char buf[4096];
-	int ret = read_text(path, buf, sizeof(buf));
+	int ret = lj_file_read_text(path, buf, sizeof(buf));
 
 	if (ret)
 		return unknown("%s", strerror(-ret));

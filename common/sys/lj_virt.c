@@ -15,18 +15,6 @@
 #include <cpuid.h>
 #endif
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	ssize_t n = lj_file_read(path, buf, len);
-
-	if (n < 0)
-		return (int)n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
-
 const char *lj_virt_hypervisor_name(const char *s)
 {
 	/* CPUID vendor signatures first, then DMI vendor and product names */
@@ -77,7 +65,7 @@ static int cmdline_accel(char *name, size_t len)
 	char line[4096];
 	const char *w;
 
-	if (read_text("/proc/cmdline", line, sizeof(line)) || !(w = strstr(line, "ljkit.accel=")))
+	if (lj_file_read_text("/proc/cmdline", line, sizeof(line)) || !(w = strstr(line, "ljkit.accel=")))
 		return 0;
 	w += strlen("ljkit.accel=");
 	if (!strncmp(w, "tcg", 3))
@@ -120,14 +108,14 @@ int lj_virt_detect(char *name, size_t len, const char **source)
 	if (cmdline_accel(name, len))
 		return 1;
 #endif
-	if (!read_text("/sys/hypervisor/type", buf, sizeof(buf)) && buf[0]) {
+	if (!lj_file_read_text("/sys/hypervisor/type", buf, sizeof(buf)) && buf[0]) {
 		snprintf(name, len, "%s", buf);
 		*source = "/sys/hypervisor/type";
 		return 1;
 	}
 	vendor[0] = product[0] = '\0';
-	read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-	read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
+	lj_file_read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	lj_file_read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
 	snprintf(buf, sizeof(buf), "%s %s", vendor, product);
 	known = lj_virt_hypervisor_name(buf);
 	*source = "dmi";

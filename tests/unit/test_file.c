@@ -70,6 +70,9 @@ static void test_read(void)
 	is_int(lj_file_read(path, buf, 0), -EINVAL, "a zero-length buffer is -EINVAL");
 	is_int(lj_file_read("/nonexistent/lj_file/x", buf, sizeof(buf)), -ENOENT, "a missing file is -ENOENT");
 	is_int(lj_file_read(dir, buf, sizeof(buf)), -EISDIR, "a directory is -EISDIR");
+	lj_file_write(path, "QEMU \n \n");
+	ok(!lj_file_read_text(path, buf, sizeof(buf)) && !strcmp(buf, "QEMU"), "read_text: trailing blanks and newlines go");
+	is_int(lj_file_read_text("/nonexistent/lj_file/x", buf, sizeof(buf)), -ENOENT, "read_text: -errno as lj_file_read");
 }
 
 int main(void)
@@ -84,7 +87,7 @@ int main(void)
 	if (fd < 0)
 		skip_all("cannot create a temporary file");
 	close(fd);
-	plan(19);
+	plan(21);
 	test_write();
 	test_write_too_big();
 	test_read();
