@@ -29,6 +29,7 @@ static inline char *fake_elf(int machine, bool interp, const char *const *names,
 	total = off + strsz;
 	for (int i = 0; i < n; i++)
 		total += sizes[i];
+	total = (total + 7) & ~(size_t)7;	/* the section headers 8-byte aligned, as a linker puts them */
 	total += (size_t)(n + 2) * sizeof(Elf64_Shdr);
 	buf = calloc(1, total);
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
