@@ -5,6 +5,8 @@
 #include "lj_parse.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 static json_object *sources_json(const struct lj_pw_snap *first)
@@ -144,20 +146,43 @@ json_object *lj_power_json(const struct lj_pw_snap *first, const struct lj_pw_fi
 	return o;
 }
 
+/* Append ", PART" to @line (or "PART" for the first part): no empty part, no stray separator. */
+static void add_part(char *line, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(line);
+	va_list ap;
+
+	if (n && n + 2 < len) {
+		memcpy(line + n, ", ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(line + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * One line per cluster, "power: cpus LIST: PART, PART": each part only
+ * when its source gave it (frequency from cpufreq, idle from cpuidle), so
+ * a machine with idle states and no cpufreq driver prints
+ * "power: cpus 0-1: idle 98.9%", never an empty frequency part.
+ */
 static void print_cluster(const struct lj_pw_cluster *c, FILE *out)
 {
-	char cpus[128];
+	char cpus[128], parts[256] = "";
 
-	fprintf(out, "power: cpus %s:", lj_cpulist_format(&c->cpus, cpus, sizeof(cpus)));
 	if (c->from != LJ_PWF_NONE)
-		fprintf(out, " average %.0f MHz (%s)", c->avg_khz / 1e3, lj_pw_freq_from_name(c->from));
+		add_part(parts, sizeof(parts), "average %.0f MHz (%s)", c->avg_khz / 1e3,
+			 lj_pw_freq_from_name(c->from));
 	if (isfinite(c->share_min))
-		fprintf(out, ", %.1f%% at min, %.1f%% at max", c->share_min * 100, c->share_max * 100);
+		add_part(parts, sizeof(parts), "%.1f%% at min, %.1f%% at max", c->share_min * 100,
+			 c->share_max * 100);
 	if (c->has_trans)
-		fprintf(out, ", %llu transitions", (unsigned long long)c->trans);
+		add_part(parts, sizeof(parts), "%llu transitions", (unsigned long long)c->trans);
 	if (isfinite(c->idle_share))
-		fprintf(out, ", idle %.1f%%", c->idle_share * 100);
-	fputc('\n', out);
+		add_part(parts, sizeof(parts), "idle %.1f%%", c->idle_share * 100);
+	if (parts[0])
+		fprintf(out, "power: cpus %s: %s\n", lj_cpulist_format(&c->cpus, cpus, sizeof(cpus)), parts);
 }
 
 void lj_power_print(const struct lj_pw_snap *first, const struct lj_pw_figures *f, const char *throttle,
@@ -169,8 +194,7 @@ void lj_power_print(const struct lj_pw_snap *first, const struct lj_pw_figures *
 	if (!f)
 		return;
 	for (int i = 0; i < f->nclusters; i++)
-		if (f->cl[i].from != LJ_PWF_NONE || isfinite(f->cl[i].idle_share))
-			print_cluster(&f->cl[i], out);
+		print_cluster(&f->cl[i], out);
 	if (f->have_energy)
 		fprintf(out, "power: energy %.3f J, mean %.3f W over %.3f s (%s)\n", f->energy_j, f->power_w,
 			f->duration_s, f->energy_from);

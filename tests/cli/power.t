@@ -28,7 +28,13 @@ if [ -x "$LJ_BUILD/lj-cyclic" ]; then
 	ok "$([ "$rc" = "$plain_rc" ] || [ "$rc" = 3 ] || [ "$plain_rc" = 3 ] && echo 0 || echo 1)" "lj-cyclic --power: same exit code as without (rc $rc)"
 	is "$(wc -l <"$TMP/out")" "$plain_lines" "...same stdout lines"
 	grep -q "^T: 0 " "$TMP/out"; ok $? "...in the same format"
-	is "$(grep -c "^power: cpufreq unavailable\|^power: cpus " "$TMP/err")" 1 "...cpufreq either reported or said unavailable, once"
+	# cpufreq: a frequency on every cluster line, or "unavailable" said once, never both
+	# (a cluster line may still come for the idle share: "power: cpus 0-1: idle 98.9%")
+	unavail=$(grep -c "^power: cpufreq unavailable: " "$TMP/err") freq=$(grep -c "^power: cpus .* MHz (" "$TMP/err")
+	ok "$([ "$unavail" = 1 ] && [ "$freq" = 0 ] || { [ "$unavail" = 0 ] && [ "$freq" -ge 1 ]; } && echo 0 || echo 1)" \
+		"...cpufreq either reported or said unavailable, once (unavailable $unavail, frequency lines $freq)"
+	is "$(grep "^power: cpus " "$TMP/err" | grep -Evc '^power: cpus [0-9,-]+: [a-z0-9][^,]*(, [^ ,][^,]*)*$')" 0 \
+		"...every cluster line well formed (no empty part)"
 	result_validates "$TMP/c.json"
 	python3 -c "
 import json,sys; d=json.load(open('$TMP/c.json')); p=d['side']['power']['sources']
@@ -39,6 +45,6 @@ import json,sys; d=json.load(open('$TMP/c.json'))
 sys.exit(0 if 'energy_j' in d['summary'] or not d['side']['power']['sources']['powercap']['available'] else 1)" 2>/dev/null
 	ok $? "no energy metric without a source (none invented)"
 else
-	skip 7 "lj-cyclic not built"
+	skip 8 "lj-cyclic not built"
 fi
 done_testing
