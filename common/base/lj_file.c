@@ -76,3 +76,20 @@ int lj_file_write(const char *path, const char *value)
 		ret = -errno;
 	return ret;
 }
+
+bool lj_file_parent(const char *path, char *out, size_t len)
+{
+	char *slash;
+
+	if (out != path) {	/* no stdio here: undo paths run in signal context */
+		size_t n = strnlen(path, len - 1);
+
+		memcpy(out, path, n);
+		out[n] = '\0';
+	}
+	slash = strrchr(out, '/');
+	if (!slash || slash == out)
+		return false;
+	*slash = '\0';
+	return true;
+}

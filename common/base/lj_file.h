@@ -3,6 +3,7 @@
 #ifndef LJ_FILE_H
 #define LJ_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -26,5 +27,12 @@ int lj_file_read_text(const char *path, char *buf, size_t len);
  * Return: 0, -E2BIG for a value over 8 KiB, -EIO on a short write, or -errno.
  */
 int lj_file_write(const char *path, const char *value);
+
+/*
+ * lj_file_parent - the directory holding @path ("/a/b" for "/a/b/c") into
+ * @out, which may be @path itself. Return: false when @path has no parent
+ * below "/" (@out is then a copy of @path).
+ */
+bool lj_file_parent(const char *path, char *out, size_t len);
 
 #endif

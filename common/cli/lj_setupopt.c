@@ -468,7 +468,7 @@ static int apply_preempt(struct apply *a)
 
 static int cgroup_error(struct apply *a, const char *what, struct lj_cgroup *cg, int ret)
 {
-	const char *hint = lj_cgroup_hint(ret, cg->errfile);
+	const char *hint = cg->why ? cg->why : lj_cgroup_hint(ret, cg->errfile);
 	char why[PATH_MAX + 256];
 
 	if (ret == -EBUSY && lj_setup_conflict(a->s)[0]) {
@@ -487,7 +487,7 @@ static int cgroup_error(struct apply *a, const char *what, struct lj_cgroup *cg,
 		 lj_strerror(ret), hint[0] ? " (" : "", hint[0] ? hint : "");
 	if (hint[0])
 		strcat(why, ")");
-	if (ret == -EPERM || ret == -EACCES || ret == -EROFS || ret == -ENODEV) {
+	if (ret == -EPERM || ret == -EACCES || ret == -EROFS || ret == -ENODEV || ret == -ENOTSUP) {
 		char msg[PATH_MAX + 320];
 
 		snprintf(msg, sizeof(msg), "cannot %s: %s", what, why);
@@ -495,6 +495,70 @@ static int cgroup_error(struct apply *a, const char *what, struct lj_cgroup *cg,
 	}
 	lj_error("cannot %s: %s", what, why);
 	return ret == -ERANGE || ret == -EINVAL ? LJ_EXIT_USAGE : LJ_EXIT_RUNTIME;
+}
+
+/*
+ * A created v1 group's cpu.rt_runtime_us: --rt-runtime, or by default half
+ * of what the parent has left, so SCHED_FIFO threads can join and a second
+ * ljkit group (a parallel test) still gets some.
+ */
+static int apply_rt_budget(struct apply *a, struct lj_cgroup *cg)
+{
+	const struct lj_setupopt *o = a->o;
+	int64_t us = o->rt_runtime_us >= 0 ? o->rt_runtime_us : lj_cgroup_rt_available(cg) / 2;
+	char val[64];
+	int ret;
+
+	if (us < 0)
+		return 0;
+	ret = lj_cgroup_set_rt_runtime(a->s, cg, us);
+	/*
+	 * EINVAL: another group took budget between reading and writing, or
+	 * a group removed just now (by a tool that did not zero its budget
+	 * first) still holds its share until the kernel frees it. Ask again
+	 * after a pause that doubles (10 ms, 2.5 s in all).
+	 */
+	for (int tries = 0; ret == -EINVAL && o->rt_runtime_us < 0 && tries < 8; tries++) {
+		struct timespec pause = lj_ns_to_ts((10LL << tries) * LJ_NSEC_PER_MSEC);
+
+		nanosleep(&pause, NULL);
+		us = lj_cgroup_rt_available(cg) / 2;
+		if (us < 0)
+			break;
+		ret = lj_cgroup_set_rt_runtime(a->s, cg, us);
+	}
+	if (ret)
+		return cgroup_error(a, "set the group's cpu.rt_runtime_us", cg, ret);
+	snprintf(val, sizeof(val), "%lld%s", (long long)us, o->rt_runtime_us >= 0 ? "" : " (half the free RT budget)");
+	note_applied(a, "rt_runtime_us", val);
+	return 0;
+}
+
+/* Why a group has no RT runtime of its own: the one line for --rt-runtime. */
+static const char *no_rt_runtime(const struct lj_cgroup *cg)
+{
+	if (cg->v2_cpu)
+		return "cgroup v2 has no RT runtime per group (cpu.rt_runtime_us is cgroup v1's, with CONFIG_RT_GROUP_SCHED)";
+	return "no RT group scheduling: the kernel has no cpu.rt_runtime_us (CONFIG_RT_GROUP_SCHED is off)";
+}
+
+/*
+ * The group's RT runtime: a created v1 group's budget (by default), the
+ * root's with --cgroup off; without RT group scheduling --rt-runtime is the
+ * one fallback line of no_rt_runtime.
+ */
+static int apply_group_rt(struct apply *a, struct lj_cgroup *cg)
+{
+	int ret;
+
+	if (!cg->rt_group)
+		return a->o->rt_runtime_us >= 0 ? fall_back(a, "--rt-runtime", no_rt_runtime(cg)) : 0;
+	if (!cg->root)
+		return apply_rt_budget(a, cg);
+	if (a->o->rt_runtime_us < 0)
+		return 0;
+	ret = lj_cgroup_set_rt_runtime(a->s, cg, a->o->rt_runtime_us);
+	return ret ? cgroup_error(a, "set the root group's cpu.rt_runtime_us", cg, ret) : 0;
 }
 
 static int apply_cgroup(struct apply *a)
@@ -522,48 +586,10 @@ static int apply_cgroup(struct apply *a)
 			if (ret)
 				return cgroup_error(a, "set the group's CPUs", &cg, ret);
 		}
-		if (cg.rt_group) {
-			/*
-			 * Default: half of what the parent has left, so SCHED_FIFO
-			 * threads can join and a second ljkit group (a parallel
-			 * test) still gets some.
-			 */
-			int64_t us = o->rt_runtime_us >= 0 ? o->rt_runtime_us : lj_cgroup_rt_available(&cg) / 2;
-
-			if (us >= 0) {
-				ret = lj_cgroup_set_rt_runtime(a->s, &cg, us);
-				/*
-				 * EINVAL: another group took budget between reading
-				 * and writing, or a group removed just now (by a tool
-				 * that did not zero its budget first) still holds its
-				 * share until the kernel frees it. Ask again after a
-				 * pause that doubles (10 ms, 2.5 s in all).
-				 */
-				for (int tries = 0; ret == -EINVAL && o->rt_runtime_us < 0 && tries < 8; tries++) {
-					struct timespec pause = lj_ns_to_ts((10LL << tries) * LJ_NSEC_PER_MSEC);
-
-					nanosleep(&pause, NULL);
-					us = lj_cgroup_rt_available(&cg) / 2;
-					if (us < 0)
-						break;
-					ret = lj_cgroup_set_rt_runtime(a->s, &cg, us);
-				}
-				if (ret)
-					return cgroup_error(a, "set the group's cpu.rt_runtime_us", &cg, ret);
-				snprintf(val, sizeof(val), "%lld%s", (long long)us,
-					 o->rt_runtime_us >= 0 ? "" : " (half the free RT budget)");
-				note_applied(a, "rt_runtime_us", val);
-			}
-		} else if (o->rt_runtime_us >= 0) {
-			ret = fall_back(a, "--rt-runtime", "no RT group scheduling (cpu.rt_runtime_us)");
-			if (ret)
-				return ret;
-		}
-	} else if (o->rt_runtime_us >= 0) {
-		ret = lj_cgroup_set_rt_runtime(a->s, &cg, o->rt_runtime_us);
-		if (ret)
-			return cgroup_error(a, "set the root group's cpu.rt_runtime_us", &cg, ret);
 	}
+	ret = apply_group_rt(a, &cg);
+	if (ret)
+		return ret;
 	ret = lj_cgroup_attach_process(&cg, 0);
 	if (ret)
 		return cgroup_error(a, "join the group", &cg, ret);

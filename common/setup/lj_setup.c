@@ -229,7 +229,50 @@ int lj_setup_push_file(struct lj_setup *s, const char *path, const char *undo)
 	return ret;
 }
 
-int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path)
+/* Claim @ctrl in @subtree (locked; @list: the file's content, read once for all controllers). */
+static int claim_one(struct lj_setup *s, const char *subtree, const char *list, const char *ctrl)
+{
+	char undo[64], add[64];
+	bool enabled = lj_setup_list_has(list, ctrl);
+	int ret = 0;
+
+	snprintf(undo, sizeof(undo), "-%s", ctrl);
+	snprintf(add, sizeof(add), "+%s", ctrl);
+	/* A group this stack created goes with its subtree_control: nothing to record. */
+	if (inside_created_group(s, subtree))
+		return enabled ? 0 : lj_file_write(subtree, add);
+	/* Enabled by anyone but a live ljkit run (the admin, a boot script): theirs, not ours to take back. */
+	if (enabled && lj_setup_claim_holder(s, subtree, undo) <= 0)
+		return 0;
+	ret = lj_setup_push_locked(s, LJ_SETUP_FILE, subtree, undo);
+	if (!ret && !enabled) {
+		ret = lj_file_write(subtree, add);
+		if (ret)
+			lj_setup_forget_last(s);
+	}
+	return ret;
+}
+
+int lj_setup_claim_subtree(struct lj_setup *s, const char *subtree, const char *const *ctrls)
+{
+	char list[512];
+	ssize_t n;
+	int lock, ret = 0;
+
+	s->conflict[0] = '\0';
+	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
+	if (lock < 0)
+		return lock;
+	n = lj_file_read(subtree, list, sizeof(list));
+	if (n < 0)
+		ret = (int)n;
+	for (int c = 0; !ret && ctrls[c]; c++)
+		ret = claim_one(s, subtree, list, ctrls[c]);
+	lj_setup_unlock_dir(lock);
+	return ret;
+}
+
+int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path, const char *origin)
 {
 	struct stat st;
 	int lock, ret;
@@ -247,7 +290,7 @@ int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path)
 	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
-	ret = lj_setup_push_locked(s, LJ_SETUP_CGROUP, path, NULL);
+	ret = lj_setup_push_locked(s, LJ_SETUP_CGROUP, path, origin && *origin ? origin : NULL);
 	lj_setup_unlock_dir(lock);
 	if (ret)
 		return ret;
@@ -355,7 +398,8 @@ json_object *lj_setup_json(const struct lj_setup *s)
 		json_object_object_add(o, "kind", json_object_new_string(lj_setup_kind_name(s->e[i].kind)));
 		json_object_object_add(o, "path", json_object_new_string(s->e[i].path));
 		if (s->e[i].old)
-			json_object_object_add(o, "old", json_object_new_string(s->e[i].old));
+			json_object_object_add(o, s->e[i].kind == LJ_SETUP_CGROUP ? "origin" : "old",
+					       json_object_new_string(s->e[i].old));
 		json_object_array_add(arr, o);
 	}
 	return arr;

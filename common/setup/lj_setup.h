@@ -20,7 +20,9 @@
  *
  *   # ljkit-journal/1 pid=PID start=STARTTIME prog=NAME
  *   file    PATH  OLD        write OLD back to PATH (O_TRUNC)
- *   cgroup  PATH             created group: move its tasks to the parent, rmdir
+ *   cgroup  PATH [ORIGIN]    created group: move its tasks back to ORIGIN
+ *                            (where its creator was; else the nearest
+ *                            ancestor that takes them), rmdir
  *   preempt MODE             dynamic preemption mode to switch back to
  *   tracefs-mount PATH NS    tracefs at PATH in mount namespace NS ("mnt:[N]"), mounted
  *                            by an ljkit run or shared with one: the last claim unmounts it
@@ -75,8 +77,26 @@ int lj_setup_write(struct lj_setup *s, const char *path, const char *value);
  */
 int lj_setup_push_file(struct lj_setup *s, const char *path, const char *undo);
 
-/* mkdir @path (a cgroup directory) and record its removal. -EEXIST if it exists. */
-int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path);
+/*
+ * mkdir @path (a cgroup directory) and record its removal; @origin (may be
+ * NULL) is the group of the same hierarchy the caller's process is in now,
+ * where the tasks still in @path go back before it is removed. -EEXIST if
+ * it exists.
+ */
+int lj_setup_mkdir_cgroup(struct lj_setup *s, const char *path, const char *origin);
+
+/*
+ * Make sure every cgroup v2 controller of @ctrls (NULL-terminated) is
+ * enabled in @subtree (a cgroup.subtree_control file, read once). Each run
+ * that needs one holds a claim: the
+ * one that writes "+ctrl" records "-ctrl" as its undo; a run that finds it
+ * enabled by another live ljkit process records the same undo beside it
+ * (no conflict between them); one that finds it enabled by anyone else
+ * records nothing. The undo disables @ctrl only when no other live run
+ * still holds a claim on it, so that a run never pulls a controller from
+ * under another one's group. Return: 0 or -errno.
+ */
+int lj_setup_claim_subtree(struct lj_setup *s, const char *subtree, const char *const *ctrls);
 
 /* Record a preemption mode to restore (call before switching). */
 int lj_setup_push_preempt(struct lj_setup *s, const char *old_mode);

@@ -16,34 +16,67 @@
 #include <time.h>
 #include <unistd.h>
 
-struct conflict_ctx {
+/*
+ * Call @fn with every journal of another live ljkit process (not @s's, not
+ * this process's) until it returns non-zero; that value, or 0. A file
+ * that is not a journal ljkit wrote is nobody's claim and is skipped.
+ */
+struct live_ctx {
+	const struct lj_setup *s;
+	int (*fn)(const struct lj_setup_jfile *j, const char *jpath, void *arg);
+	void *arg;
+};
+
+static int live_one(const char *jpath, struct lj_setup_jfile *j, void *arg)
+{
+	struct live_ctx *c = arg;
+
+	if ((c->s && !strcmp(jpath, c->s->journal)) || j->pid == getpid() || !lj_setup_journal_alive(j))
+		return 0;
+	return c->fn(j, jpath, c->arg);
+}
+
+static int each_live_journal(const struct lj_setup *s,
+			     int (*fn)(const struct lj_setup_jfile *j, const char *jpath, void *arg), void *arg)
+{
+	struct live_ctx c = { s, fn, arg };
+	DIR *dp = opendir(lj_setup_journal_dir());
+	int ret;
+
+	if (!dp)
+		return 0;	/* nobody has a journal */
+	ret = lj_setup_journal_each(lj_setup_journal_dir(), dp, live_one, &c);
+	closedir(dp);
+	return ret;
+}
+
+struct conflict_query {
 	struct lj_setup *s;
 	enum lj_setup_kind kind;
 	const char *path;
 };
 
-/* Does journal @j (another live process's) hold the path? -EBUSY, with s->conflict saying who. */
-static int conflict_in(const char *jpath, struct lj_setup_jfile *j, void *arg)
+static int conflicts_with(const struct lj_setup_jfile *j, const char *jpath, void *arg)
 {
-	struct conflict_ctx *c = arg;
-	struct lj_setup *s = c->s;
+	struct conflict_query *q = arg;
+	struct lj_setup *s = q->s;
+	enum lj_setup_kind kind = q->kind;
+	const char *path = q->path;
 	int ret = 0;
 
-	if (!strcmp(jpath, s->journal) || j->pid == getpid() || !lj_setup_journal_alive(j))
-		return 0;
 	for (int i = 0; i < j->n && !ret; i++) {
-		struct lj_setup_entry *e = &j->e[i];
+		const struct lj_setup_entry *e = &j->e[i];
 		bool hit;
 
 		/* A tracefs mount is shared: each run claims it, the last one out unmounts. */
 		if (e->undone || e->kind == LJ_SETUP_TRACEFS_MOUNT)
 			continue;
-		if (c->kind == LJ_SETUP_PREEMPT || e->kind == LJ_SETUP_PREEMPT)
-			hit = c->kind == e->kind;
+		if (kind == LJ_SETUP_PREEMPT || e->kind == LJ_SETUP_PREEMPT)
+			hit = kind == e->kind;
 		else if (e->kind == LJ_SETUP_CGROUP)
-			hit = lj_setup_path_within(c->path, e->path);
-		else
-			hit = !strcmp(c->path, e->path);
+			hit = lj_setup_path_within(path, e->path);
+		else	/* controllers in a subtree_control are claimed by each run that needs them */
+			hit = !strcmp(path, e->path) && !lj_setup_is_subtree_claim(e->path, e->old);
 		if (hit && e->kind == LJ_SETUP_CGROUP) {
 			snprintf(s->conflict, sizeof(s->conflict),
 				 "group %s is in use by %s (pid %d, journal %s)",
@@ -53,7 +86,7 @@ static int conflict_in(const char *jpath, struct lj_setup_jfile *j, void *arg)
 		} else if (hit) {
 			snprintf(s->conflict, sizeof(s->conflict),
 				 "%s is being changed by %s (pid %d, journal %s)",
-				 c->path, j->prog[0] ? j->prog : "another ljkit process",
+				 path, j->prog[0] ? j->prog : "another ljkit process",
 				 (int)j->pid, jpath);
 			ret = -EBUSY;
 		}
@@ -64,15 +97,31 @@ static int conflict_in(const char *jpath, struct lj_setup_jfile *j, void *arg)
 /* Another live process's journal holds @path (or a group containing it)? */
 int lj_setup_check_conflict(struct lj_setup *s, enum lj_setup_kind kind, const char *path)
 {
-	struct conflict_ctx c = { s, kind, path };
-	DIR *dp = opendir(lj_setup_journal_dir());
-	int ret;
+	struct conflict_query q = { s, kind, path };
 
-	if (!dp)
-		return 0;	/* nobody has a journal */
-	ret = lj_setup_journal_each(lj_setup_journal_dir(), dp, conflict_in, &c);
-	closedir(dp);
-	return ret;
+	return each_live_journal(s, conflicts_with, &q);
+}
+
+struct claim_query {
+	const char *path, *old;
+};
+
+static int holds_claim(const struct lj_setup_jfile *j, const char *jpath, void *arg)
+{
+	const struct claim_query *q = arg;
+
+	for (int i = 0; i < j->n; i++)
+		if (!j->e[i].undone && j->e[i].kind == LJ_SETUP_FILE && !strcmp(j->e[i].path, q->path) &&
+		    j->e[i].old && !strcmp(j->e[i].old, q->old))
+			return j->pid;
+	return 0;
+}
+
+pid_t lj_setup_claim_holder(const struct lj_setup *s, const char *path, const char *old)
+{
+	struct claim_query q = { path, old };
+
+	return each_live_journal(s, holds_claim, &q);
 }
 
 /* $LJ_LOCK_TIMEOUT seconds (a test's knob; default 30): how long to wait for the lock. */

@@ -153,7 +153,7 @@ static int add_entry(struct lj_setup_jfile *j, int *alloc, enum lj_setup_kind ki
 		e->old = strdup("");
 	}
 	j->n++;
-	if (!e->path || (!no_old && !e->old))
+	if (!e->path || ((old || !no_old) && !e->old))
 		return -ENOMEM;
 	return 0;
 }
@@ -178,8 +178,8 @@ static int parse_line(char *line, struct lj_setup_jfile *j, int *alloc)
 	}
 	if (!strcmp(f1, "file"))
 		return add_entry(j, alloc, LJ_SETUP_FILE, f2, f3);
-	if (!strcmp(f1, "cgroup") && !f3)
-		return add_entry(j, alloc, LJ_SETUP_CGROUP, f2, NULL);
+	if (!strcmp(f1, "cgroup"))	/* f3: where its tasks came from (older journals have none) */
+		return add_entry(j, alloc, LJ_SETUP_CGROUP, f2, f3);
 	if (!strcmp(f1, "preempt") && f3)
 		return add_entry(j, alloc, LJ_SETUP_PREEMPT, f2, f3);
 	if (!strcmp(f1, "tracefs-mount") && f3)

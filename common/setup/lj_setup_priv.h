@@ -20,7 +20,7 @@
 struct lj_setup_entry {
 	enum lj_setup_kind kind;
 	char *path;		/* file, group directory, or "preempt" */
-	char *old;		/* undo value (file, preempt); NULL for a group */
+	char *old;		/* undo value (file, preempt); a group's origin, or NULL */
 	bool undone;
 };
 
@@ -91,6 +91,12 @@ static inline bool lj_setup_path_within(const char *path, const char *dir)
 }
 int lj_setup_check_conflict(struct lj_setup *s, enum lj_setup_kind kind, const char *path);
 /*
+ * Another live ljkit process whose journal holds a pending file entry
+ * (@path, @old), not @s's own: its pid, 0 when none (@s may be NULL: any
+ * process but the caller). Called with the directory lock held.
+ */
+pid_t lj_setup_claim_holder(const struct lj_setup *s, const char *path, const char *old);
+/*
  * The journal directory's lock (DIR/.lock, 0600, O_NOFOLLOW), taken within
  * $LJ_LOCK_TIMEOUT seconds (default 30); on timeout -ETIMEDOUT and @why
  * names the holder's pid. A thread that holds it already gets it again
@@ -118,6 +124,16 @@ int lj_setup_open_trusted(const char *path, struct stat *st, char *why, size_t l
  */
 int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rlen,
 			   char *why, size_t len);
+
+/* lj_setup_cgroup.c: the cgroup entries (groups created, controllers claimed in cgroup.subtree_control). */
+/* @path is a cgroup.subtree_control file and @old a "-ctrl" undo: a claim runs may share. */
+bool lj_setup_is_subtree_claim(const char *path, const char *old);
+/* Does @list (a cgroup.subtree_control's content) name @ctrl? */
+bool lj_setup_list_has(const char *list, const char *ctrl);
+/* Undo a subtree claim: disable the controller unless another live run still claims it. */
+int lj_setup_undo_subtree(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg);
+/* Undo a created group: its tasks back to where they came from, its RT budget handed back, rmdir. */
+int lj_setup_undo_group(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg);
 
 /* lj_setup_restore.c: undoing one entry, for the live stack and for replay. */
 void lj_setup_say(void (*say)(const char *, void *), void *arg, const char *fmt, ...)

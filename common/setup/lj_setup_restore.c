@@ -32,106 +32,14 @@ void lj_setup_say(void (*say)(const char *, void *), void *arg, const char *fmt,
 	say(buf, arg);
 }
 
-/*
- * Move every task still in group @dir to its parent: a group can only be
- * removed empty, and a task left behind (the tool itself, an orphan of a
- * killed command) must keep running somewhere sane. v1 groups list threads
- * in "tasks"; v2 groups have cgroup.threads (threaded) or cgroup.procs.
- */
-static int move_tasks_to_parent(const char *dir, int *moved)
-{
-	static const char *const lists[] = { "tasks", "cgroup.threads", "cgroup.procs" };
-	char src[PATH_MAX + 32], dst[PATH_MAX + 32], parent[PATH_MAX], buf[65536], *p, *slash;
-	int ret = 0;
-
-	*moved = 0;
-	snprintf(parent, sizeof(parent), "%s", dir);
-	slash = strrchr(parent, '/');
-	if (!slash || slash == parent)
-		return -EINVAL;
-	*slash = '\0';
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-		snprintf(src, sizeof(src), "%s/%s", dir, lists[i]);
-		if (lj_file_read(src, buf, sizeof(buf)) < 0)
-			continue;
-		snprintf(dst, sizeof(dst), "%s/%s", parent, lists[i]);
-		for (p = buf; *p; ) {
-			char *end = strchr(p, '\n');
-			int r;
-
-			if (end)
-				*end = '\0';
-			if (*p) {
-				r = lj_file_write(dst, p);
-				/* ESRCH: the task exited meanwhile. */
-				if (!r)
-					(*moved)++;
-				else if (r != -ESRCH && !ret)
-					ret = r;
-			}
-			if (!end)
-				break;
-			p = end + 1;
-		}
-		break;	/* the first list that exists is the one of this hierarchy */
-	}
-	return ret;
-}
-
-/*
- * A v1 cpu group keeps its cpu.rt_runtime_us after rmdir until the kernel
- * frees it, asynchronously, when the last reference to it goes (tasks
- * just reaped still hold one). Until then its budget still counts against
- * the parent's, invisible to anyone listing the parent's groups, and the
- * next group asking for the "free" budget gets EINVAL. So hand the budget
- * back before removing the group. It fails with EBUSY while RT tasks
- * remain: they are moved out first. No file (not a cpu group): nothing.
- */
-static void release_rt_budget(const char *dir)
-{
-	char path[PATH_MAX + 32], val[32];
-	int moved;
-
-	snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", dir);
-	if (lj_file_read(path, val, sizeof(val)) <= 0 || !strcmp(val, "0"))
-		return;
-	if (lj_file_write(path, "0") == -EBUSY) {
-		move_tasks_to_parent(dir, &moved);
-		lj_file_write(path, "0");
-	}
-}
-
-static int remove_group(const char *dir, void (*say)(const char *, void *), void *arg)
-{
-	int moved = 0, ret = 0;
-
-	release_rt_budget(dir);
-	for (int tries = 0; tries < 50; tries++) {
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		ret = -errno;
-		if (ret != -EBUSY)
-			break;
-		move_tasks_to_parent(dir, &moved);
-		if (moved)
-			lj_setup_say(say, arg, "moved %d task%s still in %s to its parent",
-				 moved, moved == 1 ? "" : "s", dir);
-		/* An exiting task leaves the group a moment after it is reaped. */
-		{
-			struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-			nanosleep(&ts, NULL);
-		}
-	}
-	return ret;
-}
-
 int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg)
 {
 	int ret = 0;
 
 	switch (e->kind) {
 	case LJ_SETUP_FILE:
+		if (lj_setup_is_subtree_claim(e->path, e->old))
+			return lj_setup_undo_subtree(e, say, arg);
 		ret = lj_file_write(e->path, e->old ? e->old : "");
 		/* A group removed before its file (nested) or a CPU gone: nothing to restore. */
 		if (ret == -ENOENT)
@@ -143,12 +51,7 @@ int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *
 			lj_setup_say(say, arg, "restored %s to '%s'", e->path, e->old ? e->old : "");
 		break;
 	case LJ_SETUP_CGROUP:
-		ret = remove_group(e->path, say, arg);
-		if (ret)
-			lj_setup_say(say, arg, "cannot remove group %s: %s", e->path, strerror(-ret));
-		else
-			lj_setup_say(say, arg, "removed group %s", e->path);
-		break;
+		return lj_setup_undo_group(e, say, arg);
 	case LJ_SETUP_PREEMPT: {
 		enum lj_preempt_model m;
 		char why[256] = "";

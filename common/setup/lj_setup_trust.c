@@ -295,6 +295,22 @@ static int file_allowed(const char *path, char *real, size_t rlen, char *why, si
 	return 0;
 }
 
+/*
+ * A group's origin, where its tasks go back: none, or a group of the same
+ * hierarchy (@mnt, the group's mount): its root or a clean path below it,
+ * no link on the way.
+ */
+static bool origin_allowed(const char *origin, const char *mnt)
+{
+	char buf[PATH_MAX];
+
+	if (!origin)
+		return true;
+	if (!clean_path(origin) || !lj_setup_path_within(origin, mnt))
+		return false;
+	return !realpath(origin, buf) ? errno == ENOENT : !strcmp(buf, origin);
+}
+
 int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rlen,
 			   char *why, size_t len)
 {
@@ -313,6 +329,11 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 		if (clean_path(e->path) && under_cgroup_mount(e->path, mnt, sizeof(mnt))) {
 			char buf[PATH_MAX];
 
+			if (!origin_allowed(e->old, mnt)) {
+				lj_why(why, len, "group %s: its tasks' origin %s is not a group of the same hierarchy",
+				       e->path, e->old);
+				return -EPERM;
+			}
 			if (!realpath(e->path, buf) ? errno == ENOENT : !strcmp(buf, e->path))
 				return 0;
 		}

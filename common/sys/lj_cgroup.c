@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 const char *lj_cgroup_mode_name(enum lj_cgroup_mode m)
@@ -59,6 +60,61 @@ static bool has_token(const char *opts, const char *tok)
 		p = end ? end + 1 : NULL;
 	}
 	return false;
+}
+
+/* The comma-separated list [@s, @end) holds @name exactly. */
+static bool list_has(const char *s, const char *end, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (s < end) {
+		const char *comma = memchr(s, ',', (size_t)(end - s));
+		const char *stop = comma ? comma : end;
+
+		if ((size_t)(stop - s) == n && !memcmp(s, name, n))
+			return true;
+		s = stop + 1;
+	}
+	return false;
+}
+
+int lj_cgroup_parse_proc(const char *text, const char *controller, char *path, size_t len)
+{
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		const char *end = nl ? nl : line + strlen(line);
+		const char *c1 = memchr(line, ':', (size_t)(end - line));
+		const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
+
+		if (c2 && (controller ? list_has(c1 + 1, c2, controller)
+				      : c2 == c1 + 1 && c1 - line == 1 && line[0] == '0')) {
+			size_t n = (size_t)(end - c2 - 1);
+
+			if (n >= len)
+				return -ENAMETOOLONG;
+			memcpy(path, c2 + 1, n);
+			path[n] = '\0';
+			return 0;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+int lj_cgroup_self(const char *mount, const char *controller, char *out, size_t len)
+{
+	char text[8192], rel[PATH_MAX];
+	ssize_t n = lj_file_read("/proc/self/cgroup", text, sizeof(text));
+	int ret;
+
+	if (n < 0)
+		return (int)n;
+	ret = lj_cgroup_parse_proc(text, controller, rel, sizeof(rel));
+	if (ret)
+		return ret;
+	if ((size_t)snprintf(out, len, "%s%s", mount, strcmp(rel, "/") ? rel : "") >= len)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 int lj_cgroup_parse_mountinfo(const char *text, struct lj_cgroup_mounts *out)
@@ -125,22 +181,59 @@ int lj_cgroup_parse_mountinfo(const char *text, struct lj_cgroup_mounts *out)
 	return 0;
 }
 
-/* Which controllers the v2 root at @dir offers (cgroup.controllers). */
-static void read_v2_controllers(struct lj_cgroup_mounts *m)
+/* Does the space-separated controller file @dir/@file list @ctrl? */
+static bool lists_controller(const char *dir, const char *file, const char *ctrl)
 {
 	char path[PATH_MAX + 32], buf[512];
+	bool found = false;
 
-	if (!m->unified[0])
-		return;
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", m->unified);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (lj_file_read(path, buf, sizeof(buf)) < 0)
-		return;
-	for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-		if (!strcmp(t, "cpuset"))
-			m->v2_cpuset = true;
-		else if (!strcmp(t, "cpu"))
-			m->v2_cpu = true;
+		return false;
+	for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t && !found; t = strtok_r(NULL, " \n", &save))
+		found = !strcmp(t, ctrl);
+	return found;
+}
+
+/* systemd marks a group it delegates (Delegate=yes) with an extended attribute "delegate" of "1". */
+static bool delegated(const char *dir)
+{
+	static const char *const names[] = { "trusted.delegate", "user.delegate" };
+	char v[8];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ssize_t n = getxattr(dir, names[i], v, sizeof(v));
+
+		if (n == 1 && v[0] == '1')
+			return true;
 	}
+	return false;
+}
+
+
+/*
+ * The v2 base (struct lj_cgroup_mounts): the unified root, unless systemd
+ * manages the hierarchy; then the nearest delegated group at or above
+ * the one this process is in, or none.
+ */
+static void find_v2_base(struct lj_cgroup_mounts *m)
+{
+	char dir[PATH_MAX];
+
+	m->v2_base[0] = '\0';
+	if (!m->systemd) {
+		snprintf(m->v2_base, sizeof(m->v2_base), "%s", m->unified);
+	} else if (!lj_cgroup_self(m->unified, NULL, dir, sizeof(dir))) {
+		while (strlen(dir) > strlen(m->unified) && !strncmp(dir, m->unified, strlen(m->unified))) {
+			if (delegated(dir)) {
+				snprintf(m->v2_base, sizeof(m->v2_base), "%s", dir);
+				break;
+			}
+			lj_file_parent(dir, dir, sizeof(dir));
+		}
+	}
+	m->base_cpuset = m->v2_base[0] && lists_controller(m->v2_base, "cgroup.controllers", "cpuset");
+	m->base_cpu = m->v2_base[0] && lists_controller(m->v2_base, "cgroup.controllers", "cpu");
 }
 
 int lj_cgroup_discover(struct lj_cgroup_mounts *out)
@@ -172,9 +265,13 @@ int lj_cgroup_discover(struct lj_cgroup_mounts *out)
 	text[n] = '\0';
 	ret = lj_cgroup_parse_mountinfo(text, out);
 	free(text);
-	if (!ret)
-		read_v2_controllers(out);
-	return ret;
+	if (ret || !out->unified[0])
+		return ret;
+	out->v2_cpuset = lists_controller(out->unified, "cgroup.controllers", "cpuset");
+	out->v2_cpu = lists_controller(out->unified, "cgroup.controllers", "cpu");
+	out->systemd = !access("/run/systemd/system", F_OK);
+	find_v2_base(out);
+	return 0;
 }
 
 static bool file_exists(const char *path)
@@ -201,22 +298,29 @@ static int path_join(char *out, size_t len, const char *a, const char *b)
 	return 0;
 }
 
+/*
+ * @cg's directories for the relative name @rel: v1 below each mount, v2
+ * below the v2 base (the unified root for the root groups).
+ */
 static void set_paths(const struct lj_cgroup_mounts *m, const char *rel, struct lj_cgroup *cg)
 {
+	const char *v2 = cg->root ? m->unified : m->v2_base;
+	bool v2_cpuset = cg->root ? m->v2_cpuset : m->base_cpuset;
+	bool v2_cpu = cg->root ? m->v2_cpu : m->base_cpu;
 	char probe[PATH_MAX + 32];
 
 	cg->cpuset[0] = cg->cpu[0] = '\0';
 	cg->v2_cpuset = cg->v2_cpu = false;
 	if (m->v1_cpuset[0]) {
 		path_join(cg->cpuset, sizeof(cg->cpuset), m->v1_cpuset, rel);
-	} else if (m->unified[0] && m->v2_cpuset) {
-		path_join(cg->cpuset, sizeof(cg->cpuset), m->unified, rel);
+	} else if (v2[0] && v2_cpuset) {
+		path_join(cg->cpuset, sizeof(cg->cpuset), v2, rel);
 		cg->v2_cpuset = true;
 	}
 	if (m->v1_cpu[0]) {
 		path_join(cg->cpu, sizeof(cg->cpu), m->v1_cpu, rel);
-	} else if (m->unified[0] && m->v2_cpu) {
-		path_join(cg->cpu, sizeof(cg->cpu), m->unified, rel);
+	} else if (v2[0] && v2_cpu) {
+		path_join(cg->cpu, sizeof(cg->cpu), v2, rel);
 		cg->v2_cpu = true;
 	}
 	/* RT group scheduling shows as cpu.rt_runtime_us in the v1 cpu root. */
@@ -227,8 +331,8 @@ static void set_paths(const struct lj_cgroup_mounts *m, const char *rel, struct 
 int lj_cgroup_root(const struct lj_cgroup_mounts *m, struct lj_cgroup *out)
 {
 	memset(out, 0, sizeof(*out));
-	set_paths(m, "", out);
 	out->root = true;
+	set_paths(m, "", out);
 	if (!out->cpuset[0] && !out->cpu[0])
 		return -ENODEV;
 	return 0;
@@ -242,60 +346,29 @@ static int fail(struct lj_cgroup *cg, const char *dir, const char *file, int err
 
 /*
  * Make sure @parent (a v2 directory) hands every controller of @ctrls down
- * to its children; each one added is taken back on undo. The file is read
- * once: what it lists decides what to add.
+ * to its children: a claim each, taken back once no live run needs it.
  */
 static int v2_enable(struct lj_setup *s, struct lj_cgroup *cg, const char *parent,
 		     const char *const *ctrls)
 {
-	char path[PATH_MAX + 32], buf[512], add[32], undo[32];
+	char path[PATH_MAX + 32];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
-	ret = (int)lj_file_read(path, buf, sizeof(buf));
-	if (ret < 0)
-		return fail(cg, path, NULL, ret);
-	for (int c = 0; ctrls[c]; c++) {
-		bool have = false;
-		char list[512];
-
-		snprintf(list, sizeof(list), "%s", buf);
-		for (char *save = NULL, *t = strtok_r(list, " ", &save); t; t = strtok_r(NULL, " ", &save))
-			if (!strcmp(t, ctrls[c]))
-				have = true;
-		if (have)
-			continue;
-		snprintf(add, sizeof(add), "+%s", ctrls[c]);
-		snprintf(undo, sizeof(undo), "-%s", ctrls[c]);
-		ret = lj_setup_push_file(s, path, undo);
-		if (!ret)
-			ret = lj_file_write(path, add);
-		if (ret)
-			return fail(cg, path, NULL, ret);
-	}
-	return 0;
+	ret = lj_setup_claim_subtree(s, path, ctrls);
+	return ret ? fail(cg, path, NULL, ret) : 0;
 }
 
-/* Create one level @dir of one hierarchy; *created tells whether it is new. */
-static int make_level(struct lj_setup *s, struct lj_cgroup *cg, const char *dir, bool *created)
+/* Create one level @dir of one hierarchy (its tasks to go back to @origin); *created tells whether it is new. */
+static int make_level(struct lj_setup *s, struct lj_cgroup *cg, const char *dir, const char *origin,
+		      bool *created)
 {
-	int ret = lj_setup_mkdir_cgroup(s, dir);
+	int ret = lj_setup_mkdir_cgroup(s, dir, origin);
 
 	*created = !ret;
 	if (ret == -EEXIST)
 		return 0;
 	return ret ? fail(cg, dir, NULL, ret) : 0;
-}
-
-static void parent_of(const char *dir, char *out, size_t len)
-{
-	char *slash;
-
-	if (out != dir)
-		snprintf(out, len, "%s", dir);
-	slash = strrchr(out, '/');
-	if (slash && slash != out)
-		*slash = '\0';
 }
 
 /* A new v1 cpuset level takes its parent's cpus and mems: attach fails with ENOSPC otherwise. */
@@ -305,7 +378,7 @@ static int v1_cpuset_inherit(struct lj_cgroup *cg, const char *dir)
 	char parent[PATH_MAX], path[PATH_MAX + 32], val[4096];
 	int ret;
 
-	parent_of(dir, parent, sizeof(parent));
+	lj_file_parent(dir, parent, sizeof(parent));
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/%s", parent, files[i]);
 		ret = (int)lj_file_read(path, val, sizeof(val));
@@ -319,17 +392,22 @@ static int v1_cpuset_inherit(struct lj_cgroup *cg, const char *dir)
 	return 0;
 }
 
-/*
- * Create @name (and nested levels) below @base. In v2 every parent hands
- * down the controllers in @ctrls; in v1 @ctrls[0] names the hierarchy.
- */
-static int create_in(struct lj_setup *s, struct lj_cgroup *cg, const char *base, bool v2,
-		     const char *const *ctrls, const char *name, int depth, char *out, size_t len)
+/* One hierarchy to create a group in. */
+struct hier {
+	const char *base;		/* v1 mount, or the v2 base */
+	bool v2;
+	const char *const *ctrls;	/* v2: what every parent hands down; v1: ctrls[0] names the hierarchy */
+	const char *origin;		/* where the caller's process is in it now */
+};
+
+/* Create @name (and nested levels) in @h; the leaf's path into @out. */
+static int create_in(struct lj_setup *s, struct lj_cgroup *cg, const struct hier *h, const char *name,
+		     int depth, char *out, size_t len)
 {
 	char dir[PATH_MAX];
 	int ret;
 
-	snprintf(dir, sizeof(dir), "%s/%s", base, name);
+	snprintf(dir, sizeof(dir), "%s/%s", h->base, name);
 	for (int level = 1; level <= depth; level++) {
 		bool created;
 
@@ -338,18 +416,18 @@ static int create_in(struct lj_setup *s, struct lj_cgroup *cg, const char *base,
 
 			snprintf(dir + n, sizeof(dir) - n, "/l%d", level);
 		}
-		if (v2) {
+		if (h->v2) {
 			char parent[PATH_MAX];
 
-			parent_of(dir, parent, sizeof(parent));
-			ret = v2_enable(s, cg, parent, ctrls);
+			lj_file_parent(dir, parent, sizeof(parent));
+			ret = v2_enable(s, cg, parent, h->ctrls);
 			if (ret)
 				return ret;
 		}
-		ret = make_level(s, cg, dir, &created);
+		ret = make_level(s, cg, dir, h->origin, &created);
 		if (ret)
 			return ret;
-		if (created && !v2 && !strcmp(ctrls[0], "cpuset")) {
+		if (created && !h->v2 && !strcmp(h->ctrls[0], "cpuset")) {
 			ret = v1_cpuset_inherit(cg, dir);
 			if (ret)
 				return ret;
@@ -359,9 +437,81 @@ static int create_in(struct lj_setup *s, struct lj_cgroup *cg, const char *base,
 	return 0;
 }
 
+/* Any process in group @dir (its cgroup.procs not empty)? */
+static bool has_procs(const char *dir)
+{
+	char path[PATH_MAX + 32], buf[64];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	return lj_file_read(path, buf, sizeof(buf)) > 0;
+}
+
+/*
+ * v2 lets a group other than the root hand controllers down only while it
+ * holds no process. A delegated base usually holds the run itself (and
+ * whatever systemd started with it, lj-matrix for instance): move them all
+ * into a leaf of the base's own, BASE/ljkit-leaf.PID, removed again after
+ * the group (its tasks back to the base, once it hands nothing down).
+ */
+static int v2_vacate(struct lj_setup *s, struct lj_cgroup *cg, const struct lj_cgroup_mounts *m,
+		     const char *const *ctrls)
+{
+	char leaf[PATH_MAX], path[PATH_MAX + 32], buf[65536];
+	bool handing = true, created;
+	int ret;
+
+	if (!strcmp(m->v2_base, m->unified) || !has_procs(m->v2_base))
+		return 0;
+	for (int c = 0; ctrls[c]; c++)
+		handing &= lists_controller(m->v2_base, "cgroup.subtree_control", ctrls[c]);
+	if (handing)
+		return 0;
+	if (snprintf(leaf, sizeof(leaf), "%s/ljkit-leaf.%d", m->v2_base, (int)getpid()) >= (int)sizeof(leaf))
+		return fail(cg, m->v2_base, NULL, -ENAMETOOLONG);
+	ret = make_level(s, cg, leaf, m->v2_base, &created);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", m->v2_base);
+	if (!ret && lj_file_read(path, buf, sizeof(buf)) < 0)
+		return fail(cg, path, NULL, -errno);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", leaf);
+	for (char *save = NULL, *pid = ret ? NULL : strtok_r(buf, "\n", &save); pid;
+	     pid = strtok_r(NULL, "\n", &save)) {
+		int r = lj_file_write(path, pid);
+
+		if (r && r != -ESRCH)
+			return fail(cg, path, NULL, r);
+	}
+	return ret;
+}
+
+/*
+ * Where v2 groups go: the base (struct lj_cgroup_mounts), which must offer
+ * every controller the group needs; emptied of processes when it has to
+ * hand them down. -ENOTSUP with @cg->why when systemd gave us no group.
+ */
+static int v2_prepare(struct lj_setup *s, struct lj_cgroup *cg, const struct lj_cgroup_mounts *m,
+		      const char *const *ctrls)
+{
+	if (!m->v2_base[0]) {
+		cg->why = "cgroup v2 managed by systemd, which owns the root's cgroup.subtree_control: ljkit makes its groups only in a group delegated to it; run under systemd-run --scope -p Delegate=yes";
+		/* errfile: the group systemd put this process in, not delegated */
+		if (lj_cgroup_self(m->unified, NULL, cg->errfile, sizeof(cg->errfile)))
+			snprintf(cg->errfile, sizeof(cg->errfile), "%s", m->unified);
+		return -ENOTSUP;
+	}
+	for (int c = 0; ctrls[c]; c++)
+		if (!lists_controller(m->v2_base, "cgroup.controllers", ctrls[c])) {
+			cg->why = "the delegated group does not offer the cpuset and cpu controllers (Delegate=yes delegates them)";
+			return fail(cg, m->v2_base, "cgroup.controllers", -ENOTSUP);
+		}
+	return v2_vacate(s, cg, m, ctrls);
+}
+
 int lj_cgroup_create(struct lj_setup *s, const struct lj_cgroup_mounts *m,
 		     const char *name, int depth, struct lj_cgroup *out)
 {
+	static const char *const v1_cpuset[] = { "cpuset", NULL }, *const v1_cpu[] = { "cpu", NULL };
+	static const char *const v2_both[] = { "cpuset", "cpu", NULL };
+	char origin[3][PATH_MAX];
 	struct lj_cgroup root;
 	int ret;
 
@@ -371,35 +521,44 @@ int lj_cgroup_create(struct lj_setup *s, const struct lj_cgroup_mounts *m,
 	ret = lj_cgroup_root(m, &root);
 	if (ret)
 		return ret;
-	out->v2_cpuset = root.v2_cpuset;
-	out->v2_cpu = root.v2_cpu;
 	out->rt_group = root.rt_group;
 	out->depth = depth;
-	if (root.cpuset[0]) {
-		static const char *const v1[] = { "cpuset", NULL };
-		static const char *const v2_cpuset[] = { "cpuset", NULL };
-		static const char *const v2_both[] = { "cpuset", "cpu", NULL };
-		const char *const *ctrls = !root.v2_cpuset ? v1 :
-					   root.v2_cpu ? v2_both : v2_cpuset;
+	if (root.v2_cpuset || root.v2_cpu) {
+		const char *const *need = root.v2_cpuset && root.v2_cpu ? v2_both : root.v2_cpuset ? v1_cpuset : v1_cpu;
 
-		ret = create_in(s, out, root.cpuset, root.v2_cpuset, ctrls, name, depth,
-				out->cpuset, sizeof(out->cpuset));
+		ret = v2_prepare(s, out, m, need);
+		if (ret)
+			return ret;
+	}
+	/* Where this process is now, in each hierarchy: its tasks go back there. */
+	if (lj_cgroup_self(m->v1_cpuset, "cpuset", origin[0], PATH_MAX))
+		origin[0][0] = '\0';
+	if (lj_cgroup_self(m->v1_cpu, "cpu", origin[1], PATH_MAX))
+		origin[1][0] = '\0';
+	if (lj_cgroup_self(m->unified, NULL, origin[2], PATH_MAX))
+		origin[2][0] = '\0';
+	out->v2_cpuset = root.v2_cpuset;
+	out->v2_cpu = root.v2_cpu;
+	if (root.cpuset[0]) {
+		struct hier h = { root.v2_cpuset ? m->v2_base : root.cpuset, root.v2_cpuset,
+				  root.v2_cpuset && root.v2_cpu ? v2_both : v1_cpuset,
+				  root.v2_cpuset ? origin[2] : origin[0] };
+
+		ret = create_in(s, out, &h, name, depth, out->cpuset, sizeof(out->cpuset));
 		if (ret)
 			return ret;
 	}
 	if (root.cpu[0]) {
-		static const char *const cpu_only[] = { "cpu", NULL };
+		struct hier h = { root.v2_cpu ? m->v2_base : root.cpu, root.v2_cpu, v1_cpu,
+				  root.v2_cpu ? origin[2] : origin[1] };
 
 		/* In v2 cpuset and cpu share one directory, created above. */
 		if (root.v2_cpu && root.v2_cpuset)
 			snprintf(out->cpu, sizeof(out->cpu), "%s", out->cpuset);
 		else
-			ret = create_in(s, out, root.cpu, root.v2_cpu, cpu_only, name, depth,
-					out->cpu, sizeof(out->cpu));
-		if (ret)
-			return ret;
+			ret = create_in(s, out, &h, name, depth, out->cpu, sizeof(out->cpu));
 	}
-	return 0;
+	return ret;
 }
 
 int lj_cgroup_open(const struct lj_cgroup_mounts *m, const char *name, int depth,
@@ -486,7 +645,7 @@ int lj_cgroup_set_rt_runtime(struct lj_setup *s, struct lj_cgroup *cg, int64_t u
 	/* Parents first: a child may not get more than its parent has. */
 	snprintf(dirs[levels - 1], PATH_MAX, "%s", cg->cpu);
 	for (int i = levels - 2; i >= 0; i--)
-		parent_of(dirs[i + 1], dirs[i], PATH_MAX);
+		lj_file_parent(dirs[i + 1], dirs[i], PATH_MAX);
 	snprintf(val, sizeof(val), "%lld", (long long)us);
 	for (int i = 0; i < levels; i++) {
 		ret = write_ctl(s, cg, dirs[i], "cpu.rt_runtime_us", val);
@@ -507,8 +666,8 @@ int64_t lj_cgroup_rt_available(const struct lj_cgroup *cg)
 		return -ENOTSUP;
 	snprintf(top, sizeof(top), "%s", cg->cpu);
 	for (int i = 1; i < cg->depth; i++)
-		parent_of(top, top, sizeof(top));
-	parent_of(top, parent, sizeof(parent));
+		lj_file_parent(top, top, sizeof(top));
+	lj_file_parent(top, parent, sizeof(parent));
 	snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", parent);
 	if (lj_file_read(path, buf, sizeof(buf)) < 0)
 		return -ENOTSUP;

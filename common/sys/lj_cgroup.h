@@ -30,6 +30,16 @@ struct lj_cgroup_mounts {
 	char v1_cpu[PATH_MAX];		/* may be co-mounted with cpuacct */
 	char unified[PATH_MAX];		/* v2 mount point or "" */
 	bool v2_cpuset, v2_cpu;		/* controllers offered by the v2 root */
+	/*
+	 * Where ljkit makes its v2 groups: the unified root, or, when systemd
+	 * manages the hierarchy (it owns the root's cgroup.subtree_control),
+	 * the group systemd delegated to this process (Delegate=yes: the
+	 * nearest ancestor-or-self marked trusted.delegate or user.delegate);
+	 * "" when systemd delegated none.
+	 */
+	bool systemd;			/* /run/systemd/system exists (sd_booted) */
+	char v2_base[PATH_MAX];
+	bool base_cpuset, base_cpu;	/* controllers offered to the v2 base */
 };
 
 const char *lj_cgroup_mode_name(enum lj_cgroup_mode m);
@@ -41,8 +51,22 @@ const char *lj_cgroup_mode_name(enum lj_cgroup_mode m);
  */
 int lj_cgroup_parse_mountinfo(const char *text, struct lj_cgroup_mounts *out);
 
-/* Read /proc/self/mountinfo and the v2 root's cgroup.controllers. */
+/* Read /proc/self/mountinfo, the v2 root's cgroup.controllers and the v2 base. */
 int lj_cgroup_discover(struct lj_cgroup_mounts *out);
+
+/*
+ * In the text of /proc/PID/cgroup, the path of the group in the v1
+ * hierarchy of @controller ("2:cpu,cpuacct:/a/b" for "cpu"), or with
+ * @controller NULL in the unified one ("0::/a/b"). Return: 0, -ENOENT (no
+ * such line) or -ENAMETOOLONG.
+ */
+int lj_cgroup_parse_proc(const char *text, const char *controller, char *path, size_t len);
+
+/*
+ * The group directory the calling process is in, in the hierarchy mounted
+ * at @mount (v1: the one of @controller; @controller NULL: v2).
+ */
+int lj_cgroup_self(const char *mount, const char *controller, char *out, size_t len);
 
 /*
  * One group as ljkit uses it: a directory in the cpuset hierarchy and one
@@ -56,8 +80,9 @@ struct lj_cgroup {
 	bool v2_cpuset, v2_cpu;	/* the directory is in the unified hierarchy */
 	bool rt_group;		/* cpu.rt_runtime_us exists (RT group scheduling) */
 	bool root;
-	int depth;		/* levels created or used below the hierarchy root */
+	int depth;		/* levels created or used below the hierarchy root (v2: below its base) */
 	char errfile[PATH_MAX + 32];
+	const char *why;	/* after a failure, advice errno and errfile do not give (a literal), or NULL */
 };
 
 /* The root groups of @m. -ENODEV when neither cpuset nor cpu is available. */
@@ -66,9 +91,15 @@ int lj_cgroup_root(const struct lj_cgroup_mounts *m, struct lj_cgroup *out);
 /*
  * Create @name (a relative path; @depth > 1 nests name/l2/.../lDEPTH to
  * measure the cost of depth) in the cpuset and cpu hierarchies through the
- * setup stack. v1 cpuset: every level gets its parent's cpus and mems
- * (attach fails with ENOSPC otherwise); v2: +cpuset/+cpu are enabled in
- * the parents' cgroup.subtree_control (and disabled again on undo).
+ * setup stack, each level recording where the caller's process is now (its
+ * tasks go back there before the group is removed). v1 cpuset: every level
+ * gets its parent's cpus and mems (attach fails with ENOSPC otherwise);
+ * v2: NAME is made below the v2 base, whose cgroup.subtree_control and
+ * every parent level's hand cpuset and cpu down (claims lj_setup takes
+ * back once no live run needs them). A delegated base that still holds
+ * processes first moves them into a leaf of its own (BASE/ljkit-leaf.PID):
+ * v2 lets only a group without processes hand controllers down.
+ * Under systemd with no delegated group: -ENOTSUP, @out->why saying so.
  * A group that already exists is used as is (and not removed).
  * Return: 0 or -errno, with @out->errfile set.
  */

@@ -12,53 +12,18 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Does the comma-separated list [@s, @end) name the controller "cpu"? */
-static bool names_cpu(const char *s, const char *end)
-{
-	while (s < end) {
-		const char *comma = memchr(s, ',', (size_t)(end - s));
-		const char *stop = comma ? comma : end;
-
-		if (stop - s == 3 && !memcmp(s, "cpu", 3))
-			return true;
-		s = stop + 1;
-	}
-	return false;
-}
-
-static int copy_path(const char *s, size_t n, char *path, size_t len)
-{
-	if (n >= len)
-		return -ENAMETOOLONG;
-	memcpy(path, s, n);
-	path[n] = '\0';
-	return 0;
-}
-
 int lj_cgstat_parse_cgroup(const char *text, bool v2_cpu, bool *v2, char *path, size_t len)
 {
-	const char *unified = NULL;
-	size_t unified_len = 0;
+	int ret = lj_cgroup_parse_proc(text, "cpu", path, len);
 
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		const char *end = nl ? nl : line + strlen(line);
-		const char *c1 = memchr(line, ':', (size_t)(end - line));
-		const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
-
-		if (c2 && c2 == c1 + 1 && c1 - line == 1 && line[0] == '0') {
-			unified = c2 + 1;
-			unified_len = (size_t)(end - unified);
-		} else if (c2 && names_cpu(c1 + 1, c2)) {
-			*v2 = false;
-			return copy_path(c2 + 1, (size_t)(end - c2 - 1), path, len);
-		}
-		line = nl ? nl + 1 : NULL;
+	if (ret != -ENOENT) {
+		*v2 = false;
+		return ret;
 	}
-	if (!unified || !v2_cpu)
+	if (!v2_cpu)
 		return -ENOENT;
 	*v2 = true;
-	return copy_path(unified, unified_len, path, len);
+	return lj_cgroup_parse_proc(text, NULL, path, len);
 }
 
 int lj_cgstat_parse_stat(const char *text, uint64_t *nr_throttled, uint64_t *throttled_ns)

@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# env-cgroup-b2b.t - back-to-back lj-env --cgroup runs: a removed group's RT budget is free at once.
+# env-cgroup-b2b.t - back-to-back lj-env --cgroup runs (v1 or v2): each leaves nothing behind; with RT group scheduling a removed group's RT budget is free at once.
 . "$(dirname "$0")/lib.sh"
 
 export LJ_JOURNAL_DIR=$TMP/j
 [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
 is_root || skip_all "real cgroups need root"
-CPU=$(v1_mount cpu)
-[ -n "$CPU" ] && [ -e "$CPU/cpu.rt_runtime_us" ] || skip_all "no v1 cpu hierarchy with RT group scheduling"
+cgroup_profile
+[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
 command -v chrt >/dev/null || skip_all "no chrt"
+CPU=$CG_CPU
 G=ljb$$
 system_lock
+before=$(cg_state $G)
 
 # The RT budget the root's groups leave free, as a listing shows it.
 free_budget() {
@@ -35,7 +37,14 @@ for i in 1 2 3 4 5 6; do
 	[ "$rc" -eq 0 ] || { fails=$((fails + 1)); diag "run $i: rc $rc: $(tail -n 1 "$TMP/err")"; }
 done
 is "$fails" 0 "six back-to-back group runs (cyclic, signal alternating) all succeed"
-ok "$([ -e "$CPU/$G" ] && echo 1 || echo 0)" "...and leave no group behind"
+is "$(cg_state $G)" "$before" "...and leave no group behind, every cgroup.subtree_control as before"
+is "$(ls "$LJ_JOURNAL_DIR" | grep -c '^journal\.')" 0 "...and no journal"
+
+if [ "$CG_RT" != 1 ]; then
+	skip 1 "no RT group scheduling ($CG_MODE): no group RT budget to hand back"
+	done_testing
+	exit
+fi
 
 # A removed group's budget must be free right after lj-env returns: the
 # kernel frees a removed group lazily, so lj-env hands the budget back

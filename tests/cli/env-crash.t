@@ -1,24 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# env-crash.t - crash safety: SIGKILL lj-env during setup and during the command, --restore, compare snapshots.
+# env-crash.t - crash safety on real cgroups (v1 or v2): SIGKILL lj-env during setup and during the command, --restore, compare snapshots.
 . "$(dirname "$0")/lib.sh"
 
 export LJ_JOURNAL_DIR=$TMP/j
 [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
 is_root || skip_all "the full setup needs root"
-CS=$(v1_mount cpuset)
-CPU=$(v1_mount cpu)
-[ -n "$CS" ] && [ -n "$CPU" ] || skip_all "no v1 cpuset and cpu hierarchies"
+cgroup_profile
+[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
 [ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
 G=ljcrash$$
 system_lock
 
-# Every file the full setup touches, and the groups that exist.
+# Every file the full setup touches, and the groups that exist (only ours:
+# parallel tests may create theirs); v2: every cgroup.subtree_control on the way.
 snap() {
 	{
-		cat /proc/sys/kernel/sched_rt_runtime_us "$CPU/cpu.rt_runtime_us" "$CS/cpuset.cpus"
+		cat /proc/sys/kernel/sched_rt_runtime_us
+		[ "$CG_RT" = 1 ] && cat "$CG_CPU/cpu.rt_runtime_us"
+		[ "$CG_MODE" = v1 ] && cat "$CG_CPUSET/cpuset.cpus"
 		grep -H . /sys/devices/system/cpu/cpu*/cpuidle/state*/disable
-		ls -d "$CS/$G" "$CPU/$G"	# only our group: parallel tests may create theirs
+		cg_state $G
 	} 2>&1
 }
 FULL="--cgroup $G --cgroup-depth 2 --cpus 1 --rt-throttle off --idle-state 0 --rt-runtime 50000 --dma-latency 0 --preempt full"
@@ -45,11 +47,42 @@ for delay in 0.001 0.004 0.01 0.03 0.4; do
 	is "$rc" 0 "SIGKILL after ${delay}s: --restore succeeds"
 	is "$(snap)" "$before" "SIGKILL after ${delay}s: every touched file is as before"
 	if [ "$delay" = 0.4 ]; then
-		grep -q "moved 1 task still in .*/$G/l2 to its parent" "$TMP/out"
-		ok $? "restore moved the orphaned command out of the group and said so"
+		grep -q "moved 1 task still in .*/$G/l2 to .* (where it came from)" "$TMP/out"
+		ok $? "restore moved the orphaned command back where it came from and said so"
 	fi
 	reap_commands
 done
+
+# The orphan goes back to the group it came from, not merely to the
+# parent: lj-env started from a group O of the test's own.
+O=ljo$$
+mkdir "$CG_CPUSET/$O"
+if [ "$CG_MODE" = v1 ]; then
+	cat "$CG_CPUSET/cpuset.cpus" >"$CG_CPUSET/$O/cpuset.cpus"
+	cat "$CG_CPUSET/cpuset.mems" >"$CG_CPUSET/$O/cpuset.mems"
+	[ -n "$CG_CPU" ] && mkdir "$CG_CPU/$O"
+fi
+(
+	echo $BASHPID >"$CG_CPUSET/$O/cgroup.procs"
+	[ "$CG_MODE" = v1 ] && [ -n "$CG_CPU" ] && echo $BASHPID >"$CG_CPU/$O/cgroup.procs"
+	exec lj-env -q $FULL -- "${CMD[@]}"
+) &
+pid=$!
+command_started $pid
+kill -KILL $pid
+wait $pid 2>/dev/null
+run_rc lj-env --restore
+cat "/proc/$(cat "$TMP/pids")/cgroup" >"$TMP/orphan" 2>/dev/null
+cg_member "$TMP/orphan" $O; ok $? "the orphan is back in the group its lj-env came from ($O), not in the parent"
+if [ "$CG_MODE" = v1 ] && [ -n "$CG_CPU" ]; then
+	grep -Eq "^[0-9]+:([a-z]+,)*cpu(,[a-z]+)*:/$O\$" "$TMP/orphan"; ok $? "...in the cpu hierarchy too"
+else
+	skip 1 "one hierarchy"
+fi
+is "$(snap)" "$before" "...and everything else is as before"
+reap_commands
+wait_for rmdir "$CG_CPUSET/$O" 2>/dev/null	# once the orphan is gone
+[ "$CG_MODE" = v1 ] && [ -n "$CG_CPU" ] && wait_for rmdir "$CG_CPU/$O" 2>/dev/null
 
 # a tool that finds a stale journal
 lj-env -q $FULL -- "${CMD[@]}" &

@@ -64,9 +64,13 @@ grep -q "no cpufreq driver" "$TMP/err"; ok $? "...saying there is no cpufreq dri
 run_rc in_fake lj-env --governor performance -- true
 is "$rc" 0 "no cpufreq driver without --strict: warn and run"
 
-# a controller that is not mounted
-run_rc unshare -m --propagation private sh -c 'umount /sys/fs/cgroup/cpuset /sys/fs/cgroup/cpu 2>/dev/null; exec "$@"' sh \
-	lj-env --strict --cgroup ljnone -- true
+# No controller mounted: every cgroup mount (v1 hierarchies, systemd's
+# cpu,cpuacct behind its cpu and cpuacct links, the unified one) unmounted
+# in a private namespace, innermost first.
+no_cgroups='awk '"'"'$0 ~ / - cgroup2? / { print $5 }'"'"' /proc/self/mountinfo | sort -r |
+	while read -r m; do umount "$(printf "$m")" || exit 1; done
+	! grep -q " - cgroup2\? " /proc/self/mountinfo && exec "$@"'
+run_rc unshare -m --propagation private sh -c "$no_cgroups" sh lj-env --strict --cgroup ljnone -- true
 is "$rc" 77 "no cpuset/cpu controller mounted, --strict: exit 77"
 grep -q "no cpuset or cpu cgroup controller mounted" "$TMP/err"; ok $? "...saying which controller is missing"
 

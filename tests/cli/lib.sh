@@ -135,6 +135,63 @@ v1_mount() {
 	awk -v c="$1" '$9 == "cgroup" && $NF ~ ("(^|,)" c "(,|$)") { print $5; exit }' /proc/self/mountinfo
 }
 
+# cgroup_profile: the cgroup layout lj-env's --cgroup uses on this machine,
+# as lj-env --show --json reports it (so the tests test what the tool does):
+#   CG_MODE    v1 (cpuset, and cpu when mounted, in v1 hierarchies: systemd's
+#              cpu,cpuacct layout included), v2 (both in the unified one),
+#              "" when --cgroup cannot make a group here
+#   CG_CPUSET  where groups are made for cpuset: the v1 mount or the v2 base
+#   CG_CPU     the same for cpu ("" without a cpu controller)
+#   CG_V2      the unified mount (v2); CG_REL the v2 base below it ("" at
+#              the root, /a/b in a group systemd delegated)
+#   CG_RT      1 with RT group scheduling (v1 cpu.rt_runtime_us), else 0
+#   CG_WHY     why CG_MODE is "" (for skip_all)
+cgroup_profile() {
+	local j
+	CG_MODE= CG_CPUSET= CG_CPU= CG_V2= CG_REL= CG_RT=0 CG_WHY=
+	j=$(lj-env --show --json 2>/dev/null | jq -c .state.cgroup) || { CG_WHY="lj-env --show failed"; return; }
+	CG_V2=$(jq -r .unified <<<"$j")
+	[ "$(jq -r .rt_group_sched <<<"$j")" = true ] && CG_RT=1
+	if [ -n "$(jq -r .v1_cpuset <<<"$j")" ]; then
+		CG_MODE=v1 CG_CPUSET=$(jq -r .v1_cpuset <<<"$j") CG_CPU=$(jq -r .v1_cpu <<<"$j")
+	elif [ "$(jq -r .v2_cpuset <<<"$j")" = true ]; then
+		local base
+		base=$(jq -r .v2_base <<<"$j")
+		if [ -z "$base" ]; then
+			CG_WHY="cgroup v2 managed by systemd and this shell's group is not delegated: run under systemd-run --scope -p Delegate=yes"
+			return
+		fi
+		CG_MODE=v2 CG_CPUSET=$base CG_REL=${base#"$CG_V2"}
+		[ "$(jq -r .v2_cpu <<<"$j")" = true ] && CG_CPU=$base
+	else
+		CG_WHY="no cpuset controller, in v1 or v2 (cgroup mode $(jq -r .mode <<<"$j"))"
+	fi
+}
+
+# cg_member FILE NAME: FILE (a copy of /proc/PID/cgroup) puts the task in
+# group NAME of the cpuset hierarchy (NAME "": the root groups).
+cg_member() {
+	if [ "$CG_MODE" = v1 ]; then
+		grep -Eq "^[0-9]+:([a-z_]+,)*cpuset(,[a-z_]+)*:/$2\$" "$1"
+	elif [ -n "$2" ]; then
+		grep -q "^0::$CG_REL/$2\$" "$1"
+	else
+		grep -q "^0::/\$" "$1"
+	fi
+}
+
+# cg_state: what a cgroup run must leave as it found: the v2 base's (and
+# the unified root's) cgroup.subtree_control and the groups below the base
+# (v1: the cpuset and cpu roots' groups).
+cg_state() {
+	if [ "$CG_MODE" = v2 ]; then
+		echo "root subtree_control: $(cat "$CG_V2/cgroup.subtree_control")"
+		echo "base subtree_control: $(cat "$CG_CPUSET/cgroup.subtree_control")"
+	fi
+	# only groups of this test's prefix: parallel tests may create theirs
+	ls -d "$CG_CPUSET/$1"* ${CG_CPU:+"$CG_CPU/$1"*} 2>/dev/null | sort -u
+}
+
 # system_lock: tests that change system-wide state (cgroups, RT budgets,
 # RT throttling) hold this lock, because prove runs two test files at once
 # (and other checkouts share it: same path, same flock). A lock file others

@@ -94,6 +94,8 @@ static void test_fake_v2(const char *tmp)
 	struct stat st;
 
 	snprintf(m.unified, sizeof(m.unified), "%s/v2", tmp);
+	snprintf(m.v2_base, sizeof(m.v2_base), "%s", m.unified);	/* no systemd: the root */
+	m.base_cpuset = m.base_cpu = true;
 	mkdir(m.unified, 0755);
 	mkfile(m.unified, "cgroup.controllers", "cpuset cpu io memory\n");
 	mkfile(m.unified, "cgroup.subtree_control", "cpu\n");
@@ -148,7 +150,8 @@ static void test_fake_v2(const char *tmp)
 
 static volatile int thread_stop;
 
-static pid_t fifo_tid;
+static pid_t fifo_tid, thread_tid;
+static pthread_t thread_th;
 
 static void *fifo_thread(void *arg)
 {
@@ -158,88 +161,134 @@ static void *fifo_thread(void *arg)
 	return NULL;
 }
 
-static void test_real_v1(void)
+/* The test's own lock on real cgroups (the CLI tests that switch RT throttling off take it too). */
+/* The CLI tests that switch RT throttling off take the same lock (tests/cli/lib.sh's system_lock). */
+static void system_lock(void)
+{
+	char dir[300], lock[320];
+	struct stat st;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s/ljkit-system-tests-%u.d",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (unsigned)geteuid());
+	snprintf(lock, sizeof(lock), "%s/lock", dir);
+	mkdir(dir, 0700);
+	/* only a private directory of ours: a lock others can open, others can hold */
+	if (!lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 07777) == 0700 &&
+	    (fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0)
+		flock(fd, LOCK_EX);	/* dropped at exit */
+}
+
+/* Thread @tid's line of the cpuset hierarchy in /proc/self/task/TID/cgroup (v1 "N:cpuset:/x", v2 "0::/x"). */
+static const char *cpuset_line(pid_t tid, bool v2)
+{
+	static char line[512];
+	char path[64], text[4096];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/cgroup", (int)tid);
+	line[0] = '\0';
+	if (lj_file_read(path, text, sizeof(text)) > 0)
+		lj_cgroup_parse_proc(text, v2 ? NULL : "cpuset", line, sizeof(line));
+	return line;
+}
+
+/* RT group scheduling (v1): a SCHED_FIFO thread is refused at rt_runtime_us 0, accepted with a budget. */
+static void test_real_rt(struct lj_setup *s, struct lj_cgroup *cg, const cpu_set_t *one)
+{
+	struct sched_param sp = { .sched_priority = 10 };
+	pthread_attr_t attr;
+	pthread_t th;
+	cpu_set_t got;
+	int64_t avail;
+	pid_t tid;
+
+	if (!cg->rt_group) {
+		skip(6, cg->v2_cpu ? "cgroup v2: no RT runtime per group" : "no RT group scheduling");
+		is_int(lj_cgroup_set_rt_runtime(s, cg, 1000), -ENOTSUP, "no cpu.rt_runtime_us: -ENOTSUP");
+		return;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	if (pthread_create(&th, &attr, fifo_thread, NULL)) {
+		skip(7, "cannot create a SCHED_FIFO thread");
+		return;
+	}
+	while (!(tid = __atomic_load_n(&fifo_tid, __ATOMIC_ACQUIRE)))
+		usleep(100);
+	is_int(lj_cgroup_attach(cg, tid), -EINVAL, "a FIFO thread is refused while cpu.rt_runtime_us is 0");
+	ok(strstr(cg->errfile, "/tasks") != NULL, "the error names the tasks file");
+	avail = lj_cgroup_rt_available(cg);
+	ok(avail > 0, "some RT budget is free under the parent");
+	is_int(lj_cgroup_set_rt_runtime(s, cg, avail < 10000 ? avail : 10000), 0, "rt_runtime set on both levels");
+	is_int(lj_cgroup_attach(cg, tid), 0, "now the FIFO thread joins");
+	ok(sched_getaffinity(tid, sizeof(got), &got) == 0 && CPU_EQUAL(&got, one),
+	   "the thread runs on the group's CPU");
+	ok(strstr(cpuset_line(tid, false), "/l2") != NULL, "...in the group");
+	/* the undo moves it out while it runs: left running until then */
+	thread_tid = tid;
+	thread_th = th;
+}
+
+/*
+ * Real groups in whatever layout the machine has (v1 with or without RT
+ * group scheduling, v2): two levels, cpus, weight, and the undo putting
+ * the process back in the group it came from (not merely the parent).
+ */
+static void test_real(void)
 {
 	struct lj_cgroup_mounts m;
 	struct lj_cgroup cg;
 	struct lj_setup *s;
-	struct sched_param sp = { .sched_priority = 10 };
-	pthread_attr_t attr;
-	pthread_t th;
-	pid_t tid;
 	cpu_set_t one, got;
-	char name[64], parent[4200], val[64];
-	int64_t avail;
-	int ret;
+	char name[64], path[4200], val[64], before[512];
+	bool v2;
 
 	if (geteuid()) {
-		skip(17, "real cgroups need root");
+		skip(21, "real cgroups need root");
 		return;
 	}
-	if (lj_cgroup_discover(&m) || !m.v1_cpuset[0] || !m.v1_cpu[0]) {
-		skip(17, "no v1 cpuset and cpu hierarchies mounted");
+	if (lj_cgroup_discover(&m) || lj_cgroup_root(&m, &cg) || !cg.cpuset[0] ||
+	    (cg.v2_cpuset && !m.v2_base[0])) {
+		skip(21, "no cpuset controller to make groups with (or systemd delegated none)");
 		return;
 	}
-	/* the CLI tests that switch RT throttling off take the same lock (tests/cli/lib.sh's system_lock) */
-	{
-		char dir[300], lock[320];
-		struct stat st;
-		int fd;
-
-		snprintf(dir, sizeof(dir), "%s/ljkit-system-tests-%u.d",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (unsigned)geteuid());
-		snprintf(lock, sizeof(lock), "%s/lock", dir);
-		mkdir(dir, 0700);
-		/* only a private directory of ours: a lock others can open, others can hold */
-		if (!lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-		    (st.st_mode & 07777) == 0700 &&
-		    (fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) >= 0)
-			flock(fd, LOCK_EX);	/* dropped at exit */
-	}
+	v2 = cg.v2_cpuset;
+	system_lock();
+	snprintf(before, sizeof(before), "%s", cpuset_line(gettid(), v2));
 	snprintf(name, sizeof(name), "ljtest-%d", (int)getpid());
 	lj_setup_new(&s, NULL);
-	is_int(lj_cgroup_create(s, &m, name, 2, &cg), 0, "a 2-level group in v1 cpuset and cpu");
-	snprintf(parent, sizeof(parent), "%s/%s/cpuset.mems", m.v1_cpuset, name);
-	ok(lj_file_read(parent, val, sizeof(val)) > 0, "each level inherited cpuset.mems");
-	ok(lj_cgroup_get_cpus(&cg, &got) == 0 && CPU_COUNT(&got) > 0, "the leaf inherited cpuset.cpus");
+	is_int(lj_cgroup_create(s, &m, name, 2, &cg), 0, v2 ? "a 2-level group in cgroup v2" : "a 2-level group in v1 cpuset and cpu");
+	ok(lj_cgroup_get_cpus(&cg, &got) == 0 && CPU_COUNT(&got) > 0, "the leaf has CPUs (inherited or effective)");
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	is_int(lj_cgroup_set_cpus(s, &cg, &one), 0, "the leaf's CPUs set to 0");
 	lj_cgroup_get_cpus(&cg, &got);
 	ok(CPU_EQUAL(&got, &one), "cpuset.cpus reads back 0");
-
-	/* A SCHED_FIFO thread cannot join a group without RT runtime. */
-	pthread_attr_init(&attr);
-	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-	pthread_attr_setschedparam(&attr, &sp);
-	ret = pthread_create(&th, &attr, fifo_thread, NULL);
-	if (ret) {
-		skip(12, "cannot create a SCHED_FIFO thread");
-		lj_setup_free(s);
-		return;
+	is_int(lj_cgroup_set_weight(s, &cg, v2 ? 0 : 1), -ERANGE, "a weight below the range is refused");
+	is_int(lj_cgroup_set_weight(s, &cg, v2 ? 200 : 2048), 0, v2 ? "cpu.weight set" : "cpu.shares set");
+	snprintf(path, sizeof(path), "%s/%s", cg.cpu, v2 ? "cpu.weight" : "cpu.shares");
+	ok(lj_file_read(path, val, sizeof(val)) > 0 && !strcmp(val, v2 ? "200" : "2048"), "...and reads back");
+	if (v2)
+		is_int(lj_cgroup_attach(&cg, 0), -EOPNOTSUPP, "v2: a single thread cannot join (no threaded groups)");
+	else
+		skip(1, "v1: threads join alone");
+	test_real_rt(s, &cg, &one);	/* before the process joins: a FIFO thread starts in the root */
+	is_int(lj_cgroup_attach_process(&cg, 0), 0, "the whole process joins the group");
+	ok(strstr(cpuset_line(gettid(), v2), "/l2") != NULL, "...and is in it");
+	is_int(lj_setup_undo(s, NULL, NULL), 0, "undo moves the process out and removes the groups");
+	is_str(cpuset_line(gettid(), v2), before, "...back in the group it came from");
+	snprintf(path, sizeof(path), "%s/%s", v2 ? m.v2_base : m.v1_cpuset, name);
+	ok(access(path, F_OK) != 0, "the group is gone");
+	if (thread_th) {
+		is_str(cpuset_line(thread_tid, false), before, "the FIFO thread went back with its process");
+		thread_stop = 1;
+		pthread_join(thread_th, NULL);
+	} else {
+		skip(1, "no FIFO thread");
 	}
-	while (!(tid = __atomic_load_n(&fifo_tid, __ATOMIC_ACQUIRE)))
-		usleep(100);
-	ok(cg.rt_group, "RT group scheduling detected");
-	ret = lj_cgroup_attach(&cg, tid);
-	is_int(ret, -EINVAL, "a FIFO thread is refused while cpu.rt_runtime_us is 0");
-	ok(strstr(cg.errfile, "/tasks") != NULL, "the error names the tasks file");
-	avail = lj_cgroup_rt_available(&cg);
-	ok(avail > 0, "some RT budget is free under the parent");
-	is_int(lj_cgroup_set_rt_runtime(s, &cg, avail < 10000 ? avail : 10000), 0, "rt_runtime set on both levels");
-	is_int(lj_cgroup_attach(&cg, tid), 0, "now the FIFO thread joins");
-	ok(sched_getaffinity(tid, sizeof(got), &got) == 0 && CPU_EQUAL(&got, &one),
-	   "the thread runs on the group's CPU");
-	is_int(lj_cgroup_set_weight(s, &cg, 1), -ERANGE, "cpu.shares below 2 is refused");
-	is_int(lj_cgroup_set_weight(s, &cg, 2048), 0, "cpu.shares set");
-	snprintf(parent, sizeof(parent), "%s/cpu.shares", cg.cpu);
-	ok(lj_file_read(parent, val, sizeof(val)) > 0 && !strcmp(val, "2048"), "cpu.shares reads back 2048");
-	is_int(lj_setup_undo(s, NULL, NULL), 0, "undo moves the thread out and removes the groups");
-	snprintf(parent, sizeof(parent), "%s/%s", m.v1_cpu, name);
-	ok(access(parent, F_OK) != 0, "the cpu group is gone");
-	thread_stop = 1;
-	pthread_join(th, NULL);
 	lj_setup_free(s);
 }
 
@@ -253,10 +302,10 @@ int main(void)
 	snprintf(jdir, sizeof(jdir), "%s/j", tmp);
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
 
-	plan(52);
+	plan(56);
 	test_mountinfo();
 	test_fake_v2(tmp);
-	test_real_v1();
+	test_real();
 
 	{
 		char cmd[400];

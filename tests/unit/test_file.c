@@ -75,6 +75,16 @@ static void test_read(void)
 	is_int(lj_file_read_text("/nonexistent/lj_file/x", buf, sizeof(buf)), -ENOENT, "read_text: -errno as lj_file_read");
 }
 
+static void test_parent(void)
+{
+	char out[64], self[64] = "/sys/fs/cgroup/a/b";
+
+	ok(lj_file_parent("/sys/fs/cgroup/g", out, sizeof(out)) && !strcmp(out, "/sys/fs/cgroup"), "the parent of a path");
+	ok(lj_file_parent(self, self, sizeof(self)) && !strcmp(self, "/sys/fs/cgroup/a"), "...in place");
+	ok(!lj_file_parent("/sys", out, sizeof(out)) && !strcmp(out, "/sys"), "nothing above a top-level directory");
+	ok(!lj_file_parent("relative", out, sizeof(out)), "...nor above a bare name");
+}
+
 int main(void)
 {
 	int fd;
@@ -87,7 +97,8 @@ int main(void)
 	if (fd < 0)
 		skip_all("cannot create a temporary file");
 	close(fd);
-	plan(21);
+	plan(25);
+	test_parent();
 	test_write();
 	test_write_too_big();
 	test_read();

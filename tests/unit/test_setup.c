@@ -55,11 +55,11 @@ static void test_order_and_groups(void)
 	lj_setup_write(s, target, "b");
 	lj_setup_write(s, target, "c");
 	is_str(fake_sysfs_get(target), "c\n", "two writes: the last value holds");
-	is_int(lj_setup_mkdir_cgroup(s, group), 0, "a group directory is created");
+	is_int(lj_setup_mkdir_cgroup(s, group, NULL), 0, "a group directory is created");
 	fake_sysfs_put(inner, "x\n");
 	is_int(lj_setup_write(s, inner, "y"), 0, "a file inside a created group is written");
 	is_int(lj_setup_depth(s), 3, "...without an entry: removing the group undoes it");
-	is_int(lj_setup_mkdir_cgroup(s, group), -EEXIST, "an existing group gives -EEXIST");
+	is_int(lj_setup_mkdir_cgroup(s, group, NULL), -EEXIST, "an existing group gives -EEXIST");
 	j = lj_setup_json(s);
 	is_int(json_object_array_length(j), 3, "the JSON record lists the three changes");
 	json_object_put(j);
@@ -249,6 +249,90 @@ static void test_exit_and_signal(void)
 	}
 }
 
+/* A child claims cpuset in @sub (as a run does) and holds it until @hold closes; then dies without undoing. */
+static pid_t child_claims(const char *sub, int hold, int close_fd)
+{
+	static const char *const cs[] = { "cpuset", NULL };
+	pid_t pid = fork();
+
+	if (!pid) {
+		struct lj_setup *s;
+		char c;
+
+		close(close_fd);
+		lj_setup_new(&s, NULL);
+		if (lj_setup_claim_subtree(s, sub, cs) || write(hold, "r", 1) != 1)
+			_exit(1);
+		while (read(hold, &c, 1) > 0)
+			;
+		_exit(0);	/* dead, its journal left: its claim is over */
+	}
+	return pid;
+}
+
+static void say_keep(const char *line, void *arg)
+{
+	snprintf(arg, 512, "%s", line);
+}
+
+/*
+ * cgroup.subtree_control: a controller is claimed by each run that needs
+ * it and disabled by the last one out; one enabled by anyone else is left
+ * alone. (A plain file: it keeps the last write, "+cpuset", where the
+ * kernel would list "cpu cpuset"; the test writes what the kernel shows.)
+ */
+static void test_subtree_claims(void)
+{
+	static const char *const both[] = { "cpuset", "cpu", NULL };
+	char sub[400], said[512] = "", jpath[512], c;
+	struct lj_setup *s;
+	int sv[2], status;
+	pid_t pid;
+
+	snprintf(sub, sizeof(sub), "%s/cgroup.subtree_control", dir);
+	fake_sysfs_put(sub, "cpu cpuset\n");
+	lj_setup_new(&s, NULL);
+	is_int(lj_setup_claim_subtree(s, sub, both), 0, "controllers already handed down: nothing to do");
+	is_int(lj_setup_depth(s), 0, "...and no claim on what someone else enabled");
+	lj_setup_free(s);
+	is_str(fake_sysfs_get(sub), "cpu cpuset\n", "...which stays enabled after");
+
+	fake_sysfs_put(sub, "cpu\n");
+	lj_setup_new(&s, NULL);
+	is_int(lj_setup_claim_subtree(s, sub, both), 0, "a missing controller is enabled");
+	ok(lj_setup_depth(s) == 1 && !strcmp(fake_sysfs_get(sub), "+cpuset\n"), "...one claim, +cpuset written");
+	lj_setup_free(s);
+	is_str(fake_sysfs_get(sub), "-cpuset\n", "...and -cpuset on undo, not the old content");
+
+	fake_sysfs_put(sub, "cpu\n");
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		skip(5, "socketpair failed");
+		return;
+	}
+	pid = child_claims(sub, sv[1], sv[0]);
+	close(sv[1]);
+	if (read(sv[0], &c, 1) != 1) {
+		skip(5, "child did not start");
+		return;
+	}
+	fake_sysfs_put(sub, "cpu cpuset\n");	/* what the kernel shows after the child's +cpuset */
+	lj_setup_new(&s, NULL);
+	is_int(lj_setup_claim_subtree(s, sub, both), 0, "a controller another live run enabled is claimed too (no conflict)");
+	is_int(lj_setup_depth(s), 1, "...one shared claim");
+	lj_setup_undo(s, say_keep, said);
+	ok(!strcmp(fake_sysfs_get(sub), "cpu cpuset\n") && strstr(said, "left cpuset enabled"),
+	   "the first run out leaves it to the other, still live one, and says so");
+	lj_setup_free(s);
+	lj_setup_new(&s, NULL);
+	lj_setup_claim_subtree(s, sub, both);
+	close(sv[0]);
+	waitpid(pid, &status, 0);	/* the other run died: its claim is over */
+	lj_setup_free(s);
+	is_str(fake_sysfs_get(sub), "-cpuset\n", "the last live run out disables it");
+	snprintf(jpath, sizeof(jpath), "%s/journal.%d", jdir, (int)pid);
+	ok(!unlink(jpath), "(the dead child's journal, removed: its fake file is not one replay writes)");
+}
+
 /*
  * Replay writes only files ljkit changes (docs/security.md), so the
  * targets are governor files of a fake CPU tree mounted over the real one
@@ -274,7 +358,7 @@ int main(void)
 	snprintf(target, sizeof(target), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
 	snprintf(other, sizeof(other), FAKE_CPU_DIR "/cpu1/cpufreq/scaling_governor");
 
-	plan(46);
+	plan(57);
 	test_write_and_undo();
 	test_order_and_groups();
 	test_forget_and_escape();
@@ -282,6 +366,7 @@ int main(void)
 	test_journal_format();
 	test_conflict();
 	test_exit_and_signal();
+	test_subtree_claims();
 
 	fake_sysfs_tmp_remove(&tmp);
 	return done();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_setup_trust - the setup stack trusts only its own directory, its own journals and the files ljkit changes. */
+#include "lj_file.h"
 #include "lj_setup.h"
 #include "tap.h"
 #include "../fixtures/fake_sysfs.h"
@@ -65,12 +66,43 @@ static void drop_hierarchy(const char *cg)
 		umount2(cg, 0);
 }
 
-enum { CG_REFUSED = 1, CG_UNTOUCHED = 2, CG_REMOVED = 4, CG_NO_MOUNT = 64 };
+enum { CG_REFUSED = 1, CG_UNTOUCHED = 2, CG_REMOVED = 4, CG_ORIGIN = 8, CG_ORIGIN_REFUSED = 16, CG_NO_MOUNT = 64 };
+
+/*
+ * A group holding a sleeping child, removed on replay of a journal that
+ * says where its tasks came from (@origin): is the sleeper there after?
+ * Return: 1 moved back to @origin and the group gone, 0 not, -1 no child.
+ */
+static int replay_moves_back(const char *group, const char *origin)
+{
+	char procs[450], mine[64], path[64], text[1024];
+	pid_t sleeper = fork();
+	int ret, status;
+
+	if (!sleeper) {
+		pause();
+		_exit(0);
+	}
+	if (sleeper < 0)
+		return -1;
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", group);
+	snprintf(mine, sizeof(mine), "%d", (int)sleeper);
+	ret = lj_file_write(procs, mine);
+	if (!ret)
+		ret = lj_setup_restore_stale(jdir, NULL, NULL, NULL) == 1 ? 0 : -1;
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)sleeper);
+	/* the named hierarchy's line: "N:name=ljtrust:/o" */
+	ret = !ret && lj_file_read(path, text, sizeof(text)) > 0 && strstr(text, "name=ljtrust:/o\n") &&
+	      access(group, F_OK) != 0;
+	kill(sleeper, SIGKILL);
+	waitpid(sleeper, &status, 0);
+	return ret;
+}
 
 /* The child's part: each check's outcome as a bit of the exit status. */
 static int cgroup_entries_child(const char *cg, const char *jpath)
 {
-	char file[400], group[400], said[4096] = "";
+	char file[400], group[400], origin[400], said[4096] = "";
 	int bits = 0;
 
 	/* A mount namespace of the child's own: it goes, with what it held, when the child exits. */
@@ -88,7 +120,21 @@ static int cgroup_entries_child(const char *cg, const char *jpath)
 	plant_journal(jpath, "cgroup", group, NULL);
 	if (lj_setup_restore_stale(jdir, NULL, NULL, NULL) == 1)
 		bits |= CG_REMOVED;
+	/* its tasks back where they came from: a sibling group o, not the parent */
+	snprintf(origin, sizeof(origin), "%s/o", cg);
+	mkdir(origin, 0755);
+	mkdir(group, 0755);
+	plant_journal(jpath, "cgroup", group, origin);
+	if (replay_moves_back(group, origin) == 1)
+		bits |= CG_ORIGIN;
+	mkdir(group, 0755);
+	plant_journal(jpath, "cgroup", group, "/etc");
+	if (lj_setup_restore_stale(jdir, NULL, collect, said) < 0 && strstr(said, "origin /etc is not a group") &&
+	    access(group, F_OK) == 0)
+		bits |= CG_ORIGIN_REFUSED;
+	unlink(jpath);
 	rmdir(group);
+	rmdir(origin);
 	umount2(cg, 0);
 	return bits;
 }
@@ -111,17 +157,19 @@ static void test_cgroup_entries(const char *jpath)
 	if (!pid)
 		_exit(cgroup_entries_child(cg, jpath));
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
-		skip(4, "the cgroup checks' child did not run");
+		skip(5, "the cgroup checks' child did not run");
 		return;
 	}
 	bits = WEXITSTATUS(status);
 	if (bits & CG_NO_MOUNT) {
-		skip(4, "cannot mount a named cgroup v1 hierarchy");
+		skip(5, "cannot mount a named cgroup v1 hierarchy");
 		return;
 	}
 	ok(bits & CG_REFUSED, "a cgroup file ljkit does not write (release_agent) is refused");
 	ok(bits & CG_UNTOUCHED, "...and not written");
 	ok(bits & CG_REMOVED, "a group below a cgroup mount is removed on replay");
+	ok(bits & CG_ORIGIN, "a replayed group's tasks go back to the group they came from, not to its parent");
+	ok(bits & CG_ORIGIN_REFUSED, "an origin outside the group's hierarchy (/etc) is refused, the group kept");
 	drop_hierarchy(cg);
 }
 
@@ -484,7 +532,7 @@ int main(void)
 	snprintf(gov, sizeof(gov), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 
-	plan(70);
+	plan(72);
 	test_replay_allow_list();
 	test_untrusted_journals();
 	test_torn_journals();

@@ -46,6 +46,8 @@ static json_object *state_cgroup(void)
 	json_object_object_add(o, "unified", jstr(m.unified));
 	json_object_object_add(o, "v2_cpuset", json_object_new_boolean(m.v2_cpuset));
 	json_object_object_add(o, "v2_cpu", json_object_new_boolean(m.v2_cpu));
+	json_object_object_add(o, "systemd", json_object_new_boolean(m.systemd));
+	json_object_object_add(o, "v2_base", jstr(m.v2_base));
 	if (!lj_cgroup_root(&m, &root)) {
 		json_object_object_add(o, "rt_group_sched", json_object_new_boolean(root.rt_group));
 		if (root.rt_group) {
@@ -175,18 +177,44 @@ static const char *get_s(json_object *o, const char *key)
 	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
 }
 
+static bool get_bool(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_get_boolean(v);
+}
+
+/* "MOUNT (v1)", "MOUNT (v2)" or "none": where a controller is. */
+static const char *controller_where(json_object *cg, const char *v1, const char *v2, char *out, size_t len)
+{
+	if (get_s(cg, v1)[0])
+		snprintf(out, len, "%s (v1)", get_s(cg, v1));
+	else if (get_bool(cg, v2))
+		snprintf(out, len, "%s (v2)", get_s(cg, "unified"));
+	else
+		snprintf(out, len, "none");
+	return out;
+}
+
 static void print_text(json_object *st)
 {
 	json_object *cg, *v, *arr;
+	char where[2][PATH_MAX + 8];
 
 	json_object_object_get_ex(st, "cgroup", &cg);
-	printf("cgroup:      mode %s; cpuset %s%s; cpu %s%s", get_s(cg, "mode"),
-	       get_s(cg, "v1_cpuset")[0] ? get_s(cg, "v1_cpuset") : get_s(cg, "unified"),
-	       get_s(cg, "v1_cpuset")[0] ? " (v1)" : " (v2)",
-	       get_s(cg, "v1_cpu")[0] ? get_s(cg, "v1_cpu") : get_s(cg, "unified"),
-	       get_s(cg, "v1_cpu")[0] ? " (v1)" : " (v2)");
+	printf("cgroup:      mode %s; cpuset %s; cpu %s", get_s(cg, "mode"),
+	       controller_where(cg, "v1_cpuset", "v2_cpuset", where[0], sizeof(where[0])),
+	       controller_where(cg, "v1_cpu", "v2_cpu", where[1], sizeof(where[1])));
 	if (json_object_object_get_ex(cg, "root_rt_runtime_us", &v))
 		printf("; RT group scheduling, root cpu.rt_runtime_us %s", json_object_get_string(v));
+	else if (get_s(cg, "v1_cpu")[0])
+		printf("; no RT group scheduling");
+	if (get_bool(cg, "v2_cpuset") || get_bool(cg, "v2_cpu")) {
+		if (get_s(cg, "v2_base")[0])
+			printf("; v2 groups made in %s", get_s(cg, "v2_base"));
+		else
+			printf("; managed by systemd, no group delegated to this process: --cgroup needs systemd-run --scope -p Delegate=yes");
+	}
 	printf("\n");
 	if (json_object_object_get_ex(st, "sched_rt_runtime_us", &v))
 		printf("rt throttle: sched_rt_runtime_us %s%s\n", json_object_get_string(v),

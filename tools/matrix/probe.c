@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* probe - ask the machine whether it can provide a cell's setup, and say why not. */
 #include "matrix.h"
+#include "lj_cgroup.h"
 #include "lj_cpus.h"
 #include "lj_parse.h"
 #include "lj_preempt.h"
@@ -155,39 +156,22 @@ static char *probe_cpus(struct mx_probe *p, const char *sel)
 	return NULL;
 }
 
+/* What lj-env --cgroup will find: a cpuset controller, and under systemd a group delegated to us. */
 static char *probe_cgroup(const char *v)
 {
-	char line[4096];
-	bool cpuset = false;
-	FILE *f;
+	struct lj_cgroup_mounts m;
+	struct lj_cgroup root;
 
 	if (!strcmp(v, "off"))
 		return NULL;
 	if (geteuid() != 0)
 		return strdup("creating a cgroup needs root");
-	/* v1 cpuset hierarchy, or a v2 mount whose root offers cpuset. */
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return strdup("cannot read /proc/self/mountinfo");
-	while (!cpuset && fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - ");
-		char mnt[1024], type[64], opts[1024];
-
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s %*s %1023s", type, opts) != 2)
-			continue;
-		if (!strcmp(type, "cgroup") && strstr(opts, "cpuset")) {
-			cpuset = true;
-		} else if (!strcmp(type, "cgroup2")) {
-			char path[1100], ctl[512];
-
-			snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-			if (!read_line(path, ctl, sizeof(ctl)) && strstr(ctl, "cpuset"))
-				cpuset = true;
-		}
-	}
-	fclose(f);
-	return cpuset ? NULL : strdup("no cpuset controller mounted");
+	if (lj_cgroup_discover(&m) || lj_cgroup_root(&m, &root) || !root.cpuset[0])
+		return strdup("no cpuset controller mounted");
+	if (root.v2_cpuset && !m.v2_base[0])
+		return strdup("cgroup v2 managed by systemd and no group delegated to lj-matrix: "
+			      "run it under systemd-run --scope -p Delegate=yes");
+	return NULL;
 }
 
 static char *probe_dma(void)
