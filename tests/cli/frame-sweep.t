@@ -8,7 +8,8 @@ export LJ_RESULT_NO_SYSINFO=1
 [ -x "$LJ_BUILD/lj-env" ] && [ -x "$LJ_BUILD/lj-frame" ] || skip_all "lj-env and lj-frame not built"
 command -v jq >/dev/null || skip_all "jq not installed"
 is_root || skip_all "real cgroups need root"
-[ -n "$(v1_mount cpuset)" ] || skip_all "no v1 cpuset hierarchy"
+cgroup_profile
+[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
 [ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
 G=ljfs$$
 system_lock

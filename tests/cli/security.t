@@ -9,9 +9,9 @@
 is_root || skip_all "the attacks are on what root does"
 command -v setpriv >/dev/null || skip_all "no setpriv to drop to an unprivileged user"
 command -v useradd >/dev/null || skip_all "no useradd to create the unprivileged user"
-CG=$(v1_mount cpuset)
-CPU=$(v1_mount cpu)
-[ -n "$CG" ] || skip_all "needs the v1 cpuset controller"
+cgroup_profile
+[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
+CG=$CG_CPUSET CPU=$CG_CPU	# where groups are made (v1 mounts, or the v2 base for both)
 
 # An unprivileged user of the test's own, removed at exit.
 U=ljsec$$

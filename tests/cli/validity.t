@@ -165,21 +165,29 @@ else
 fi
 
 # --- CFS bandwidth throttling: a known answer. A cpu group allowed 10 ms
-# per 100 ms holds a busy loop and lj-cyclic (SCHED_OTHER): the quota runs
-# out in every period, so the group's cpu.stat counts throttled periods,
-# and the verdict must say so.
-CPUCG=$(v1_mount cpu)
-if is_root && [ -n "$CPUCG" ] && [ -w "$CPUCG" ]; then
+# per 100 ms (v1 cpu.cfs_quota_us, v2 cpu.max) holds a busy loop and
+# lj-cyclic (SCHED_OTHER): the quota runs out in every period, so the
+# group's cpu.stat counts throttled periods, and the verdict must say so.
+cgroup_profile
+CPUCG=$CG_CPU
+if is_root && [ -n "$CPUCG" ] && [ -w "$CPUCG" ] && [ -z "$CG_REL" ]; then
 	system_lock
-	G="$CPUCG/ljvalid-cfs$$"
-	mkdir "$G" && echo 100000 >"$G/cpu.cfs_period_us" && echo 10000 >"$G/cpu.cfs_quota_us"
-	sh -c 'echo $$ >"$1/tasks"; exec sh -c "while :; do :; done"' _ "$G" &
+	G="$CPUCG/ljvalid-cfs$$" added=
+	if [ "$CG_MODE" = v2 ]; then
+		# the root hands cpu down (the test's own change, taken back below)
+		grep -qw cpu "$CPUCG/cgroup.subtree_control" || { echo +cpu >"$CPUCG/cgroup.subtree_control" && added=1; }
+		mkdir "$G" && echo "10000 100000" >"$G/cpu.max"
+	else
+		mkdir "$G" && echo 100000 >"$G/cpu.cfs_period_us" && echo 10000 >"$G/cpu.cfs_quota_us"
+	fi
+	sh -c 'echo $$ >"$1/cgroup.procs"; exec sh -c "while :; do :; done"' _ "$G" &
 	spinner=$!
-	sh -c 'echo $$ >"$1/tasks"; exec "$2" -q -l 500 -i 1000 --json "$3"' _ "$G" "$LJ_BUILD/lj-cyclic" \
+	sh -c 'echo $$ >"$1/cgroup.procs"; exec "$2" -q -l 500 -i 1000 --json "$3"' _ "$G" "$LJ_BUILD/lj-cyclic" \
 		"$TMP/cfs.json" >/dev/null 2>"$TMP/err"
 	kill "$spinner"; wait "$spinner" 2>/dev/null
-	rmdir "$G"
-	is "$(verdict "$TMP/cfs.json")" suspect "lj-cyclic in a group out of CPU quota is suspect"
+	wait_for rmdir "$G"
+	[ -n "$added" ] && echo -cpu >"$CPUCG/cgroup.subtree_control"
+	is "$(verdict "$TMP/cfs.json")" suspect "lj-cyclic in a group out of CPU quota is suspect ($CG_MODE)"
 	reasons "$TMP/cfs.json" | grep -q "^suspect cfs-throttling: cgroup /ljvalid-cfs$$ throttled [1-9][0-9]* times ([0-9.]* ms) by its CPU bandwidth quota\$"
 	ok $? "...naming the group and how often its quota ran out"
 	[ ! -d "$G" ]; ok $? "...and the group is gone"
@@ -187,7 +195,7 @@ if is_root && [ -n "$CPUCG" ] && [ -w "$CPUCG" ]; then
 	reasons "$TMP/nocfs.json" | grep -q "cfs-throttling"
 	ok $((! $?)) "a run in a group without a quota says nothing of throttling"
 else
-	skip 4 "needs root and the v1 cpu controller"
+	skip 4 "needs root and a cpu controller at the root of its hierarchy${CG_WHY:+ ($CG_WHY)}"
 fi
 
 done_testing

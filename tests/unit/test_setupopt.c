@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_setupopt - the shared setup options: parsing, apply/restore, fallbacks, leaving the group. */
+#include "lj_cgroup.h"
 #include "lj_err.h"
+#include "lj_file.h"
 #include "lj_setup.h"
 #include "lj_setupopt.h"
 #include "tap.h"
@@ -85,60 +87,65 @@ static void *idle_thread(void *arg)
 	return NULL;
 }
 
-static int in_root_cpuset(pid_t tid)
+/* Thread @tid's group in the cpuset hierarchy (v1 "cpuset" line, v2 "0::" line) into @out; "" if unknown. */
+static const char *cpuset_group(pid_t tid, bool v2, char *out, size_t len)
 {
-	char path[64], buf[4096], *p;
-	FILE *f;
-	size_t n;
+	char path[64], buf[4096];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/cgroup", (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strstr(buf, ":cpuset:");
-	return p && p[8] == '/' && p[9] == '\n';
+	out[0] = '\0';
+	if (lj_file_read(path, buf, sizeof(buf)) < 0 || lj_cgroup_parse_proc(buf, v2 ? NULL : "cpuset", out, len))
+		out[0] = '\0';
+	return out;
 }
 
+/* --cgroup in whatever layout the machine has; a thread leaving the group (v1), or refused (v2). */
 static void test_group_and_leave(void)
 {
+	struct lj_cgroup_mounts m;
+	struct lj_cgroup root;
 	struct lj_setupopt o;
 	struct lj_setup *s;
 	pthread_t th;
 	int stop = 0;
-	char name[64];
+	char name[64], want[128], before[256], got[256], path[PATH_MAX + 64];
+	bool v2;
 	pid_t tid;
 
 	if (geteuid()) {
-		skip(5, "cgroups need root");
+		skip(6, "cgroups need root");
 		return;
 	}
-	if (access("/sys/fs/cgroup/cpuset/cpuset.cpus", F_OK)) {
-		skip(5, "no v1 cpuset hierarchy at /sys/fs/cgroup/cpuset");
+	if (lj_cgroup_discover(&m) || lj_cgroup_root(&m, &root) || !root.cpuset[0] ||
+	    (root.v2_cpuset && !m.v2_base[0])) {
+		skip(6, "no cpuset controller to make groups with (or systemd delegated none)");
 		return;
 	}
+	v2 = root.v2_cpuset;
 	snprintf(name, sizeof(name), "ljopt%d", (int)getpid());
+	snprintf(want, sizeof(want), "%s/%s", v2 ? m.v2_base + strlen(m.unified) : "", name);
+	cpuset_group(gettid(), v2, before, sizeof(before));
 	lj_setupopt_init(&o);
 	o.cgroup = name;
 	o.cpus = "0";
 	if (pthread_create(&th, NULL, idle_thread, &stop)) {
-		skip(5, "no thread");
+		skip(6, "no thread");
 		return;
 	}
 	is_int(lj_setupopt_apply(&o, NULL, &s, NULL), 0, "--cgroup NAME --cpus 0 applies");
-	is_int(in_root_cpuset(gettid()), 0, "the caller is in the group");
+	is_str(cpuset_group(gettid(), v2, got, sizeof(got)), want, "the caller is in the group");
 	tid = gettid();
-	is_int(lj_setupopt_leave_group(&o, tid), 0, "a thread leaves the group");
-	is_int(in_root_cpuset(tid), 1, "...and is in the root cpuset");
-	lj_setupopt_restore(&o, s);
-	{
-		char path[128];
-
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset/%s", name);
-		ok(access(path, F_OK) != 0, "restore removed the group");
+	if (v2) {
+		is_int(lj_setupopt_leave_group(&o, tid), -EOPNOTSUPP, "v2: a thread cannot leave its process's group");
+		is_str(cpuset_group(tid, v2, got, sizeof(got)), want, "...and stays in it");
+	} else {
+		is_int(lj_setupopt_leave_group(&o, tid), 0, "a thread leaves the group");
+		is_str(cpuset_group(tid, v2, got, sizeof(got)), "/", "...and is in the root cpuset");
 	}
+	lj_setupopt_restore(&o, s);
+	snprintf(path, sizeof(path), "%s/%s", v2 ? m.v2_base : m.v1_cpuset, name);
+	ok(access(path, F_OK) != 0, "restore removed the group");
+	is_str(cpuset_group(tid, v2, got, sizeof(got)), before, "...and put the process back where it was");
 	stop = 1;
 	pthread_join(th, NULL);
 }
@@ -153,7 +160,7 @@ int main(void)
 	setenv("LJ_JOURNAL_DIR", tmp, 1);
 	lj_err_init("test_setupopt");
 
-	plan(23);
+	plan(24);
 	test_parse();
 	test_apply_affinity();
 	test_group_and_leave();
