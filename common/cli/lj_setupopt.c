@@ -39,6 +39,8 @@ enum {
 	K_POWER,
 	K_PERFETTO,
 	K_PERFETTO_THRESHOLD,
+	K_CPU_WEIGHT,
+	K_CPU_MAX,
 };
 
 static const struct lj_opt setup_opts[] = {
@@ -54,6 +56,8 @@ static const struct lj_opt setup_opts[] = {
 	{ "rt-throttle", K_RT_THROTTLE, LJ_OPT_ARG, "on|off", "RT throttling (/proc/sys/kernel/sched_rt_runtime_us)",
 	  .values = "on off" },
 	{ "cgroup-depth", K_DEPTH, LJ_OPT_ARG, "N", "nest the group N levels deep (default 1)" },
+	{ "cpu-weight", K_CPU_WEIGHT, LJ_OPT_ARG, "N", "the group's CPU weight, 1..10000, 100 the default (v2 cpu.weight, v1 cpu.shares)" },
+	{ "cpu-max", K_CPU_MAX, LJ_OPT_ARG, "US[/PERIOD]", "the group's CPU bandwidth: US microseconds per PERIOD (default 100000)" },
 	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "a missing capability is fatal (exit 77)" },
 	{ "policy-fallback", K_POLICY_FALLBACK, LJ_OPT_NOARG, NULL,
 	  "a measuring tool: threads refused their policy measure at SCHED_OTHER, exit 0 (the run is invalid)" },
@@ -88,6 +92,25 @@ static bool valid_group_name(const char *s)
 		      (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
 			return false;
 	return true;
+}
+
+/* --cpu-max US[/PERIOD]: the kernel's limits, 1 ms to 1 s for the period, at least 1 ms of quota. */
+static int parse_cpu_max(struct lj_setupopt *o, const char *arg)
+{
+	char quota[32];
+	const char *slash = strchr(arg, '/');
+	size_t n = slash ? (size_t)(slash - arg) : strlen(arg);
+	int ret;
+
+	if (n >= sizeof(quota))
+		return lj_opt_invalid("--cpu-max", arg, "use US or US/PERIOD, in microseconds");
+	memcpy(quota, arg, n);
+	quota[n] = '\0';
+	o->cpu_period_us = 100000;
+	ret = lj_opt_i64("--cpu-max", quota, 1000, INT32_MAX, &o->cpu_max_us);
+	if (!ret && slash)
+		ret = lj_opt_i64("--cpu-max", slash + 1, 1000, 1000000, &o->cpu_period_us);
+	return ret;
 }
 
 static int handle(void *ctx, int key, const char *arg)
@@ -138,6 +161,10 @@ static int handle(void *ctx, int key, const char *arg)
 		return ret;
 	case K_DEPTH:
 		return lj_opt_int("--cgroup-depth", arg, 1, 16, &o->cgroup_depth);
+	case K_CPU_WEIGHT:
+		return lj_opt_int("--cpu-weight", arg, 1, 10000, &o->cpu_weight);
+	case K_CPU_MAX:
+		return parse_cpu_max(o, arg);
 	case K_STRICT:
 		o->strict = true;
 		return 0;
@@ -543,6 +570,39 @@ static const char *no_rt_runtime(const struct lj_cgroup *cg)
 }
 
 /*
+ * --cpu-weight and --cpu-max on the group's cpu controller. The weight is
+ * v2's scale: v1's cpu.shares get weight x 1024 / 100 (as systemd maps
+ * CPUWeight=), so 100 is both hierarchies' default.
+ */
+static int apply_cpu_share(struct apply *a, struct lj_cgroup *cg)
+{
+	const struct lj_setupopt *o = a->o;
+	char val[96];
+	int ret;
+
+	if ((o->cpu_weight || o->cpu_max_us) && !cg->cpu[0])
+		return fall_back(a, o->cpu_weight ? "--cpu-weight" : "--cpu-max", "no cpu cgroup controller");
+	if (o->cpu_weight) {
+		uint64_t w = cg->v2_cpu ? (uint64_t)o->cpu_weight : (uint64_t)o->cpu_weight * 1024 / 100;
+
+		ret = lj_cgroup_set_weight(a->s, cg, w < 2 && !cg->v2_cpu ? 2 : w);
+		if (ret)
+			return cgroup_error(a, "set the group's CPU weight", cg, ret);
+		snprintf(val, sizeof(val), "%d (%s %llu)", o->cpu_weight, cg->v2_cpu ? "cpu.weight" : "cpu.shares",
+			 (unsigned long long)(w < 2 && !cg->v2_cpu ? 2 : w));
+		note_applied(a, "cpu_weight", val);
+	}
+	if (o->cpu_max_us) {
+		ret = lj_cgroup_set_max(a->s, cg, o->cpu_max_us, o->cpu_period_us);
+		if (ret)
+			return cgroup_error(a, "set the group's CPU bandwidth", cg, ret);
+		snprintf(val, sizeof(val), "%lld us per %lld us", (long long)o->cpu_max_us, (long long)o->cpu_period_us);
+		note_applied(a, "cpu_max", val);
+	}
+	return 0;
+}
+
+/*
  * The group's RT runtime: a created v1 group's budget (by default), the
  * root's with --cgroup off; without RT group scheduling --rt-runtime is the
  * one fallback line of no_rt_runtime.
@@ -588,6 +648,8 @@ static int apply_cgroup(struct apply *a)
 		}
 	}
 	ret = apply_group_rt(a, &cg);
+	if (!ret)
+		ret = apply_cpu_share(a, &cg);
 	if (ret)
 		return ret;
 	ret = lj_cgroup_attach_process(&cg, 0);
@@ -682,6 +744,8 @@ int lj_setupopt_apply(struct lj_setupopt *o, const struct lj_topo *t,
 	o->dma_fd = -1;
 	if (o->rt_runtime_us >= 0 && !o->cgroup)
 		return lj_usage_error("--rt-runtime needs --cgroup NAME (or off for the root group)");
+	if ((o->cpu_weight || o->cpu_max_us) && (!o->cgroup || !strcmp(o->cgroup, "off")))
+		return lj_usage_error("--cpu-weight and --cpu-max need --cgroup NAME (the root group has neither)");
 	ret = resolve_cpus(o, t);
 	if (ret)
 		return ret;

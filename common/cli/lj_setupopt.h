@@ -29,6 +29,9 @@ struct lj_setup;
  *   --idle-state N      disable cpuidle states deeper than N on --cpus
  *   --rt-runtime US     the group's cpu.rt_runtime_us
  *   --rt-throttle on|off  /proc/sys/kernel/sched_rt_runtime_us
+ *   --cpu-weight N      the group's CPU weight (v2 cpu.weight, v1 cpu.shares)
+ *   --cpu-max Q[/P]     the group's CPU bandwidth: Q us per P us (v2 cpu.max,
+ *                       v1 cpu.cfs_quota_us and cpu.cfs_period_us)
  *   --strict            a capability that is missing is fatal (exit 77)
  *   --policy-fallback   a measuring tool whose threads cannot get the policy asked for
  *                       measures at SCHED_OTHER and exits 0 (the run is invalid either
@@ -51,6 +54,8 @@ struct lj_setupopt {
 	int64_t rt_runtime_us;		/* -1: not given */
 	int rt_throttle;		/* -1: not given, 0 off, 1 on */
 	int cgroup_depth;		/* nesting depth of the created group, default 1 */
+	int cpu_weight;			/* --cpu-weight 1..10000 (v2's scale), 0: not given */
+	int64_t cpu_max_us, cpu_period_us;	/* --cpu-max QUOTA[/PERIOD], 0: not given */
 	bool strict;
 	bool policy_fallback;		/* --policy-fallback: lj_tool's policy rule exits 0 */
 	bool restore_stale;

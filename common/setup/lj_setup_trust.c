@@ -193,6 +193,7 @@ static bool cgroup_control(const char *name)
 	static const char *const files[] = {
 		"cgroup.subtree_control", "cpuset.cpus", "cpuset.mems", "cpu.rt_runtime_us",
 		"cpu.rt_period_us", "cpu.weight", "cpu.shares", "cpu.uclamp.min", "cpu.uclamp.max",
+		"cpu.max", "cpu.cfs_quota_us", "cpu.cfs_period_us",
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)

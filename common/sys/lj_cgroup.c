@@ -710,6 +710,25 @@ int lj_cgroup_set_weight(struct lj_setup *s, struct lj_cgroup *cg, uint64_t weig
 	return write_ctl(s, cg, cg->cpu, "cpu.shares", val);
 }
 
+int lj_cgroup_set_max(struct lj_setup *s, struct lj_cgroup *cg, int64_t quota_us, int64_t period_us)
+{
+	char val[64];
+	int ret;
+
+	if (!cg->cpu[0])
+		return -ENODEV;
+	if (quota_us <= 0 || period_us <= 0)
+		return -ERANGE;
+	if (cg->v2_cpu) {
+		snprintf(val, sizeof(val), "%lld %lld", (long long)quota_us, (long long)period_us);
+		return write_ctl(s, cg, cg->cpu, "cpu.max", val);
+	}
+	snprintf(val, sizeof(val), "%lld", (long long)period_us);
+	ret = write_ctl(s, cg, cg->cpu, "cpu.cfs_period_us", val);
+	snprintf(val, sizeof(val), "%lld", (long long)quota_us);
+	return ret ? ret : write_ctl(s, cg, cg->cpu, "cpu.cfs_quota_us", val);
+}
+
 int lj_cgroup_set_uclamp(struct lj_setup *s, struct lj_cgroup *cg, double min_pct, double max_pct)
 {
 	const char *files[2] = { "cpu.uclamp.min", "cpu.uclamp.max" };

@@ -127,6 +127,12 @@ int64_t lj_cgroup_rt_available(const struct lj_cgroup *cg);
 int lj_cgroup_set_weight(struct lj_setup *s, struct lj_cgroup *cg, uint64_t weight);
 
 /*
+ * CPU bandwidth: @quota_us per @period_us (v2 cpu.max "QUOTA PERIOD"; v1
+ * cpu.cfs_period_us, then cpu.cfs_quota_us). -ENODEV without a cpu controller.
+ */
+int lj_cgroup_set_max(struct lj_setup *s, struct lj_cgroup *cg, int64_t quota_us, int64_t period_us);
+
+/*
  * cpu.uclamp.min / cpu.uclamp.max of @cg in percent (0..100; a negative
  * value leaves that bound alone). -ENOTSUP when the kernel has no uclamp
  * (CONFIG_UCLAMP_TASK_GROUP) for this group.

@@ -57,6 +57,17 @@ fi
 run_rc lj-env --cgroup $G -- chrt -f 10 sh -c 'echo fifo'
 is "$(cat "$TMP/out")" fifo "a SCHED_FIFO command runs inside the group"
 
+# the cpu controller's weight and bandwidth, in either hierarchy's files
+if [ -n "$CG_CPU" ]; then
+	files="cpu.shares cpu.cfs_quota_us cpu.cfs_period_us" want="2048 20000 50000"
+	[ "$CG_MODE" = v2 ] && files="cpu.weight cpu.max" want="200 20000 50000"
+	run_rc lj-env --cgroup $G --cpu-weight 200 --cpu-max 20000/50000 -- sh -c "cd $CG_CPU/$G && cat $files"
+	is "$(xargs <"$TMP/out")" "$want" "--cpu-weight 200 --cpu-max 20000/50000: $files"
+	is "$(cg_state $G)" "$before" "...and nothing left after"
+else
+	skip 2 "no cpu controller"
+fi
+
 run_rc lj-env --cgroup $G --cgroup-depth 3 -- cat /proc/self/cgroup
 cg_member "$TMP/out" $G/l2/l3; ok $? "--cgroup-depth 3 nests NAME/l2/l3"
 is "$(cg_state $G)" "$before" "...and removes every level, and every controller it handed down"

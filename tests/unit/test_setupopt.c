@@ -28,16 +28,26 @@ static void test_parse(void)
 {
 	struct lj_setupopt o;
 	char *good[] = { "t", "--cgroup", "a/b", "--cpus", "0", "--dma-latency", "0", "--idle-state", "1",
-			 "--rt-runtime", "1000", "--rt-throttle", "off", "--cgroup-depth", "3", "--strict", NULL };
+			 "--rt-runtime", "1000", "--rt-throttle", "off", "--cgroup-depth", "3", "--strict",
+			 "--cpu-weight", "200", "--cpu-max", "20000/50000", NULL };
 	char *bad[][3] = {
 		{ "t", "--dma-latency", "-1" }, { "t", "--idle-state", "1x" }, { "t", "--rt-runtime", "2000000" },
 		{ "t", "--rt-throttle", "maybe" }, { "t", "--cgroup", "../up" }, { "t", "--cgroup", "/abs" },
 		{ "t", "--cgroup-depth", "17" }, { "t", "--preempt", "rt" }, { "t", "--governor", "a/b" },
+		{ "t", "--cpu-weight", "0" }, { "t", "--cpu-weight", "10001" }, { "t", "--cpu-max", "999" },
+		{ "t", "--cpu-max", "5000/2000000" }, { "t", "--cpu-max", "5000/" }, { "t", "--cpu-max", "/5000" },
 	};
 
-	is_int(parse(&o, 16, good), 0, "every setup option parses");
+	is_int(parse(&o, 20, good), 0, "every setup option parses");
 	ok(!strcmp(o.cgroup, "a/b") && o.dma_latency_us == 0 && o.idle_state == 1 && o.rt_runtime_us == 1000 &&
-	   o.rt_throttle == 0 && o.cgroup_depth == 3 && o.strict, "...into the struct");
+	   o.rt_throttle == 0 && o.cgroup_depth == 3 && o.strict && o.cpu_weight == 200 && o.cpu_max_us == 20000 &&
+	   o.cpu_period_us == 50000, "...into the struct");
+	{
+		char *quota_only[] = { "t", "--cpu-max", "30000", NULL };
+
+		ok(!parse(&o, 3, quota_only) && o.cpu_max_us == 30000 && o.cpu_period_us == 100000,
+		   "--cpu-max US: the period defaults to 100000 us");
+	}
 	lj_err_set_verbosity(-1);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char name[96];
@@ -76,6 +86,12 @@ static void test_apply_affinity(void)
 	o.cpus = NULL;
 	o.rt_runtime_us = 10;
 	is_int(lj_setupopt_apply(&o, NULL, &s, NULL), LJ_EXIT_USAGE, "--rt-runtime without --cgroup is bad input");
+	o.rt_runtime_us = -1;
+	o.cgroup = "off";
+	o.cpu_weight = 50;
+	is_int(lj_setupopt_apply(&o, NULL, &s, NULL), LJ_EXIT_USAGE, "--cpu-weight with --cgroup off is bad input");
+	o.cgroup = NULL;
+	o.cpu_weight = 0;
 	lj_err_set_verbosity(0);
 	ok(s == NULL, "a failed apply leaves no stack");
 }
@@ -160,7 +176,7 @@ int main(void)
 	setenv("LJ_JOURNAL_DIR", tmp, 1);
 	lj_err_init("test_setupopt");
 
-	plan(24);
+	plan(32);
 	test_parse();
 	test_apply_affinity();
 	test_group_and_leave();
