@@ -4,13 +4,17 @@
 have_python() { command -v python3 >/dev/null 2>&1; }
 
 # fw N: a regex for a number printf'd with width N: exactly N characters
-# (right-aligned, space padded) or, when the value is wider, just digits.
+# (right-aligned, space padded, a minus sign counting in the width) or,
+# when the value is wider, just the number. (cyclictest prints negative
+# latencies when a timer fires before its time as the clock reads it, as
+# under TCG emulation: "Max:   -1234" is still "%8ld".)
 fw() {
 	local n=$1 d alt=""
 	for ((d = 1; d <= n; d++)); do
-		alt+="${alt:+|} {$((n - d))}-?[0-9]{$d}"
+		alt+="${alt:+|} {$((n - d))}[0-9]{$d}"
+		((d < n)) && alt+="| {$((n - d - 1))}-[0-9]{$d}"
 	done
-	echo "($alt|-?[0-9]{$((n + 1)),})"
+	echo "($alt|[0-9]{$((n + 1)),}|-[0-9]{$n,})"
 }
 
 # The T: line of cyclictest's print_stat: "T:%2d (%5d) P:%2d I:%ld C:%7lu

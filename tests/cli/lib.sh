@@ -192,6 +192,17 @@ cg_state() {
 	ls -d "$CG_CPUSET/$1"* ${CG_CPU:+"$CG_CPU/$1"*} 2>/dev/null | sort -u
 }
 
+# loopback_up: is lo up (IFF_UP)? A guest booted without network setup,
+# or a new network namespace, has it down: TCP over loopback then fails.
+# (ip reads this network namespace; /sys may be another namespace's mount)
+loopback_up() {
+	if command -v ip >/dev/null; then
+		ip -o link show lo 2>/dev/null | grep -Eq '<([^>]*,)?UP[,>]'
+	else
+		[ -r /sys/class/net/lo/flags ] && (( $(cat /sys/class/net/lo/flags) & 1 ))
+	fi
+}
+
 # system_lock: tests that change system-wide state (cgroups, RT budgets,
 # RT throttling) hold this lock, because prove runs two test files at once
 # (and other checkouts share it: same path, same flock). A lock file others

@@ -44,8 +44,11 @@ else
 fi
 
 # --- SCHED_FIFO priority changed behind the run's back (chrt on a measuring thread): invalid
-# chrt_behind TOOL ARGS...: run TOOL with -p 80 for about 3 s, set one of its SCHED_FIFO 80
-# threads to priority 10 meanwhile, then check the verdict.
+# chrt_behind TOOL ARGS...: run TOOL with -p 80 (and a long duration), set one of its SCHED_FIFO 80
+# threads to priority 10, let the run go on 3 s (lj-hackbench reads its workers back every second,
+# lj-frame its stages every 100 ms), stop it with SIGINT, then check the verdict. Stopped, not
+# timed: a run of fixed length could end before the polling shell finds the thread on a slow
+# machine (a TCG guest: each chrt is a process start of tens of ms), leaving nothing to see.
 chrt_behind() {
 	local tool=$1 pid tid="" t
 	shift
@@ -60,6 +63,8 @@ chrt_behind() {
 		[ -n "$tid" ] && break
 		sleep 0.1
 	done
+	[ -n "$tid" ] && sleep 3
+	kill -INT $pid 2>/dev/null
 	wait $pid
 	rc=$?
 	[ "$rc" = 0 ] && [ -n "$tid" ]
@@ -72,12 +77,12 @@ chrt_behind() {
 }
 
 if is_root && command -v chrt >/dev/null && chrt -f 1 true 2>/dev/null; then
-	chrt_behind lj-cyclic -q -D 3 -i 1000 -p 80 -t 1
-	chrt_behind lj-signal -q -D 3 -p 80
+	chrt_behind lj-cyclic -q -D 60 -i 1000 -p 80 -t 1
+	chrt_behind lj-signal -q -D 60 -p 80
 	# lj-frame's stage threads are told to the hooks per trial and read back every 100 ms
-	chrt_behind lj-frame -q -D 3 -p 80
+	chrt_behind lj-frame -q -D 60 -p 80
 	# lj-hackbench's workers: read back before the clock and, in load mode, every second
-	chrt_behind lj-hackbench -T --policy fifo --priority 80 -g 1 -f 2 --duration 3 --quiet
+	chrt_behind lj-hackbench -T --policy fifo --priority 80 -g 1 -f 2 --duration 60 --quiet
 else
 	skip 16 "needs root and chrt with SCHED_FIFO"
 fi

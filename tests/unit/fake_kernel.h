@@ -45,7 +45,10 @@ static inline int fake_kernel_user_namespace(void)
 /*
  * In a forked child: a private mount namespace (unshare -m as root,
  * unshare -Urm otherwise) with a tmpfs over /sys/kernel holding an empty
- * debug/sched. Return: 0 or -1.
+ * debug/sched. The machine's own debugfs and tracefs mounts (systemd
+ * mounts debugfs) are detached in that namespace first: covered, they
+ * would still be listed in mountinfo, and "debugfs not mounted" is one of
+ * the states the tests make. Return: 0 or -1.
  */
 static inline int fake_kernel_enter(void)
 {
@@ -53,6 +56,8 @@ static inline int fake_kernel_enter(void)
 		return -1;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return -1;
+	umount2("/sys/kernel/debug", MNT_DETACH);
+	umount2("/sys/kernel/tracing", MNT_DETACH);
 	if (mount("ljtest", "/sys/kernel", "tmpfs", 0, "size=64k"))
 		return -1;
 	if (mkdir("/sys/kernel/debug", 0755) || mkdir("/sys/kernel/debug/sched", 0755))

@@ -24,6 +24,11 @@ static void check_transport(enum hb_transport t)
 	memset(&run, 0, sizeof(run));
 	run.cfg = &cfg;
 	err = hb_chan_open(&run, 0, &ch);
+	if (t == HB_INET && err == -ENETUNREACH) {
+		/* a guest booted without network setup, or a fresh network namespace */
+		skip(5, "inet: the loopback interface is down (ENETUNREACH)");
+		return;
+	}
 	snprintf(what, sizeof(what), "%s: channel opens", name);
 	is_int(err, 0, what);
 	if (err) {
