@@ -24,7 +24,8 @@ snap() {
 	} 2>&1
 }
 FULL="--cgroup $G --cgroup-depth 2 --cpus 1 --rt-throttle off --idle-state 0 --rt-runtime 50000 --dma-latency 0 --preempt full"
-CMD=(sh -c 'echo $$ >>"$0"; exec sleep 5' "$TMP/pids")
+# the command outlives any kill and restore on a slow machine (a loaded TCG guest took over 5 s); reaped after each
+CMD=(sh -c 'echo $$ >>"$0"; exec sleep 30' "$TMP/pids")
 before=$(snap)
 
 # command_started PID: wait until the command wrote its pid: the setup is in force
@@ -118,6 +119,7 @@ for bad in "--cpus 5" "--idle-state 99x" "--sweep cpus=0,7 --cgroup $G"; do
 	is "$rc" 2 "$bad in a full setup: exit 2"
 	is "$(snap)" "$before" "$bad: nothing changed"
 done
+reap_commands	# a command a very early kill let start after its reap
 
 # --sweep's phase log lives beside the journal: a SIGKILL leaves it there (never in $TMPDIR)
 # and --restore removes it with the journal.
