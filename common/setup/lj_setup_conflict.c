@@ -138,38 +138,80 @@ static double lock_timeout_s(void)
 }
 
 /*
- * Who holds the flock on @fd: /proc/locks names the pid for the file's
- * device and inode (whoever it is, ljkit or not); else the pid the last
- * ljkit holder wrote into the file; else "?".
+ * Does process @pid have the file @st open? A stat through /proc/PID/fd
+ * sees the file as this process does, where /proc/locks may not: on
+ * overlayfs (a container's or a guest's root) it names the upper layer's
+ * device and inode, not the overlay's that fstat gives.
  */
-static void lock_holder(int fd, char *out, size_t len)
+static bool has_open(int pid, const struct stat *st)
 {
-	FILE *f = fopen("/proc/locks", "re");
-	char line[256];
-	struct stat st;
-	ssize_t n;
+	char dir[64], fdpath[64 + sizeof(((struct dirent *)0)->d_name)];
+	struct dirent *d;
+	struct stat fst;
+	bool found = false;
+	DIR *dp;
 
-	snprintf(out, len, "?");
-	if (f && !fstat(fd, &st)) {
-		while (fgets(line, sizeof(line), f)) {
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	dp = opendir(dir);
+	if (!dp)
+		return false;
+	while (!found && (d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(fdpath, sizeof(fdpath), "%s/%s", dir, d->d_name);
+		found = !stat(fdpath, &fst) && fst.st_dev == st->st_dev && fst.st_ino == st->st_ino;
+	}
+	closedir(dp);
+	return found;
+}
+
+/* The pid /proc/locks gives for the flock on @st's file, or 0 (two passes: the inode as named, then any FLOCK holder that has the file open). */
+static int flock_holder_pid(const struct stat *st)
+{
+	int found = 0;
+
+	for (int pass = 0; pass < 2 && !found; pass++) {
+		FILE *f = fopen("/proc/locks", "re");
+		char line[256];
+
+		if (!f)
+			return 0;
+		while (!found && fgets(line, sizeof(line), f)) {
 			unsigned int maj, min;
 			unsigned long ino;
 			char type[16];
 			int pid;
 
 			if (strstr(line, "->") ||
-			    sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%lu", type, &pid, &maj, &min, &ino) != 5)
+			    sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%lu", type, &pid, &maj, &min, &ino) != 5 ||
+			    strcmp(type, "FLOCK") || pid <= 0)
 				continue;
-			if (!strcmp(type, "FLOCK") && ino == st.st_ino && maj == major(st.st_dev) &&
-			    min == minor(st.st_dev)) {
-				snprintf(out, len, "%d", pid);
-				fclose(f);
-				return;
-			}
+			if (pass == 0 ? ino == st->st_ino && maj == major(st->st_dev) && min == minor(st->st_dev)
+				      : has_open(pid, st))
+				found = pid;
 		}
-	}
-	if (f)
 		fclose(f);
+	}
+	return found;
+}
+
+/*
+ * Who holds the flock on @fd: /proc/locks names the pid (whoever it is,
+ * ljkit or not); else the pid the last ljkit holder wrote into the file;
+ * else "?".
+ */
+static void lock_holder(int fd, char *out, size_t len)
+{
+	char line[256];
+	struct stat st;
+	ssize_t n;
+	int pid;
+
+	snprintf(out, len, "?");
+	if (!fstat(fd, &st) && (pid = flock_holder_pid(&st)) > 0) {
+		snprintf(out, len, "%d", pid);
+		return;
+	}
 	n = pread(fd, line, len - 1 < sizeof(line) - 1 ? len - 1 : sizeof(line) - 1, 0);
 	if (n > 0) {
 		line[n] = '\0';
