@@ -13,10 +13,12 @@ G=ljcrash$$
 system_lock
 
 # Every file the full setup touches, and the groups that exist (only ours:
-# parallel tests may create theirs); v2: every cgroup.subtree_control on the way.
+# parallel tests may create theirs); v2: every cgroup.subtree_control on the way;
+# the preemption model where debugfs lets it be switched (a guest: make check-kernels).
 snap() {
 	{
 		cat /proc/sys/kernel/sched_rt_runtime_us
+		[ -w /sys/kernel/debug/sched/preempt ] && cat /sys/kernel/debug/sched/preempt
 		[ "$CG_RT" = 1 ] && cat "$CG_CPU/cpu.rt_runtime_us"
 		[ "$CG_MODE" = v1 ] && cat "$CG_CPUSET/cpuset.cpus"
 		grep -H . /sys/devices/system/cpu/cpu*/cpuidle/state*/disable
@@ -109,6 +111,11 @@ wait $pid
 rc=$?
 is "$rc" 130 "SIGINT: the command dies of it, lj-env exits 130"
 ok "$([ "$during" != "$before" ] && echo 0 || echo 1)" "the setup was in force while the command ran"
+if [ -w /sys/kernel/debug/sched/preempt ] && ! grep -q '(full)' <<<"$before"; then
+	grep -q '(full)' <<<"$during"; ok $? "--preempt full switched the model through debugfs while the command ran"
+else
+	skip 1 "the preemption model cannot be switched here (or is full already)"
+fi
 is "$(snap)" "$before" "SIGINT: every touched file is as before"
 is "$(ls "$LJ_JOURNAL_DIR" | grep -c '^journal\.')" 0 "no journal is left"
 reap_commands

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# profiles.t - the tests that touch the system, run inside guests of the kernel profiles
+# ljkit's users have (make check-kernels): Debian's stock kernel with cgroup v2 only; the
+# stock kernel with systemd's cgroup v1 layout (cpu,cpuacct co-mounted, symlinks) and no RT
+# group scheduling; the PREEMPT_RT kernel with cgroup v2; the stock kernel booted
+# preempt=none, whose model the setup switches for real (no lockdown in a guest). Each
+# profile is one boot running its files with prove; each file is one test here, its
+# failures shown. The guest sees this tree read-only: the build is the host's.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/../cli/guest-lib.sh"
+
+why=$(guest_skip_reason rt)
+[ -z "$why" ] || skip_all "$why"
+is_root || skip_all "the guests run as the host's user: root for the system tests inside"
+STOCK=$(guest_kernel stock)
+RT=$(guest_kernel rt)
+
+# What every profile runs: cgroups (create, move back, remove, crash restore, matrix axis),
+# the setup stack and its journal.
+SYSTEM="tests/cli/env-cgroup.t tests/cli/env-crash.t tests/cli/env-cgroup-b2b.t tests/cli/env-cgroup-v2.t
+	tests/cli/env-fake.t tests/cli/env.t tests/cli/matrix-cgroup.t
+	$LJ_BUILD/t/test_cgroup $LJ_BUILD/t/test_setup $LJ_BUILD/t/test_setup_trust $LJ_BUILD/t/test_setupopt"
+PREEMPT="$LJ_BUILD/t/test_preempt $LJ_BUILD/t/test_preempt_switch"
+# validity.t takes 4 minutes under TCG (each chrt is a process start of tens of ms): once, on v2.
+MEASURE="tests/cli/cyclic.t tests/cli/power.t"
+
+# The cgroup tests test v2 where the guest has it: they must not skip there.
+MUST_RUN_ON_V2="env-cgroup.t env-crash.t env-cgroup-b2b.t env-cgroup-v2.t matrix-cgroup.t test_cgroup"
+
+# profile NAME IMAGE [LJ-GUEST OPTIONS...] -- FILES...: one boot running FILES, one test per
+# file; the guest's own view of its profile kept in $TMP/NAME/show.json. Each file runs
+# by itself (its TAP written line by line, kept when a file hangs and is killed), then
+# prove reads what it wrote.
+profile() {
+	local name=$1 image=$2 out=$TMP/$1 opts=() f t st why
+	shift 2
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	mkdir -p "$out"
+	run_rc lj-guest -k "$image" --cpus 2 --memory 1G -t 900 -s "$out" "${opts[@]}" \
+		-e LJ_BUILD="$LJ_BUILD" -e LJ_SRC="$LJ_SRC" -e OUT="$out" -- sh -c '
+		cd "$LJ_SRC" && "$LJ_BUILD/lj-env" --show --json >"$OUT/show.json" 2>&1
+		for f; do
+			t="$OUT/$(basename "$f").tap"
+			timeout -k 5 300 "$f" >"$t" 2>&1
+			rc=$?
+			[ $rc -ne 0 ] || prove -e cat "$t" >/dev/null 2>&1 || rc=255
+			echo "$rc $f" >>"$OUT/status"
+		done' _ "$@"
+	is "$rc" 0 "$name: the guest booted and ran its files$([ "$rc" = 0 ] || echo ": $(tail -3 "$TMP/err")")"
+	for f in "$@"; do
+		f=${f##*/} t=$out/${f##*/}.tap
+		st=$(awk -v f="$f" '{ n = split($2, p, "/") } p[n] == f { print $1 }' "$out/status" 2>/dev/null)
+		why=$(sed -n 's/^1\.\.0 # SKIP //p' "$t" 2>/dev/null)
+		if [ "${st:-none}" = 0 ] && [ -n "$why" ]; then
+			if [[ $name == *v2* && " $MUST_RUN_ON_V2 " == *" $f "* ]]; then
+				ok 1 "$name: $f must test cgroup v2, skipped: $why"
+			else
+				skip 1 "$name: $f: $why"
+			fi
+			continue
+		fi
+		is "${st:-none}" 0 "$name: $f$([ "$st" = 124 ] && echo ": killed after 300 s")"
+		[ "${st:-none}" = 0 ] || diag "$(grep -E '^(not ok|#)' "$t" 2>/dev/null | head -40)" "last lines: $(tail -5 "$t" 2>/dev/null)"
+	done
+}
+
+# show NAME JQ: a value of the guest's lj-env --show --json
+show() { jq -r "$2" "$TMP/$1/show.json" 2>/dev/null; }
+
+profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $MEASURE tests/cli/validity.t
+is "$(show stock-v2 '.state.cgroup.mode')" v2 "stock-v2: the guest had cgroup v2 only"
+
+profile stock-v1 "$STOCK" --cgroup v1 -- $SYSTEM tests/cli/reporter-group.t tests/cli/security.t
+is "$(show stock-v1 '[.state.cgroup.mode, .state.cgroup.rt_group_sched] | join(" ")')" "v1 false" \
+	"stock-v1: cgroup v1 without RT group scheduling"
+
+profile rt-v2 "$RT" --cgroup v2 -- tests/cli/env-cgroup.t tests/cli/env-crash.t tests/cli/matrix-cgroup.t \
+	$LJ_BUILD/t/test_cgroup $PREEMPT $MEASURE
+is "$(show rt-v2 '[.state.cgroup.mode, .state.preempt.model] | join(" ")')" "v2 rt" "rt-v2: PREEMPT_RT with cgroup v2"
+
+profile stock-none "$STOCK" -a preempt=none -- tests/cli/env-crash.t tests/cli/env.t tests/cli/matrix-cgroup.t \
+	$PREEMPT tests/cli/cyclic.t tests/cli/explain.t
+is "$(show stock-none '.state.preempt.mode')" none "stock-none: booted preempt=none"
+ok "$(grep -q '^ok .* --preempt full switched the model through debugfs' "$TMP/stock-none/env-crash.t.tap"; echo $?)" \
+	"stock-none: env-crash.t switched the model to full for real and restored it"
+done_testing
