@@ -43,7 +43,8 @@ profile() {
 		cd "$LJ_SRC" && "$LJ_BUILD/lj-env" --show --json >"$OUT/show.json" 2>&1
 		for f; do
 			t="$OUT/$(basename "$f").tap"
-			timeout -k 5 300 "$f" >"$t" 2>&1
+			sh=; case $f in *.t) sh=bash ;; esac	# as prove runs them: bash, whatever their mode
+			timeout -k 5 300 $sh "$f" >"$t" 2>&1
 			rc=$?
 			[ $rc -ne 0 ] || prove -e cat "$t" >/dev/null 2>&1 || rc=255
 			echo "$rc $f" >>"$OUT/status"
