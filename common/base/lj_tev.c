@@ -9,6 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *lj_tev_type_name(enum lj_tev_type t)
+{
+	static const char *const names[LJ_TEV_NTYPES] = {
+		[LJ_TEV_SWITCH] = "sched_switch", [LJ_TEV_WAKING] = "sched_waking",
+		[LJ_TEV_WAKEUP] = "sched_wakeup", [LJ_TEV_MIGRATE] = "sched_migrate_task",
+		[LJ_TEV_IRQ_ENTRY] = "irq_handler_entry", [LJ_TEV_IRQ_EXIT] = "irq_handler_exit",
+		[LJ_TEV_SOFTIRQ_ENTRY] = "softirq_entry", [LJ_TEV_SOFTIRQ_EXIT] = "softirq_exit",
+		[LJ_TEV_TIMER_ENTRY] = "local_timer_entry", [LJ_TEV_TIMER_EXIT] = "local_timer_exit",
+		[LJ_TEV_HRTIMER] = "hrtimer_expire_entry", [LJ_TEV_IDLE] = "cpu_idle",
+		[LJ_TEV_FREQ] = "cpu_frequency", [LJ_TEV_LOST] = "lost",
+	};
+
+	return (unsigned)t < LJ_TEV_NTYPES ? names[t] : "?";
+}
+
 const char *lj_tev_softirq_name(unsigned int vec)
 {
 	/* include/linux/interrupt.h, the order of softirq_to_name[] */
@@ -47,6 +62,59 @@ size_t lj_tev_prune(struct lj_tev *ev, size_t n, uint64_t before,
 		ev[out++] = ev[i];
 	}
 	return out;
+}
+
+static bool among(pid_t pid, const pid_t *tids, int n)
+{
+	if (n <= 0)
+		return true;
+	for (int i = 0; i < n; i++)
+		if (tids[i] == pid)
+			return true;
+	return false;
+}
+
+bool lj_tev_needed(const struct lj_tev *e, const pid_t *tids, int n, bool have_waking)
+{
+	if (n > LJ_TEV_FILTER_MAX)
+		n = 0;	/* the recorder filters no pid then */
+	switch (e->type) {
+	case LJ_TEV_HRTIMER:
+		return false;
+	case LJ_TEV_WAKEUP:
+		return !have_waking && among(e->wake.pid, tids, n);
+	case LJ_TEV_WAKING:
+		return among(e->wake.pid, tids, n);
+	case LJ_TEV_MIGRATE:
+		return among(e->mig.pid, tids, n);
+	case LJ_TEV_IDLE:
+		return e->idle_state == LJ_TEV_IDLE_EXIT;
+	default:
+		return true;
+	}
+}
+
+int lj_tev_pid_filter(const pid_t *tids, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < n && n <= LJ_TEV_FILTER_MAX; i++)
+		if (tids[i] <= 0)
+			n = 0;
+	if (n <= 0 || n > LJ_TEV_FILTER_MAX) {
+		if (len < 2)
+			return -ENOSPC;
+		snprintf(buf, len, "0");
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		int w = snprintf(buf + used, len - used, "%spid == %d", i ? " || " : "", (int)tids[i]);
+
+		if (w < 0 || (size_t)w >= len - used)
+			return -ENOSPC;
+		used += (size_t)w;
+	}
+	return 1;
 }
 
 /* The value after "KEY=" in @s, up to the next space, into @out. */
@@ -121,7 +189,7 @@ static int parse_fields(const char *name, const char *f, struct lj_tev *ev)
 		return parse_switch(f, ev);
 	}
 	if (!strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup")) {
-		ev->type = name[11] == 'i' ? LJ_TEV_WAKING : LJ_TEV_WAKEUP;
+		ev->type = !strcmp(name, "sched_waking") ? LJ_TEV_WAKING : LJ_TEV_WAKEUP;
 		return field(f, "comm", ev->wake.comm, sizeof(ev->wake.comm)) &&
 		       field_int(f, "pid", &ev->wake.pid) && field_int(f, "prio", &ev->wake.prio) &&
 		       field_int(f, "target_cpu", &ev->wake.target_cpu) ? 1 : -EINVAL;

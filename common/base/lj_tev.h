@@ -3,6 +3,7 @@
 #ifndef LJ_TEV_H
 #define LJ_TEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -91,6 +92,38 @@ struct lj_tev_window {
  */
 size_t lj_tev_prune(struct lj_tev *ev, size_t n, uint64_t before,
 		    const struct lj_tev_window *keep, size_t nkeep);
+
+/*
+ * The recorder's selection (docs/explain.md, "What is recorded"): whether
+ * @e is an event an explanation reads, given the measured threads @tids
+ * (@n 0: not known, then every task's wake-ups count). Not read:
+ * hrtimer_expire_entry (it fires inside the local timer's entry and exit,
+ * which already give the interrupt its time), sched_wakeup when the kernel
+ * has sched_waking (@have_waking: the earlier of the two, the one the
+ * explanation prefers), cpu_idle's entries (the switch to the idle task
+ * says the CPU is idle; its exit is kept: leaving idle without an
+ * interrupt, a remote wake-up of a polling idle, shows only there), and
+ * the wake-ups and migrations of tasks other than the measured threads
+ * (a late thread's story is its own events).
+ * The recorder asks the kernel for exactly this set (events left
+ * disabled, filters on the pid); tests/unit/test_explain.c explains the
+ * recorded traces both ways and expects the same explanations.
+ */
+bool lj_tev_needed(const struct lj_tev *e, const pid_t *tids, int n, bool have_waking);
+
+/* More measured threads than this and the recorder filters no pid (a filter's length is bounded). */
+#define LJ_TEV_FILTER_MAX 64
+
+/*
+ * The event filter that keeps the events about @tids only ("pid == 12 ||
+ * pid == 15"), or "0" (the kernel's word for no filter) when @n is 0 or
+ * above LJ_TEV_FILTER_MAX or a tid is not positive. Return: 1 a filter,
+ * 0 none, -ENOSPC @len too small.
+ */
+int lj_tev_pid_filter(const pid_t *tids, int n, char *buf, size_t len);
+
+/* The kernel's name of an event type ("sched_switch"; "lost" for LJ_TEV_LOST). */
+const char *lj_tev_type_name(enum lj_tev_type t);
 
 /* "NET_RX" for softirq vector 3, "?" for an unknown one. */
 const char *lj_tev_softirq_name(unsigned int vec);

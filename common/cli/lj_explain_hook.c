@@ -12,6 +12,7 @@
 #include "lj_explain_stream.h"
 #include "lj_explain_json.h"
 #include "lj_hot.h"
+#include "lj_instr.h"
 #include "lj_json.h"
 #include "lj_parse.h"
 #include "lj_printable.h"
@@ -67,6 +68,7 @@ struct lj_explain {
 	uint64_t lower_ns;		/* lower priorities after wake-ups, summed */
 	int nlower;			/* explanations with some */
 	struct lj_preempt_info preempt;	/* read when nlower: what let them run */
+	uint64_t after_ns;		/* CPU time of stop(): the rest read, decoded and explained */
 	char why[256];
 };
 
@@ -167,6 +169,33 @@ static void LJ_HOT late(void *priv, const struct lj_late *ev)
 	lj_explain_stream_notify(x->stream, (int)(tc - x->th), c.due, c.ran);
 }
 
+/*
+ * Record the wake-ups and migrations of the measuring threads only (a
+ * --tracemark trace, kept for the user, records every task's); a tool
+ * with more threads, or one not known, records them all.
+ */
+static void filter_threads(struct lj_explain *x, const struct lj_run_thread *th, int n)
+{
+	pid_t tids[LJ_TEV_FILTER_MAX];
+	int k = 0, err;
+
+	if (x->opts.tracemark)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (!th[i].measured)
+			continue;
+		if (k == LJ_TEV_FILTER_MAX || th[i].tid <= 0) {
+			k = 0;	/* more than a filter takes, or an id not known: every task's */
+			break;
+		}
+		tids[k++] = th[i].tid;
+	}
+	err = lj_trace_threads(x->trace, tids, k);
+	if (err)
+		lj_info("--explain: cannot filter the wake-up events on the measured threads: %s; recording every task's",
+			lj_strerror(err));
+}
+
 static int start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_explain *x = priv;
@@ -193,9 +222,11 @@ static int start(void *priv, const struct lj_run_desc *run)
 		return err;
 	}
 	x->start_ns = (uint64_t)lj_now_ns();
+	if (named)
+		filter_threads(x, run->threads, run->nthreads);
 	/* Without it the explanation still works, from the buffer's last window only. */
 	if (x->opts.explain && !x->opts.tracemark &&
-	    (err = lj_explain_stream_start(&x->stream, x->trace, n)))
+	    (err = lj_explain_stream_start(&x->stream, x->trace, n, &run->measured)))
 		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
 			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
 	return 0;
@@ -209,6 +240,9 @@ static void threads(void *priv, const struct lj_run_thread *th, int n)
 	for (int i = 0; i < n; i++)
 		if (th[i].measured && th[i].index >= 0 && th[i].index < x->nthreads)
 			x->th[th[i].index].tid = th[i].tid;
+	/* None left (the run is over): the filter stays. */
+	if (n && x->trace)
+		filter_threads(x, th, n);
 }
 
 void lj_explain_break(struct lj_explain *x, const char *marker)
@@ -463,16 +497,25 @@ static void summarise_causes(const struct lj_explain *x, struct lj_result *res)
 			  LJ_BETTER_LOWER);
 }
 
+static void explain_run(struct lj_explain *x);
+
 static void stop(void *priv)
 {
 	struct lj_explain *x = priv;
+	int64_t cpu0 = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	if (!x->trace || !x->opts.explain)
+		return;
+	explain_run(x);
+	x->after_ns = (uint64_t)(lj_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
+}
+
+/* The reader stopped, the rest of the trace read, every candidate explained. */
+static void explain_run(struct lj_explain *x)
+{
 	struct cand *all;
 	int n = 0;
 
-	if (!x->trace)
-		return;
-	if (!x->opts.explain)
-		return;
 	if (lj_explain_stream_stop(x->stream))
 		lj_warn("--explain: reading the trace during the run failed; explaining what was read");
 	if (lj_trace_collect(x->trace, atomic_load(&x->broke), x->why, sizeof(x->why)))
@@ -520,6 +563,18 @@ static const char *lower_prio_why(enum lj_preempt_model m)
 	}
 }
 
+/* What the recorder's events were, by kind: where its volume comes from. */
+static json_object *by_type_json(const struct lj_trace_stats *st)
+{
+	json_object *o = json_object_new_object();
+
+	for (int k = 0; k < LJ_TEV_NTYPES; k++)
+		if (st->by_type[k])
+			json_object_object_add(o, lj_tev_type_name((enum lj_tev_type)k),
+					       lj_json_int((int64_t)st->by_type[k]));
+	return o;
+}
+
 static int contribute(void *priv, struct lj_result *res)
 {
 	struct lj_explain *x = priv;
@@ -537,6 +592,8 @@ static int contribute(void *priv, struct lj_result *res)
 	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
 			       lj_json_int((int64_t)x->opts.threshold_ns) : NULL);
 	json_object_object_add(o, "events", lj_json_int((int64_t)st.events));
+	json_object_object_add(o, "events_by_type", by_type_json(&st));
+	json_object_object_add(o, "pid_filter", lj_json_int(st.pid_filter));
 	json_object_object_add(o, "lost_events", lj_json_int((int64_t)st.lost));
 	json_object_object_add(o, "overrun_events", lj_json_int((int64_t)st.overrun));
 	json_object_object_add(o, "suspect", json_object_new_boolean(st.lost > 0));
@@ -657,6 +714,23 @@ static void report(void *priv, FILE *out)
 			lj_trace_dir(x->trace));
 }
 
+/* The reader thread during the run; the kernel's writes of the events are not in it (docs/explain.md). */
+static int cost(void *priv, struct lj_instr_cost *c)
+{
+	struct lj_explain *x = priv;
+	struct lj_explain_stream_cost sc;
+	struct lj_trace_stats st;
+
+	if (!x->trace || !x->opts.explain)
+		return 0;
+	lj_explain_stream_cost(x->stream, &sc);
+	lj_trace_get_stats(x->trace, &st);
+	*c = (struct lj_instr_cost){ .name = "explain", .what = "--explain's recorder (tracefs)",
+				     .cpu_ns = sc.cpu_ns, .after_ns = x->after_ns, .events = st.events,
+				     .passes = sc.passes, .threaded = x->stream != NULL, .apart = sc.apart };
+	return 1;
+}
+
 int lj_explain_count(const struct lj_explain *x)
 {
 	return x && x->opts.explain ? x->ndone : 0;
@@ -680,4 +754,5 @@ const struct lj_hook_ops lj_explain_ops = {
 	.report = report,
 	.free = free_,
 	.threads = threads,
+	.cost = cost,
 };

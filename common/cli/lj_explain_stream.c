@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lj_cpus.h"
 #include "lj_hot.h"
 #include "lj_tev.h"
 #include "lj_time.h"
@@ -39,6 +40,8 @@ struct lj_explain_stream {
 	_Atomic int stop;
 	_Atomic uint64_t dropped;
 	int err;
+	cpu_set_t avoid;
+	struct lj_explain_stream_cost cost;	/* written by the reader before it ends */
 };
 
 void LJ_HOT lj_explain_stream_notify(struct lj_explain_stream *s, int p, uint64_t due_ns,
@@ -115,20 +118,25 @@ static void *reader(void *arg)
 	struct lj_explain_stream *s = arg;
 	const struct timespec period = lj_ns_to_ts(LJ_EXPLAIN_STREAM_PERIOD_NS);
 
+	/* Its reads and decoding must not land on the CPUs measured (nor be recorded there). */
+	s->cost.apart = !CPU_COUNT(&s->avoid) || lj_cpus_keep_off(&s->avoid);
 	while (!atomic_load(&s->stop) && !s->err) {
 		uint64_t now;
 
 		nanosleep(&period, NULL);
+		s->cost.passes++;
 		s->err = lj_trace_drain(s->trace);
 		take_notifications(s);
 		now = (uint64_t)lj_now_ns();
 		if (now > LJ_EXPLAIN_STREAM_RECENT_NS)
 			lj_trace_prune(s->trace, now - LJ_EXPLAIN_STREAM_RECENT_NS, s->win, s->nwin);
 	}
+	s->cost.cpu_ns = (uint64_t)lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
 
-int lj_explain_stream_start(struct lj_explain_stream **out, struct lj_trace *t, int nproducers)
+int lj_explain_stream_start(struct lj_explain_stream **out, struct lj_trace *t, int nproducers,
+			    const cpu_set_t *avoid)
 {
 	struct lj_explain_stream *s = calloc(1, sizeof(*s));
 	int err;
@@ -137,6 +145,8 @@ int lj_explain_stream_start(struct lj_explain_stream **out, struct lj_trace *t, 
 	if (!s)
 		return -ENOMEM;
 	s->trace = t;
+	if (avoid)
+		s->avoid = *avoid;
 	s->n = nproducers > 0 ? nproducers : 1;
 	s->ring = RING_TOTAL / (uint32_t)s->n > RING_MIN ? RING_TOTAL / (uint32_t)s->n : RING_MIN;
 	s->rings = calloc((size_t)s->n, sizeof(*s->rings));
@@ -154,6 +164,7 @@ int lj_explain_stream_start(struct lj_explain_stream **out, struct lj_trace *t, 
 		return err;
 	}
 	s->started = true;
+	pthread_setname_np(s->th, "lj-explain");	/* in ps, beside lj-power */
 	*out = s;
 	return 0;
 }
@@ -171,6 +182,11 @@ int lj_explain_stream_stop(struct lj_explain_stream *s)
 uint64_t lj_explain_stream_dropped(const struct lj_explain_stream *s)
 {
 	return s ? atomic_load(&s->dropped) : 0;
+}
+
+void lj_explain_stream_cost(const struct lj_explain_stream *s, struct lj_explain_stream_cost *c)
+{
+	*c = s && !s->started ? s->cost : (struct lj_explain_stream_cost){ 0 };
 }
 
 void lj_explain_stream_free(struct lj_explain_stream *s)

@@ -57,6 +57,8 @@ struct lj_run_thread {
 };
 
 /* What a hook is told about the run when it starts. */
+struct lj_instr_cost;
+
 struct lj_run_desc {
 	const char *tool;	/* "lj-cyclic", ... */
 	cpu_set_t measured;	/* the CPUs the measuring threads run on */
@@ -78,6 +80,11 @@ struct lj_hook_ops {
 	void (*threads)(void *priv, const struct lj_run_thread *th, int n);
 	/* Optional: read back now what the hook watches while the run goes (lj_hooks_poll). */
 	void (*poll)(void *priv);
+	/*
+	 * Optional, after stop: what this instrument cost the run, measured
+	 * (lj_instr.h). Return: 1 @c filled, 0 nothing to say (not started).
+	 */
+	int (*cost)(void *priv, struct lj_instr_cost *c);
 };
 
 #define LJ_HOOKS_MAX 8

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_power_hook - the power sampler beside a run: summary metrics, the "power" block, throttling as a validity reason. */
 #include "lj_power_hook.h"
+#include "lj_instr.h"
 #include "lj_parse.h"
 #include "lj_power_report.h"
 #include "lj_powersample.h"
@@ -269,6 +270,21 @@ static void ph_report(void *priv, FILE *out)
 		lj_power_print(lj_pw_sampler_first(h->sampler), h->derived ? &h->fig : NULL, h->throttle, out);
 }
 
+/* The sampler thread during the run; the first and last snapshots are read outside it. */
+static int ph_cost(void *priv, struct lj_instr_cost *c)
+{
+	struct lj_power_hook *h = priv;
+	struct lj_pw_cost pc;
+
+	if (!h->sampler)
+		return 0;
+	lj_pw_sampler_cost(h->sampler, &pc);
+	*c = (struct lj_instr_cost){ .name = "power", .what = "--power's sampler", .cpu_ns = pc.thread_ns,
+				     .after_ns = pc.edge_ns, .passes = pc.samples, .threaded = pc.threaded,
+				     .apart = pc.apart };
+	return 1;
+}
+
 static void ph_free(void *priv)
 {
 	struct lj_power_hook *h = priv;
@@ -287,4 +303,5 @@ const struct lj_hook_ops lj_power_hook_ops = {
 	.contribute = ph_contribute,
 	.report = ph_report,
 	.free = ph_free,
+	.cost = ph_cost,
 };

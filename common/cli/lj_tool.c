@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_tool - the lifecycle every measuring tool runs through: per-tool operations, one driver. */
 #include "lj_tool.h"
+#include "lj_instruments.h"
 #include "lj_perfetto.h"
 #include "lj_power_hook.h"
 #include "lj_validity_hook.h"
@@ -16,6 +17,7 @@
 #include "lj_prefault.h"
 #include "lj_sched.h"
 #include "lj_stop.h"
+#include "lj_time.h"
 
 int lj_tool_check_outputs(const char *const *paths, size_t n)
 {
@@ -257,10 +259,14 @@ static void take_counts(struct lj_tool *t, void *tool)
 {
 	struct lj_tool_counts c = { 0 };
 
-	if (!t->ops->counts || !t->validity)
+	if (!t->ops->counts)
 		return;
 	t->ops->counts(tool, &c);
-	lj_vhook_counts(t->validity, c.missed, c.overflows, c.samples, c.expected);
+	t->instr.samples = c.samples;
+	t->instr.own_ns_per_period = c.own_ns_per_period;
+	t->instr.period_ns = c.period_ns;
+	if (t->validity)
+		lj_vhook_counts(t->validity, c.missed, c.overflows, c.samples, c.expected);
 }
 
 static int first(int ret, int r)
@@ -273,6 +279,7 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 {
 	const struct lj_tool_ops *ops = t->ops;
 	bool refused;
+	int64_t t0;		/* when the hooks had started, then the measurement's wall time */
 	int ret;
 
 	t->run.tool = ops->name;
@@ -285,11 +292,17 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 		lj_stop_request();	/* --strict: the threads leave at once */
 	else if (t->fallbacks[0])
 		lj_warn("measuring with fallbacks: %s", t->fallbacks);
+	t0 = lj_now_ns();
 	if (ops->go)
 		ret = first(ret, ops->go(tool, t));
 	ret = first(ret, ops->wait(tool, t));
+	t0 = lj_now_ns() - t0;
 	take_counts(t, tool);
 	lj_hooks_stop(&t->hooks);
+	/* What the instruments cost the measurement: after stop (their threads are joined). */
+	lj_instruments_gather(&t->instr, &t->hooks, (uint64_t)t0);
+	if (!refused)
+		lj_instruments_judge(&t->instr, &t->hooks);
 	if (refused)
 		return ret;		/* refused before measuring: nothing to report */
 	*started = true;
@@ -309,6 +322,8 @@ static int write_result(struct lj_tool *t, void *tool, bool started, int ret)
 		return ret;
 	ret = first(ret, t->ops->report_json(tool, t, t->res, started, ret));
 	ret = first(ret, lj_hooks_contribute(&t->hooks, t->res));
+	if (started)
+		lj_instruments_json(&t->instr, t->res);
 	lj_result_finish(t->res, ret);
 	err = lj_result_write(t->res, t->desc.json);
 	if (err) {

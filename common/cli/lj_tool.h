@@ -10,6 +10,7 @@
 
 #include "lj_explain_hook.h"
 #include "lj_hook.h"
+#include "lj_instruments.h"
 #include "lj_result.h"
 #include "lj_setupopt.h"
 #include "lj_tef.h"
@@ -85,6 +86,9 @@ struct lj_tool_counts {
 	uint64_t overflows;		/* samples beyond the histogram's range */
 	uint64_t samples;		/* samples measured */
 	uint64_t expected;		/* samples asked for (-l), 0: unknown */
+	/* The tool's own overhead per period (lj-frame: per frame, all stages) and that period; 0: none. */
+	double own_ns_per_period;
+	uint64_t period_ns;
 };
 
 struct lj_tool_ops {
@@ -134,6 +138,7 @@ struct lj_tool {
 	char fallbacks[512];		/* "what (reason), ..." for the one warning */
 	bool topo_loaded, applied, mlocked, strict;
 	bool policy_fell;		/* lj_tool_policy_fallback was called */
+	struct lj_instruments instr;	/* what the instruments cost the run (side.instruments) */
 };
 
 /* The whole lifecycle. Return: the exit code. */

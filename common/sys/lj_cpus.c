@@ -6,6 +6,7 @@
 #include "lj_why.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -147,6 +148,23 @@ int lj_cpus_select(const struct lj_topo *t, const char *selector,
 int lj_cpus_pin(pid_t tid, const cpu_set_t *set)
 {
 	return sched_setaffinity(tid, sizeof(*set), set) ? -errno : 0;
+}
+
+int lj_cpus_keep_off(const cpu_set_t *avoid)
+{
+	cpu_set_t set;
+	bool moved = false;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, avoid) && CPU_ISSET(c, &set)) {
+			CPU_CLR(c, &set);
+			moved = true;
+		}
+	if (!CPU_COUNT(&set))
+		return 0;
+	return !moved || !sched_setaffinity(0, sizeof(set), &set);
 }
 
 int lj_cpus_pin_one(pid_t tid, int cpu)

@@ -35,6 +35,15 @@ int lj_cpus_select(const struct lj_topo *t, const char *selector,
 int lj_cpus_pin(pid_t tid, const cpu_set_t *set);
 int lj_cpus_pin_one(pid_t tid, int cpu);
 
+/*
+ * Move the calling thread off @avoid (an instrument's thread beside a
+ * measurement: its work must not land on the CPUs it measures), when
+ * its affinity allows any other CPU. Return: 1 moved off (or already
+ * off), 0 it could not be (every allowed CPU is in @avoid, or the
+ * affinity could not be read or set).
+ */
+int lj_cpus_keep_off(const cpu_set_t *avoid);
+
 /* The CPUs of @set in ascending order into @cpus (capacity @max); returns the count. */
 int lj_cpus_to_array(const cpu_set_t *set, int *cpus, int max);
 

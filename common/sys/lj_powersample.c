@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_powersample - the first and last power snapshots of a run and a sleeping sampler thread between them. */
 #include "lj_powersample.h"
+#include "lj_cpus.h"
 #include "lj_powerread.h"
+#include "lj_time.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@ struct lj_pw_sampler {
 	cpu_set_t avoid;
 	bool threaded, stopping, stopped;
 	struct lj_pw_series *series;	/* NULL: not asked */
+	struct lj_pw_cost cost;		/* what it cost: thread_ns written by the thread before it ends */
 };
 
 static bool worth_sampling(const struct lj_pw_sampler *s)
@@ -90,6 +93,7 @@ static void step(struct lj_pw_sampler *s)
 {
 	struct lj_pw_snap *t;
 
+	s->cost.samples++;
 	if (lj_pw_read(s->root, s->cur))
 		return;
 	series_add(s->series, s->cur);
@@ -99,26 +103,13 @@ static void step(struct lj_pw_sampler *s)
 	s->cur = t;
 }
 
-/* Off the measured CPUs when others are allowed: its reads must not be the noise it runs beside. */
-static void keep_off(const cpu_set_t *avoid)
-{
-	cpu_set_t set;
-
-	if (!CPU_COUNT(avoid) || sched_getaffinity(0, sizeof(set), &set))
-		return;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, avoid))
-			CPU_CLR(c, &set);
-	if (CPU_COUNT(&set))
-		sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void *sampler_main(void *arg)
 {
 	struct lj_pw_sampler *s = arg;
 	struct timespec due;
 
-	keep_off(&s->avoid);
+	/* Off the measured CPUs when others are allowed: its reads must not be the noise it runs beside. */
+	s->cost.apart = !CPU_COUNT(&s->avoid) || lj_cpus_keep_off(&s->avoid);
 	clock_gettime(CLOCK_MONOTONIC, &due);
 	pthread_mutex_lock(&s->lock);
 	while (!s->stopping) {
@@ -132,6 +123,7 @@ static void *sampler_main(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
+	s->cost.thread_ns = (uint64_t)lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);	/* read by stop after the join */
 	return NULL;
 }
 
@@ -162,6 +154,7 @@ int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t i
 {
 	struct lj_pw_sampler *s = calloc(1, sizeof(*s));
 	int ret = -ENOMEM;
+	int64_t cpu0 = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
 	*out = NULL;
 	if (!s)
@@ -181,6 +174,7 @@ int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t i
 		s->series = series_new(s->first, series_max);	/* without it the figures still come */
 		series_add(s->series, s->first);
 	}
+	s->cost.edge_ns = (uint64_t)(lj_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
 	if (worth_sampling(s)) {
 		ret = start_thread(s);
 		if (ret)
@@ -196,6 +190,8 @@ fail:
 
 void lj_pw_sampler_stop(struct lj_pw_sampler *s)
 {
+	int64_t cpu0;
+
 	if (!s || s->stopped)
 		return;
 	if (s->threaded) {
@@ -207,9 +203,19 @@ void lj_pw_sampler_stop(struct lj_pw_sampler *s)
 		s->threaded = false;
 		pthread_cond_destroy(&s->cond);
 		pthread_mutex_destroy(&s->lock);
+		s->cost.threaded = true;
 	}
+	cpu0 = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	step(s);
+	s->cost.edge_ns += (uint64_t)(lj_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
 	s->stopped = true;
+}
+
+void lj_pw_sampler_cost(const struct lj_pw_sampler *s, struct lj_pw_cost *c)
+{
+	*c = s->cost;
+	if (!c->threaded)
+		c->apart = false;
 }
 
 int lj_pw_sampler_derive(const struct lj_pw_sampler *s, struct lj_pw_figures *out)

@@ -4,6 +4,7 @@
 #define LJ_POWERSAMPLE_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lj_power.h"
@@ -50,6 +51,19 @@ struct lj_pw_series {
 };
 /* After stop: the series (NULL when none was asked or it could not be allocated). */
 const struct lj_pw_series *lj_pw_sampler_series(const struct lj_pw_sampler *s);
+
+/*
+ * What the sampler cost, measured (after stop): @thread_ns the sampler
+ * thread's CPU time (0 without a thread: the machine had nothing worth
+ * sampling), @edge_ns the CPU time of the first and last snapshots read
+ * on the caller's thread (before and after the measurement), @samples
+ * the readings, @apart whether the thread kept off the measured CPUs.
+ */
+struct lj_pw_cost {
+	uint64_t thread_ns, edge_ns, samples;
+	bool threaded, apart;
+};
+void lj_pw_sampler_cost(const struct lj_pw_sampler *s, struct lj_pw_cost *c);
 
 /* The first snapshot: which sources exist, and why not. */
 const struct lj_pw_snap *lj_pw_sampler_first(const struct lj_pw_sampler *s);

@@ -19,20 +19,21 @@
 #include <tracefs.h>
 
 
+/* lj_tev_needed's selection; sched_waking before the sched_wakeup that stands in for it. */
 const struct lj_trace_event lj_trace_events[] = {
-	{ "sched", "sched_switch", LJ_TEV_SWITCH, true },
-	{ "sched", "sched_waking", LJ_TEV_WAKING, false },
-	{ "sched", "sched_wakeup", LJ_TEV_WAKEUP, false },
-	{ "sched", "sched_migrate_task", LJ_TEV_MIGRATE, false },
-	{ "irq", "irq_handler_entry", LJ_TEV_IRQ_ENTRY, false },
-	{ "irq", "irq_handler_exit", LJ_TEV_IRQ_EXIT, false },
-	{ "irq", "softirq_entry", LJ_TEV_SOFTIRQ_ENTRY, false },
-	{ "irq", "softirq_exit", LJ_TEV_SOFTIRQ_EXIT, false },
-	{ "irq_vectors", "local_timer_entry", LJ_TEV_TIMER_ENTRY, false },
-	{ "irq_vectors", "local_timer_exit", LJ_TEV_TIMER_EXIT, false },
-	{ "timer", "hrtimer_expire_entry", LJ_TEV_HRTIMER, false },
-	{ "power", "cpu_idle", LJ_TEV_IDLE, false },
-	{ "power", "cpu_frequency", LJ_TEV_FREQ, false },
+	{ "sched", "sched_switch", LJ_TEV_SWITCH, .required = true },
+	{ "sched", "sched_waking", LJ_TEV_WAKING, .by_pid = true },
+	{ "sched", "sched_wakeup", LJ_TEV_WAKEUP, .by_pid = true, .instead_of_waking = true },
+	{ "sched", "sched_migrate_task", LJ_TEV_MIGRATE, .by_pid = true },
+	{ "irq", "irq_handler_entry", LJ_TEV_IRQ_ENTRY },
+	{ "irq", "irq_handler_exit", LJ_TEV_IRQ_EXIT },
+	{ "irq", "softirq_entry", LJ_TEV_SOFTIRQ_ENTRY },
+	{ "irq", "softirq_exit", LJ_TEV_SOFTIRQ_EXIT },
+	{ "irq_vectors", "local_timer_entry", LJ_TEV_TIMER_ENTRY },
+	{ "irq_vectors", "local_timer_exit", LJ_TEV_TIMER_EXIT },
+	/* Its exits only (PWR_EVENT_EXIT): the switch to the idle task says when the CPU went idle. */
+	{ "power", "cpu_idle", LJ_TEV_IDLE, .filter = "state == 4294967295" },
+	{ "power", "cpu_frequency", LJ_TEV_FREQ },
 };
 const size_t lj_trace_nevents = sizeof(lj_trace_events) / sizeof(lj_trace_events[0]);
 
@@ -53,8 +54,15 @@ static int enable_events(struct lj_trace *t, char *why, size_t len)
 	for (size_t i = 0; i < lj_trace_nevents; i++) {
 		char name[96];
 
+		if (lj_trace_events[i].instead_of_waking && t->have_waking)
+			continue;
 		if (tracefs_event_enable(t->inst, lj_trace_events[i].sys, lj_trace_events[i].name) == 0) {
+			/* Without the filter the event is recorded whole: more volume, the same answers. */
+			if (lj_trace_events[i].filter)
+				tracefs_event_file_write(t->inst, lj_trace_events[i].sys, lj_trace_events[i].name,
+							 "filter", lj_trace_events[i].filter);
 			t->st.events_enabled++;
+			t->have_waking |= lj_trace_events[i].type == LJ_TEV_WAKING;
 			continue;
 		}
 		t->st.events_missing++;
@@ -152,6 +160,27 @@ int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb
 	t->st.mounted = t->mounted;
 	*out = t;
 	return 0;
+}
+
+int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n)
+{
+	char filter[LJ_TEV_FILTER_MAX * 24 + 8];
+	int on = lj_tev_pid_filter(tids, n, filter, sizeof(filter)), err = 0;
+
+	if (on < 0)
+		return on;
+	for (size_t i = 0; i < lj_trace_nevents; i++) {
+		const struct lj_trace_event *e = &lj_trace_events[i];
+
+		if (!e->by_pid || (e->instead_of_waking && t->have_waking))
+			continue;
+		/* An event the kernel lacks has no filter file: nothing recorded to filter. */
+		if (tracefs_event_file_write(t->inst, e->sys, e->name, "filter", filter) < 0 &&
+		    errno != ENOENT && !err)
+			err = errno ? -errno : -EIO;
+	}
+	t->st.pid_filter = on && !err ? n : 0;
+	return err;
 }
 
 const char *lj_trace_dir(const struct lj_trace *t)

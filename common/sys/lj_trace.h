@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lj_explain.h"
 
@@ -20,8 +21,10 @@
  * trace_clock "mono" (timestamps on CLOCK_MONOTONIC, the clock the tools
  * measure with), tracing_cpumask = @cpus, buffer_size_kb = @buffer_kb per
  * CPU in overwrite mode (the newest events are kept), and the events of
- * lj_tev.h enabled (those the kernel lacks, such as power:cpu_frequency
- * without cpufreq, are skipped; sched:sched_switch is required).
+ * lj_tev.h an explanation reads enabled (lj_tev_needed: no
+ * hrtimer_expire_entry, sched_wakeup only without sched_waking; those the
+ * kernel lacks, such as power:cpu_frequency without cpufreq, are skipped;
+ * sched:sched_switch is required).
  *
  * Errors (-errno, with one line in @why): -ENODEV no tracefs in this
  * kernel, -EPERM/-EACCES not allowed (not root, lockdown), -ENOENT an
@@ -38,10 +41,20 @@ struct lj_trace_stats {
 	int ncpus;
 	bool mounted;		/* tracefs was mounted by this process */
 	int events_enabled, events_missing;
+	uint64_t by_type[LJ_TEV_NTYPES];	/* events read, per lj_tev_type */
+	int pid_filter;		/* threads the wake-up and migration events are filtered on (0: none) */
 };
 
 int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb, char *why,
 		  size_t len);
+
+/*
+ * Record the wake-ups and migrations of these threads only (event
+ * filters, lj_tev_pid_filter; @n 0 or more than LJ_TEV_FILTER_MAX: of
+ * every task). Called again when the threads change (lj-frame's trials).
+ * Return: 0 or -errno (the events are then recorded unfiltered).
+ */
+int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n);
 
 /* The instance directory ("/sys/kernel/tracing/instances/ljkit-PID"). */
 const char *lj_trace_dir(const struct lj_trace *t);

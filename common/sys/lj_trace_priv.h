@@ -18,11 +18,14 @@ struct kbuffer;
 
 #define LJ_TRACE_MAXFIELDS 7
 
-/* The events enabled, in lj_tev_type terms. */
+/* The events enabled, in lj_tev_type terms (lj_tev_needed's selection). */
 struct lj_trace_event {
 	const char *sys, *name;
 	enum lj_tev_type type;
 	bool required;
+	bool by_pid;		/* filtered on the measured threads (lj_trace_threads) */
+	bool instead_of_waking;	/* enabled only when sched_waking is missing */
+	const char *filter;	/* a fixed event filter (NULL: none) */
 };
 extern const struct lj_trace_event lj_trace_events[];
 extern const size_t lj_trace_nevents;
@@ -54,6 +57,7 @@ struct lj_trace {
 	int type_of_id[4096];		/* event id -> lj_tev_type + 1 (0: not ours) */
 	struct tep_format_field *fields[LJ_TEV_NTYPES][LJ_TRACE_MAXFIELDS];	/* per type, fill()'s order */
 	struct lj_trace_stats st;
+	bool have_waking;		/* sched_waking enabled: sched_wakeup is not */
 	int err;			/* first error while reading */
 	bool collected;
 };

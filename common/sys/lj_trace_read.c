@@ -153,6 +153,7 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu, void *c
 	ev.pid = tep_data_pid(t->tep, r);
 	fill(t, r, &ev);
 	t->st.events++;
+	t->st.by_type[ev.type]++;
 	t->err = t->err ? t->err : push(t, cpu, &ev);
 	return t->err ? 1 : 0;
 }
@@ -228,6 +229,7 @@ static int read_text(struct lj_trace *t, int cpu)
 			lost = true;
 		} else {
 			t->st.events++;
+			t->st.by_type[ev.type]++;
 		}
 		if (lost && ev.type != LJ_TEV_LOST && t->buf[cpu].n)	/* the marker takes the next time */
 			t->buf[cpu].ev[t->buf[cpu].n - 1].ts = ev.ts, lost = false;

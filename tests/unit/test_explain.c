@@ -97,6 +97,12 @@ static void test_parse(void)
 				 &ev, &cpu), 1, "irq_handler_entry parses");
 	ok(ev.irq.irq == 36 && !strcmp(ev.irq.name, "virtio1-req.0") && ev.pid == 0 &&
 	   ev.ts == 1500000000ULL && cpu == 0, "irq number, name, idle pid, fraction as ns");
+	is_int(lj_tev_parse_line("  cc1-9642  [001] d.h2.  585.168226: sched_waking: comm=lj-cyclic pid=9670 "
+				 "prio=49 target_cpu=001", &ev, &cpu), 1, "sched_waking parses");
+	ok(ev.type == LJ_TEV_WAKING && ev.wake.pid == 9670, "as sched_waking (not sched_wakeup)");
+	is_int(lj_tev_parse_line("  cc1-9642  [001] dNh3.  585.168228: sched_wakeup: comm=lj-cyclic pid=9670 "
+				 "prio=49 target_cpu=001", &ev, &cpu), 1, "sched_wakeup parses");
+	ok(ev.type == LJ_TEV_WAKEUP, "as sched_wakeup");
 	is_int(lj_tev_parse_line("CPU:1 [LOST 12 EVENTS]", &ev, &cpu), 1, "a LOST line parses");
 	ok(ev.type == LJ_TEV_LOST && ev.lost == 12 && cpu == 1, "its count and CPU");
 	is_int(lj_tev_parse_line("# tracer: nop", &ev, &cpu), 0, "a header is no event");
@@ -350,6 +356,126 @@ static void test_spans(void)
 	is_str(hog ? hog->name : "", "interferer", "a span carries its cause's name");
 }
 
+/* Drop what the recorder does not record (lj_tev_needed, measuring @tid): in place, per CPU. */
+static size_t keep_needed(pid_t tid)
+{
+	size_t dropped = 0;
+
+	for (int c = 0; c < NCPU; c++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < seqs[c].n; i++)
+			if (lj_tev_needed(&evs[c][i], &tid, 1, true))
+				evs[c][k++] = evs[c][i];
+		dropped += seqs[c].n - k;
+		seqs[c].n = k;
+	}
+	return dropped;
+}
+
+static bool same_spans(const struct lj_explanation *a, const struct lj_explanation *b)
+{
+	if (a->nspans != b->nspans || a->spans_dropped != b->spans_dropped)
+		return false;
+	for (int i = 0; i < a->nspans; i++) {
+		const struct lj_span *x = &a->spans[i], *y = &b->spans[i];
+
+		if (x->start_ns != y->start_ns || x->end_ns != y->end_ns || x->kind != y->kind ||
+		    x->id != y->id || x->depth != y->depth || strcmp(x->name, y->name))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The light recorder's selection explains every known answer as the full
+ * trace does: the FIFO hog (wake-behind-fifo), the preemption, the
+ * loopback flood (storm), the lower-priority kernel work and the late
+ * timer (the unaccounted cases), lost events and an idle CPU's exit:
+ * each explained on the fixture as recorded and on what lj_tev_needed
+ * keeps of it (no hrtimer_expire_entry, no sched_wakeup, no other task's
+ * wake-up or migration), the same text, state, delays and spans.
+ */
+static void test_light(void)
+{
+	static const struct {
+		const char *fixture;
+		int cpu;
+		pid_t tid;
+		uint64_t due_us, ran_us;
+	} cases[] = {
+		{ "wake-behind-fifo.trace", 1, 9670, 585169225, 585172250 },
+		{ "wake-behind-fifo.trace", 1, 9670, 585173000, 585173245 },
+		{ "preempt.trace", 1, 9680, 585608263, 585611500 },
+		{ "storm.trace", 1, 4242, 631314640, 631315850 },
+		{ "lost.trace", 1, 9670, 585169225, 585172250 },
+		{ "idle-exit.trace", 0, 8574, 735935610, 735935622 },
+	};
+	char t1[512], t2[512], name[160];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lj_explanation full, light;
+		size_t dropped;
+
+		is_int(load(cases[i].fixture), 0, "the fixture loads");
+		is_int(lj_explain(&view, cases[i].cpu, cases[i].tid, cases[i].due_us * US, cases[i].ran_us * US,
+				  &full), 0, "explained on the whole trace");
+		dropped = keep_needed(cases[i].tid);
+		snprintf(name, sizeof(name), "%s: %zu events the light recorder does not record", cases[i].fixture,
+			 dropped);
+		ok(dropped > 0, name);
+		is_int(lj_explain(&view, cases[i].cpu, cases[i].tid, cases[i].due_us * US, cases[i].ran_us * US,
+				  &light), 0, "explained on the light recorder's events");
+		lj_explain_text(&full, "spike", 0, t1, sizeof(t1));
+		lj_explain_text(&light, "spike", 0, t2, sizeof(t2));
+		snprintf(name, sizeof(name), "%s, due %llu: the same explanation", cases[i].fixture,
+			 (unsigned long long)cases[i].due_us);
+		is_str(t2, t1, name);
+		ok(light.state == full.state && light.wake_delay_ns == full.wake_delay_ns &&
+		   light.runq_wait_ns == full.runq_wait_ns && light.idle_exit_ns == full.idle_exit_ns &&
+		   light.lower_prio_ns == full.lower_prio_ns && light.incomplete == full.incomplete &&
+		   light.migrated == full.migrated && light.tid_prio == full.tid_prio,
+		   "the same state, delays, idle exit and lower-priority time");
+		ok(same_spans(&light, &full), "the same spans");
+	}
+}
+
+/* The kernel's filter for the measured threads' events. */
+static void test_pid_filter(void)
+{
+	pid_t tids[LJ_TEV_FILTER_MAX + 1];
+	char buf[LJ_TEV_FILTER_MAX * 24 + 8];
+	struct lj_tev e = { .type = LJ_TEV_WAKING, .wake.pid = 15 };
+
+	for (int i = 0; i <= LJ_TEV_FILTER_MAX; i++)
+		tids[i] = 100 + i;
+	tids[0] = 12;
+	tids[1] = 15;
+	is_int(lj_tev_pid_filter(tids, 2, buf, sizeof(buf)), 1, "two threads: a filter");
+	is_str(buf, "pid == 12 || pid == 15", "in the kernel's filter syntax");
+	is_int(lj_tev_pid_filter(tids, 0, buf, sizeof(buf)), 0, "no thread known: no filter");
+	is_str(buf, "0", "the kernel's word to clear one");
+	is_int(lj_tev_pid_filter(tids, LJ_TEV_FILTER_MAX + 1, buf, sizeof(buf)), 0, "too many: no filter");
+	tids[1] = 0;
+	is_int(lj_tev_pid_filter(tids, 2, buf, sizeof(buf)), 0, "an id not known: no filter");
+	tids[1] = 15;
+	is_int(lj_tev_pid_filter(tids, 2, buf, 10), -ENOSPC, "a buffer too small: -ENOSPC");
+	ok(lj_tev_needed(&e, tids, 2, true), "a measured thread's wake-up is recorded");
+	e.wake.pid = 16;
+	ok(!lj_tev_needed(&e, tids, 2, true), "another task's is not");
+	ok(lj_tev_needed(&e, tids, 0, true), "every task's when none is known");
+	ok(lj_tev_needed(&e, tids, LJ_TEV_FILTER_MAX + 1, true), "and when too many for a filter");
+	e.type = LJ_TEV_WAKEUP;
+	e.wake.pid = 15;
+	ok(!lj_tev_needed(&e, tids, 2, true), "sched_wakeup not beside sched_waking");
+	ok(lj_tev_needed(&e, tids, 2, false), "but in its stead");
+	e.type = LJ_TEV_HRTIMER;
+	ok(!lj_tev_needed(&e, NULL, 0, true), "hrtimer_expire_entry never");
+	e.type = LJ_TEV_SWITCH;
+	ok(lj_tev_needed(&e, tids, 2, true), "every switch");
+	is_str(lj_tev_type_name(LJ_TEV_MIGRATE), "sched_migrate_task", "type names are the kernel's");
+}
+
 static void test_bad_input(void)
 {
 	struct lj_explanation x;
@@ -371,5 +497,7 @@ int main(void)
 	test_idle_exit();
 	test_bad_input();
 	test_prune();
+	test_light();
+	test_pid_filter();
 	return done();
 }

@@ -246,6 +246,18 @@ static int report_json(void *p, struct lj_tool *t, struct lj_result *res, bool s
 	return 0;
 }
 
+/* A fixed run's frames and lj-frame's own overhead per frame, for the verdict (the ramp's trials: none). */
+static void counts(void *p, struct lj_tool_counts *c)
+{
+	struct frm_main *m = p;
+
+	if (!m->ran_trial || m->failed)
+		return;
+	c->samples = m->trial.acct.frames;
+	c->period_ns = (uint64_t)m->cfg.period_ns;
+	c->own_ns_per_period = m->trial.acct.frames ? (double)m->trial.overhead_ns / (double)m->trial.acct.frames : 0;
+}
+
 /* --perfetto: a fixed run's stages, frames, display and window counters (the ramp keeps no frames). */
 static int trace(void *p, struct lj_tef *w, uint32_t pid)
 {
@@ -268,7 +280,7 @@ static void free_tool(void *p)
 static const struct lj_tool_ops frm_ops = {
 	.name = "lj-frame", .size = sizeof(struct frm_main),
 	.parse = parse, .describe = describe, .prepare = prepare, .start = start,
-	.wait = wait_run, .report_text = report_text, .report_json = report_json, .trace = trace,
+	.wait = wait_run, .counts = counts, .report_text = report_text, .report_json = report_json, .trace = trace,
 	.free = free_tool,
 };
 

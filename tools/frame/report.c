@@ -7,6 +7,7 @@
 
 #include "lj_err.h"
 #include "lj_hist.h"
+#include "lj_instr.h"
 #include "lj_json.h"
 #include "lj_parse.h"
 #include "lj_result.h"
@@ -421,6 +422,33 @@ static void summary_account(struct lj_result *res, const struct frm_account *a)
 	lj_result_summary(res, "longest_streak", (double)a->longest_streak, "frames", LJ_BETTER_LOWER);
 }
 
+/*
+ * side.instruments.emulator: lj-frame's own cost per frame, all stages
+ * and each (bookkeeping and hand-off around the work: docs/validity.md,
+ * "The instruments' own cost"), beside the limit the verdict holds it to.
+ */
+static json_object *emulator_json(const struct frm_config *cfg, const struct frm_trial *tr)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	double ovh = overhead_per_frame(tr);
+
+	add(o, "overhead_ns_per_frame", lj_json_num(ovh));
+	add(o, "share_pct", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
+	add(o, "limit_pct", lj_json_num(100.0 * LJ_INSTR_EMULATOR_LIMIT));
+	for (int s = 0; s < cfg->nstages; s++) {
+		const struct frm_stage *st = &tr->stage[s];
+		json_object *e = json_object_new_object();
+
+		add(e, "stage", lj_json_int(s));
+		add(e, "overhead_ns_per_frame", st->frames ? lj_json_num((double)st->overhead_ns / (double)st->frames) : NULL);
+		add(e, "cpu_ns_per_frame", st->frames && st->cpu_ns >= 0 ?
+		    lj_json_num((double)st->cpu_ns / (double)st->frames) : NULL);
+		json_object_array_add(arr, e);
+	}
+	add(o, "stages", arr);
+	return o;
+}
+
 /* One object per stage, and the sums and the emulator's own cost in side. */
 static void stages_json(struct lj_result *res, const struct frm_config *cfg,
 			const struct frm_trial *tr, const struct lj_topo *t)
@@ -444,6 +472,8 @@ static void stages_json(struct lj_result *res, const struct frm_config *cfg,
 	add(side, "timeline_t0_ns", lj_json_int(frm_trial_vsync(tr, tr->warmup)));
 	add(side, "overhead_ns_per_frame", lj_json_num(ovh));
 	add(side, "overhead_pct_of_period", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
+	add(side, "instruments", json_object_new_object());
+	add(json_object_object_get(side, "instruments"), "emulator", emulator_json(cfg, tr));
 	/* lj-frame's main thread while the stages ran: the validity hook's 100 ms polls */
 	add(side, "main_thread_cpu_ns", lj_json_int(tr->main_cpu_ns));
 	add(side, "main_thread_cpu_pct", lj_json_num(tr->main_wall_ns > 0 ? 100.0 * (double)tr->main_cpu_ns /
