@@ -279,7 +279,8 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 {
 	const struct lj_tool_ops *ops = t->ops;
 	bool refused;
-	int64_t t0;		/* when the hooks had started, then the measurement's wall time */
+	int64_t began;		/* the hooks had started: the instruments' cost is over the time from here */
+	uint64_t span;
 	int ret;
 
 	t->run.tool = ops->name;
@@ -292,15 +293,15 @@ static int measure(struct lj_tool *t, void *tool, bool *started)
 		lj_stop_request();	/* --strict: the threads leave at once */
 	else if (t->fallbacks[0])
 		lj_warn("measuring with fallbacks: %s", t->fallbacks);
-	t0 = lj_now_ns();
+	began = lj_now_ns();
 	if (ops->go)
 		ret = first(ret, ops->go(tool, t));
 	ret = first(ret, ops->wait(tool, t));
-	t0 = lj_now_ns() - t0;
+	span = (uint64_t)(lj_now_ns() - began);
 	take_counts(t, tool);
 	lj_hooks_stop(&t->hooks);
 	/* What the instruments cost the measurement: after stop (their threads are joined). */
-	lj_instruments_gather(&t->instr, &t->hooks, (uint64_t)t0);
+	lj_instruments_gather(&t->instr, &t->hooks, span);
 	if (!refused)
 		lj_instruments_judge(&t->instr, &t->hooks);
 	if (refused)
