@@ -153,6 +153,9 @@ int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb
 	err = make_instance(t, why, len);
 	if (!err)
 		err = configure(t, buffer_kb, why, len);
+	if (!err && (err = lj_trace_prepare(t)))
+		lj_why(why, len, "cannot read the event formats or open the buffers of %s: %s", t->dir,
+		       strerror(-err));
 	if (err) {
 		lj_trace_close(t, false, NULL, 0);
 		return err;

@@ -62,4 +62,12 @@ struct lj_trace {
 	bool collected;
 };
 
+/*
+ * The per-CPU arrays, the events' formats parsed and each CPU's
+ * trace_pipe_raw opened, once (lj_trace_read.c): lj_trace_open does it
+ * before the measurement, so the reader's first pass inside it only reads.
+ * Return: 0 or -errno.
+ */
+int lj_trace_prepare(struct lj_trace *t);
+
 #endif
