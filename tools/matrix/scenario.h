@@ -122,6 +122,13 @@ int lj_scenario_set_axis(struct lj_scenario *s, const char *name, const char *va
 
 /* The [kernel NAME] section named @name, or NULL. */
 const struct lj_scenario_kernel *lj_scenario_find_kernel(const struct lj_scenario *s, const char *name);
+/* Lookups the parser and the cells share (scenario_cells.c). */
+const struct lj_scenario_axis *lj_scenario_find_axis(const struct lj_scenario *s, const char *name,
+						    size_t len);
+struct lj_scenario_section *lj_scenario_find_section(struct lj_scenario_section *v, int n,
+						     const char *name);
+/* Is @v a word a shell takes as it is (no quoting needed)? */
+bool lj_scenario_shell_plain(const char *v);
 
 /*
  * Does cell @c run in a guest: its kernel value is not "host"? (No
