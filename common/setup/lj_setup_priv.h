@@ -8,8 +8,10 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -135,9 +137,26 @@ int lj_setup_undo_subtree(const struct lj_setup_entry *e, void (*say)(const char
 /* Undo a created group: its tasks back to where they came from, its RT budget handed back, rmdir. */
 int lj_setup_undo_group(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg);
 
-/* lj_setup_restore.c: undoing one entry, for the live stack and for replay. */
+/*
+ * One line of what an undo did, to the caller's @say (NULL: nothing). Here,
+ * not in a .c file: the restore, cgroup and tracefs files say things, and
+ * the restore file calls the other two (no two files call each other).
+ */
+static inline __attribute__((format(printf, 3, 4)))
 void lj_setup_say(void (*say)(const char *, void *), void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+{
+	char buf[PATH_MAX * 2 + 128];
+	va_list ap;
+
+	if (!say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	say(buf, arg);
+}
+
+/* lj_setup_restore.c: undoing one entry, for the live stack and for replay. */
 int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg);
 
 /* lj_setup_tracefs.c: undoing and allowing the tracefs entries. */

@@ -19,19 +19,6 @@
 
 /* ---- undo ---- */
 
-void lj_setup_say(void (*say)(const char *, void *), void *arg, const char *fmt, ...)
-{
-	char buf[PATH_MAX * 2 + 128];
-	va_list ap;
-
-	if (!say)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	say(buf, arg);
-}
-
 int lj_setup_undo_entry(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg)
 {
 	int ret = 0;
