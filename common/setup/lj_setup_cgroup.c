@@ -18,13 +18,6 @@
 
 #define SUBTREE_CONTROL "cgroup.subtree_control"
 
-bool lj_setup_is_subtree_claim(const char *path, const char *old)
-{
-	const char *base = strrchr(path, '/');
-
-	return base && !strcmp(base + 1, SUBTREE_CONTROL) && old && old[0] == '-' && old[1];
-}
-
 bool lj_setup_list_has(const char *list, const char *ctrl)
 {
 	size_t n = strlen(ctrl);

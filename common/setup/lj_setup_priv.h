@@ -128,8 +128,17 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 			   char *why, size_t len);
 
 /* lj_setup_cgroup.c: the cgroup entries (groups created, controllers claimed in cgroup.subtree_control). */
-/* @path is a cgroup.subtree_control file and @old a "-ctrl" undo: a claim runs may share. */
-bool lj_setup_is_subtree_claim(const char *path, const char *old);
+/*
+ * @path is a cgroup.subtree_control file and @old a "-ctrl" undo: a claim
+ * runs may share. Inline: the conflict check asks it and the cgroup file
+ * calls the conflict file's lock (no two files call each other).
+ */
+static inline bool lj_setup_is_subtree_claim(const char *path, const char *old)
+{
+	const char *base = strrchr(path, '/');
+
+	return base && !strcmp(base + 1, "cgroup.subtree_control") && old && old[0] == '-' && old[1];
+}
 /* Does @list (a cgroup.subtree_control's content) name @ctrl? */
 bool lj_setup_list_has(const char *list, const char *ctrl);
 /* Undo a subtree claim: disable the controller unless another live run still claims it. */

@@ -119,6 +119,16 @@ static void fill(struct mx_run *r, struct named *v, size_t n)
 		v[i] = (struct named){ workload_of(r->scn, i), r->cellnames[i], i };
 }
 
+void mx_cell_what(struct mx_run *r, size_t idx, char *buf, size_t len)
+{
+	struct lj_scenario_cell c;
+	char id[1024];
+
+	lj_scenario_cell(r->scn, idx, &c);
+	lj_scenario_cell_id(r->scn, &c, id, sizeof(id));
+	snprintf(buf, len, "%s%s%s%s", r->scn->workloads[c.workload].name, *id ? " [" : "", id, *id ? "]" : "");
+}
+
 int mx_cell_names(struct mx_run *r)
 {
 	size_t n = lj_scenario_ncells(r->scn), a = 0, b = 0;

@@ -73,6 +73,8 @@ struct mx_run {
  */
 int mx_cell_names(struct mx_run *r);
 void mx_cell_names_free(struct mx_run *r);
+/* "workload [id]" of cell @idx, for messages. */
+void mx_cell_what(struct mx_run *r, size_t idx, char *buf, size_t len);
 void mx_sanitise(char *s);
 
 /* tagged.c: --find-tag, the store's run directories tagged exactly cfg->find_tag, newest first. */
@@ -88,6 +90,8 @@ json_object *mx_store_scenario_json(struct mx_run *r);
 void mx_store_finish(struct mx_run *r, const char *state);
 char *mx_store_cell_dir(struct mx_run *r, size_t cell);	/* relative to r->dir */
 int mx_mkdirs(const char *path);
+/* A manifest cell's "state" ("pending" when it has none). */
+const char *mx_cell_state(json_object *cell);
 
 /*
  * storelog.c: progress as appended events (RUNDIR/progress.jsonl), the
@@ -172,9 +176,6 @@ int mx_run_all(struct mx_run *r);
 int mx_dry_run(struct mx_run *r);
 /* A cell's warmup and missing runs: 0 finished (done/failed), -EINTR, -errno (a store error). */
 int mx_run_cell(struct mx_run *r, json_object *cell, size_t idx, size_t cell_no, size_t ncells);
-const char *mx_cell_state(json_object *cell);
-/* "workload [id]" of cell @idx, for messages. */
-void mx_cell_what(struct mx_run *r, size_t idx, char *buf, size_t len);
 
 /*
  * kernels.c: the kernel axis's values resolved to images once, when the

@@ -13,13 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *mx_cell_state(json_object *cell)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(cell, "state", &v) ? json_object_get_string(v) : "pending";
-}
-
 int mx_dry_run(struct mx_run *r)
 {
 	size_t n = lj_scenario_ncells(r->scn), skipped = 0;
@@ -233,16 +226,6 @@ out:
 	json_object_put(doc);
 	free_run_files(&f);
 	return ret;
-}
-
-void mx_cell_what(struct mx_run *r, size_t idx, char *buf, size_t len)
-{
-	struct lj_scenario_cell c;
-	char id[1024];
-
-	lj_scenario_cell(r->scn, idx, &c);
-	lj_scenario_cell_id(r->scn, &c, id, sizeof(id));
-	snprintf(buf, len, "%s%s%s%s", r->scn->workloads[c.workload].name, *id ? " [" : "", id, *id ? "]" : "");
 }
 
 /*

@@ -66,6 +66,13 @@ static int check_store_dir(const char *out)
 	return 0;
 }
 
+const char *mx_cell_state(json_object *cell)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(cell, "state", &v) ? json_object_get_string(v) : "pending";
+}
+
 static json_object *jstr(const char *s)
 {
 	return s ? json_object_new_string(s) : json_object_new_null();
