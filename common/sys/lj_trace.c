@@ -18,25 +18,6 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
-
-/* lj_tev_needed's selection; sched_waking before the sched_wakeup that stands in for it. */
-const struct lj_trace_event lj_trace_events[] = {
-	{ "sched", "sched_switch", LJ_TEV_SWITCH, .required = true },
-	{ "sched", "sched_waking", LJ_TEV_WAKING, .by_pid = true },
-	{ "sched", "sched_wakeup", LJ_TEV_WAKEUP, .by_pid = true, .instead_of_waking = true },
-	{ "sched", "sched_migrate_task", LJ_TEV_MIGRATE, .by_pid = true },
-	{ "irq", "irq_handler_entry", LJ_TEV_IRQ_ENTRY },
-	{ "irq", "irq_handler_exit", LJ_TEV_IRQ_EXIT },
-	{ "irq", "softirq_entry", LJ_TEV_SOFTIRQ_ENTRY },
-	{ "irq", "softirq_exit", LJ_TEV_SOFTIRQ_EXIT },
-	{ "irq_vectors", "local_timer_entry", LJ_TEV_TIMER_ENTRY },
-	{ "irq_vectors", "local_timer_exit", LJ_TEV_TIMER_EXIT },
-	/* Its exits only (PWR_EVENT_EXIT): the switch to the idle task says when the CPU went idle. */
-	{ "power", "cpu_idle", LJ_TEV_IDLE, .filter = "state == 4294967295" },
-	{ "power", "cpu_frequency", LJ_TEV_FREQ },
-};
-const size_t lj_trace_nevents = sizeof(lj_trace_events) / sizeof(lj_trace_events[0]);
-
 /* "WHAT ARG: strerror" into @why; returns @err. */
 static int fail(char *why, size_t len, int err, const char *what, const char *arg)
 {
@@ -198,11 +179,6 @@ int lj_trace_mark(struct lj_trace *t, const char *text)
 	if (t->marker_fd < 0)
 		return -EBADF;
 	return write(t->marker_fd, text, n) == (ssize_t)n ? 0 : -errno;
-}
-
-int lj_trace_off(struct lj_trace *t)
-{
-	return write(t->on_fd, "0", 1) == 1 ? 0 : -errno;
 }
 
 int lj_trace_close(struct lj_trace *t, bool keep, char *why, size_t len)

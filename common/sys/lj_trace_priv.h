@@ -27,6 +27,11 @@ struct lj_trace_event {
 	bool instead_of_waking;	/* enabled only when sched_waking is missing */
 	const char *filter;	/* a fixed event filter (NULL: none) */
 };
+/*
+ * In lj_trace_read.c, which maps the events' ids back to these types;
+ * lj_trace.c enables them (the instance's file calls the reader's, not
+ * the other way round: no two files call each other).
+ */
 extern const struct lj_trace_event lj_trace_events[];
 extern const size_t lj_trace_nevents;
 

@@ -13,6 +13,24 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+/* lj_tev_needed's selection; sched_waking before the sched_wakeup that stands in for it. */
+const struct lj_trace_event lj_trace_events[] = {
+	{ "sched", "sched_switch", LJ_TEV_SWITCH, .required = true },
+	{ "sched", "sched_waking", LJ_TEV_WAKING, .by_pid = true },
+	{ "sched", "sched_wakeup", LJ_TEV_WAKEUP, .by_pid = true, .instead_of_waking = true },
+	{ "sched", "sched_migrate_task", LJ_TEV_MIGRATE, .by_pid = true },
+	{ "irq", "irq_handler_entry", LJ_TEV_IRQ_ENTRY },
+	{ "irq", "irq_handler_exit", LJ_TEV_IRQ_EXIT },
+	{ "irq", "softirq_entry", LJ_TEV_SOFTIRQ_ENTRY },
+	{ "irq", "softirq_exit", LJ_TEV_SOFTIRQ_EXIT },
+	{ "irq_vectors", "local_timer_entry", LJ_TEV_TIMER_ENTRY },
+	{ "irq_vectors", "local_timer_exit", LJ_TEV_TIMER_EXIT },
+	/* Its exits only (PWR_EVENT_EXIT): the switch to the idle task says when the CPU went idle. */
+	{ "power", "cpu_idle", LJ_TEV_IDLE, .filter = "state == 4294967295" },
+	{ "power", "cpu_frequency", LJ_TEV_FREQ },
+};
+const size_t lj_trace_nevents = sizeof(lj_trace_events) / sizeof(lj_trace_events[0]);
+
 /* The fields read per type, in the order fill() uses them (looked up once per event). */
 static const char *const field_names[LJ_TEV_NTYPES][LJ_TRACE_MAXFIELDS] = {
 	[LJ_TEV_SWITCH] = { "prev_pid", "next_pid", "prev_prio", "next_prio", "prev_state",
@@ -288,6 +306,12 @@ static int read_page(struct lj_trace *t, int c)
 		on_record(t, tep_data_type(t->tep, &r), &r, c);
 	}
 	return t->err ? t->err : 1;
+}
+
+/* Tracing off: the events already in the buffers stay there to be read. */
+int lj_trace_off(struct lj_trace *t)
+{
+	return write(t->on_fd, "0", 1) == 1 ? 0 : -errno;
 }
 
 /* The per-CPU arrays, the event formats and the readers, once. */
