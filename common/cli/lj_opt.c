@@ -51,6 +51,54 @@ static const struct lj_opt_table *find_key(const struct lj_opt_spec *spec, int k
 	return tab;
 }
 
+/* "--name" or "key 'x'" / "key 300": how lj_opt_check names an entry. */
+static const char *entry_name(const struct lj_opt *o, char *buf, size_t len)
+{
+	if (o->name)
+		snprintf(buf, len, "--%s", o->name);
+	else if (o->key > 0 && o->key < LJ_OPT_LONG_BASE)
+		snprintf(buf, len, "-%c", o->key);
+	else
+		snprintf(buf, len, "key %d", o->key);
+	return buf;
+}
+
+/* The entry of @spec's tables before @o (table @t) with @o's key or long name, or NULL. */
+static const struct lj_opt *earlier_twin(const struct lj_opt_spec *spec, int t, const struct lj_opt *o)
+{
+	for (int u = 0; u <= t; u++)
+		for (const struct lj_opt *p = spec->tables[u].opts; p != o && (p->name || p->key); p++)
+			if (p->key == o->key || (o->name && p->name && !strcmp(p->name, o->name)))
+				return p;
+	return NULL;
+}
+
+int lj_opt_check(const struct lj_opt_spec *spec, char *why, size_t len)
+{
+	char a[64], b[64], k[16];
+
+	for (int t = 0; t < spec->ntables; t++)
+		for (const struct lj_opt *o = spec->tables[t].opts; o->name || o->key; o++) {
+			const struct lj_opt *p = earlier_twin(spec, t, o);
+
+			if (o->key < LJ_OPT_LONG_BASE)
+				snprintf(k, sizeof(k), "'%c'", o->key > 0 && isgraph(o->key) ? o->key : '?');
+			else
+				snprintf(k, sizeof(k), "%d", o->key);
+			if (p && p->key == o->key)
+				return lj_why_err(why, len, -EINVAL, "%s and %s both have key %s",
+						  entry_name(p, a, sizeof(a)), entry_name(o, b, sizeof(b)), k);
+			if (p)
+				return lj_why_err(why, len, -EINVAL, "--%s is in the tables twice", o->name);
+			if (o->key <= 0 || (o->key < LJ_OPT_LONG_BASE && !isgraph(o->key)))
+				return lj_why_err(why, len, -EINVAL, "%s has key %d: neither a letter nor >= %d",
+						  entry_name(o, a, sizeof(a)), o->key, LJ_OPT_LONG_BASE);
+			if (o->name && (!strcmp(o->name, "help") || !strcmp(o->name, "version")))
+				return lj_why_err(why, len, -EINVAL, "--%s is built in", o->name);
+		}
+	return 0;
+}
+
 void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out)
 {
 	fprintf(out, "Usage: %s %s\n", lj_prog(), spec->usage ? spec->usage : "[OPTIONS]");
@@ -542,7 +590,12 @@ int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *fir
 {
 	char **words = argv;
 	int n = argc, first = argc, ret;
+	char why[256];
 
+	if (lj_opt_check(spec, why, sizeof(why))) {
+		lj_error("option tables: %s (internal error)", why);
+		return LJ_EXIT_RUNTIME;
+	}
 	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
 		lj_opt_dump(spec, stdout);
 		return LJ_OPT_EXIT_HELP;

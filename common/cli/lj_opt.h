@@ -18,7 +18,8 @@
  * combined for one parse, and --help lists each under its title.
  *
  * @key is the short option letter, or a value >= LJ_OPT_LONG_BASE for a
- * long-only option. Keys must be unique across the tables of one parse.
+ * long-only option. Keys and long names must be unique across the tables of one parse
+ * (lj_opt_check, at startup).
  * Tables end with an entry whose name and key are both 0.
  */
 #define LJ_OPT_LONG_BASE 256
@@ -125,11 +126,23 @@ struct lj_opt_spec {
 };
 
 /*
+ * Is @spec one that can be parsed? Every entry's key and long name
+ * unique across all its tables (getopt and the handlers would silently
+ * take the first), a key below LJ_OPT_LONG_BASE a printable letter, no
+ * entry named help or version (built in). lj_opt_parse checks this first,
+ * so a table with a mistake fails at startup, whatever the command line.
+ * Return: 0, or -EINVAL with @why ("--prio and --priority both have key
+ * 'p'"; may be NULL).
+ */
+int lj_opt_check(const struct lj_opt_spec *spec, char *why, size_t len);
+
+/*
  * Parse argv against @spec. --help (and -? where no table claims '?') are
  * built in. On return *first_arg is the index of the first non-option
  * argument; without @spec->stop_at_operand argv is permuted so that all
  * operands follow the options. Returns 0 to go on, LJ_OPT_EXIT_HELP after printing --help
- * (the tool exits 0), or an exit code after a message.
+ * (the tool exits 0), or an exit code after a message (LJ_EXIT_RUNTIME for a
+ * spec lj_opt_check refuses: the tool's own mistake).
  */
 #define LJ_OPT_EXIT_HELP (-1)
 int lj_opt_parse(const struct lj_opt_spec *spec, int argc, char **argv, int *first_arg);

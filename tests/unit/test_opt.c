@@ -5,6 +5,7 @@
 #include "lj_time.h"
 #include "tap.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -256,6 +257,54 @@ static void test_verbosity(void)
 	lj_err_set_verbosity(before);
 }
 
+/* Tables with a mistake are refused, before any argument is read. */
+static void test_check(void)
+{
+	static const struct lj_opt a[] = {
+		{ "priority", 'p', LJ_OPT_ARG, "PRIO", "priority" },
+		{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write JSON" },
+		{ 0 }
+	};
+	static const struct lj_opt same_key[] = { { "prio", 'p', LJ_OPT_ARG, "PRIO", NULL }, { 0 } };
+	static const struct lj_opt same_long[] = { { "json", K_JSON + 1, LJ_OPT_ARG, "FILE", "again" }, { 0 } };
+	static const struct lj_opt same_in_one[] = {
+		{ "one", K_JSON + 2, LJ_OPT_NOARG, NULL, "one" }, { "two", K_JSON + 2, LJ_OPT_NOARG, NULL, "two" }, { 0 }
+	};
+	static const struct lj_opt builtin[] = { { "help", K_JSON + 3, LJ_OPT_NOARG, NULL, "mine" }, { 0 } };
+	static const struct lj_opt bad_key[] = { { "odd", '\n', LJ_OPT_NOARG, NULL, "odd" }, { 0 } };
+	static const struct lj_opt fine[] = { { "prio", K_JSON + 4, LJ_OPT_ARG, "PRIO", NULL }, { 0 } };
+	struct lj_opt_table tabs[2] = { { "a", a, handle, NULL }, { "b", NULL, handle, NULL } };
+	struct lj_opt_spec spec = { "[OPTIONS]", "test", tabs, 2, NULL };
+	char why[256];
+	char *argv[] = { "t", "--json", "x", NULL };
+
+	const struct {
+		const struct lj_opt *opts;
+		const char *why, *name;
+	} bad[] = {
+		{ same_key, "--priority and --prio both have key 'p'", "a key in two tables is refused, hidden entries too" },
+		{ same_long, "--json is in the tables twice", "a long name in two tables is refused" },
+		{ same_in_one, "--one and --two both have key 258", "two entries of one table with one key are refused" },
+		{ builtin, "--help is built in", "--help cannot be taken" },
+		{ bad_key, "--odd has key 10: neither a letter nor >= 256", "a key that is no letter is refused" },
+	};
+
+	tabs[1].opts = fine;
+	is_int(lj_opt_check(&spec, why, sizeof(why)), 0, "lj_opt_check: distinct keys and names pass");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		tabs[1].opts = bad[i].opts;
+		why[0] = '\0';
+		ok(lj_opt_check(&spec, why, sizeof(why)) == -EINVAL && !strcmp(why, bad[i].why), bad[i].name);
+		if (strcmp(why, bad[i].why))
+			diag("why: %s", why);
+	}
+	tabs[1].opts = same_key;
+	capture_start();
+	is_int(lj_opt_parse(&spec, 3, argv, NULL), LJ_EXIT_RUNTIME, "lj_opt_parse refuses such tables at startup (exit 1)");
+	is_str(capture_end(), "test_opt: option tables: --priority and --prio both have key 'p' (internal error)\n",
+	       "...with one line naming the mistake");
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -268,7 +317,7 @@ int main(void)
 	char *a6[] = { "t", "--nope", NULL };
 
 	lj_err_init("test_opt");
-	plan(69);
+	plan(77);
 	is_int(run(&c, 7, a1, &first), 0, "valid options parse");
 	is_int(c.loops, 5, "-l value reaches the handler");
 	is_str(c.json, "out.json", "long-only option value");
@@ -283,5 +332,6 @@ int main(void)
 	test_operand_order();
 	test_values();
 	test_verbosity();
+	test_check();
 	return done();
 }
