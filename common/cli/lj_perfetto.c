@@ -29,15 +29,6 @@ struct writer {
 	uint64_t overlapping;		/* slices left out: MAX_LANES others overlapped them */
 };
 
-/* Microseconds to the nanosecond: "12.345". */
-static json_object *usec(uint64_t ns)
-{
-	char buf[48];
-
-	snprintf(buf, sizeof(buf), "%.3f", (double)ns / 1e3);
-	return lj_json_num_text((double)ns / 1e3, buf);
-}
-
 static void cpu_process(struct writer *wr)
 {
 	if (!wr->cpus_named)
@@ -95,7 +86,7 @@ static void sample_slice(struct writer *wr, const struct lj_pf_sample *s, uint32
 	const char *what = wr->parts->sample ? wr->parts->sample : "late sample";
 	json_object *args = json_object_new_object();
 
-	json_object_object_add(args, "latency_us", usec(s->lat));
+	json_object_object_add(args, "latency_us", lj_json_usec(s->lat));
 	json_object_object_add(args, "cpu", lj_json_int(s->cpu));
 	json_object_object_add(args, "thread", lj_json_int(s->index));
 	json_object_object_add(args, "due_ns", lj_json_int((int64_t)s->due_ns));
@@ -274,7 +265,7 @@ static void explained_slice(struct writer *wr, uint32_t tid, const struct lj_exp
 	json_object_object_add(args, "explanation", json_object_new_string(text));
 	json_object_object_add(args, "tid", lj_json_int(x->tid));
 	json_object_object_add(args, "state", json_object_new_string(lj_late_state_name(x->state)));
-	json_object_object_add(args, "latency_us", usec(x->latency_ns));
+	json_object_object_add(args, "latency_us", lj_json_usec(x->latency_ns));
 	lj_tef_slice(wr->w, CPU_PID, tid, what, "explain", x->due_ns, x->latency_ns, args);
 }
 

@@ -292,14 +292,6 @@ void lj_validity_print(const struct lj_validity *v, FILE *out)
 		fprintf(out, "  (%d more reasons)\n", v->more);
 }
 
-static json_object *sched_str(int policy, int prio)
-{
-	char buf[48];
-
-	snprintf(buf, sizeof(buf), "%s %d", lj_sched_policy_name(policy), prio);
-	return json_object_new_string(buf);
-}
-
 /*
  * {"checked": N, "differed": M, "list": [{"tid", "measured", "asked",
  * "ran"}, ...]}: the threads read back with something asked, the first
@@ -322,8 +314,10 @@ static json_object *threads_json(const struct lj_vhook *h)
 		e = json_object_new_object();
 		json_object_object_add(e, "tid", lj_json_int(t->tid));
 		json_object_object_add(e, "measured", json_object_new_boolean(t->measured));
-		json_object_object_add(e, "asked", sched_str(t->policy, policy_is_rt(t->policy) ? t->prio : 0));
-		json_object_object_add(e, "ran", sched_str(t->ran_policy, t->ran_prio));
+		json_object_object_add(e, "asked", lj_json_strf("%s %d", lj_sched_policy_name(t->policy),
+								 policy_is_rt(t->policy) ? t->prio : 0));
+		json_object_object_add(e, "ran", lj_json_strf("%s %d", lj_sched_policy_name(t->ran_policy),
+							       t->ran_prio));
 		json_object_array_add(list, e);
 	}
 	json_object_object_add(o, "checked", lj_json_int(checked));

@@ -3,11 +3,6 @@
 #include "lj_explain_json.h"
 #include "lj_json.h"
 
-static void add_u64(json_object *o, const char *key, uint64_t v)
-{
-	json_object_object_add(o, key, lj_json_int((int64_t)v));
-}
-
 json_object *lj_cause_json(const struct lj_cause *c)
 {
 	json_object *o = json_object_new_object();
@@ -32,7 +27,7 @@ json_object *lj_cause_json(const struct lj_cause *c)
 	default:
 		break;
 	}
-	add_u64(o, "ns", c->ns);
+	lj_json_add_int(o, "ns", (int64_t)c->ns);
 	json_object_object_add(o, "count", lj_json_int(c->count));
 	return o;
 }
@@ -46,13 +41,13 @@ json_object *lj_explanation_json(const struct lj_explanation *x, const char *wha
 	json_object_object_add(o, "cpu", lj_json_int(x->cpu));
 	json_object_object_add(o, "due_cpu", lj_json_int(x->due_cpu));
 	json_object_object_add(o, "tid", lj_json_int(x->tid));
-	add_u64(o, "at_ns", x->due_ns > start_ns ? x->due_ns - start_ns : 0);
-	add_u64(o, "latency_ns", x->latency_ns);
+	lj_json_add_int(o, "at_ns", (int64_t)(x->due_ns > start_ns ? x->due_ns - start_ns : 0));
+	lj_json_add_int(o, "latency_ns", (int64_t)x->latency_ns);
 	json_object_object_add(o, "state", json_object_new_string(lj_late_state_name(x->state)));
-	add_u64(o, "wake_delay_ns", x->wake_delay_ns);
-	add_u64(o, "runq_wait_ns", x->runq_wait_ns);
-	add_u64(o, "idle_exit_ns", x->idle_exit_ns);
-	add_u64(o, "lower_prio_ns", x->lower_prio_ns);
+	lj_json_add_int(o, "wake_delay_ns", (int64_t)x->wake_delay_ns);
+	lj_json_add_int(o, "runq_wait_ns", (int64_t)x->runq_wait_ns);
+	lj_json_add_int(o, "idle_exit_ns", (int64_t)x->idle_exit_ns);
+	lj_json_add_int(o, "lower_prio_ns", (int64_t)x->lower_prio_ns);
 	if (x->migrated) {
 		mig = json_object_new_object();
 		json_object_object_add(mig, "from", lj_json_int(x->mig_from));
@@ -60,7 +55,7 @@ json_object *lj_explanation_json(const struct lj_explanation *x, const char *wha
 	}
 	json_object_object_add(o, "migrated", mig);
 	json_object_object_add(o, "freq_khz", x->freq_khz ? lj_json_int(x->freq_khz) : NULL);
-	add_u64(o, "unaccounted_ns", lj_explain_unaccounted(x));
+	lj_json_add_int(o, "unaccounted_ns", (int64_t)lj_explain_unaccounted(x));
 	json_object_object_add(o, "incomplete", json_object_new_boolean(x->incomplete));
 	for (int i = 0; i < x->ncauses; i++)
 		json_object_array_add(causes, lj_cause_json(&x->causes[i]));

@@ -2,7 +2,9 @@
 /* lj_json - the JSON vocabulary every writer uses: numbers that are JSON (finite, or null with the reason), strings. */
 #include "lj_json.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +28,11 @@ json_object *lj_json_num_text(double v, const char *text)
 	return isfinite(v) ? json_object_new_double_s(v, text) : NULL;
 }
 
+json_object *lj_json_num_short(double v)
+{
+	return lj_json_num_fixed(v, v == floor(v) && fabs(v) < 9.0e15 ? 1 : 3);
+}
+
 json_object *lj_json_int(int64_t v)
 {
 	return json_object_new_int64(v);
@@ -36,9 +43,44 @@ json_object *lj_json_uint(uint64_t v)
 	return json_object_new_uint64(v);
 }
 
+json_object *lj_json_usec(uint64_t ns)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	return lj_json_num_text((double)ns / 1e3, buf);
+}
+
 json_object *lj_json_str(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
+}
+
+json_object *lj_json_strf(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return json_object_new_string(buf);
+}
+
+json_object *lj_json_add(json_object *o, const char *key, json_object *v)
+{
+	json_object_object_add(o, key, v);
+	return v;
+}
+
+void lj_json_add_int(json_object *o, const char *key, int64_t v)
+{
+	json_object_object_add(o, key, lj_json_int(v));
+}
+
+void lj_json_add_str(json_object *o, const char *key, const char *s)
+{
+	json_object_object_add(o, key, lj_json_str(s));
 }
 
 void lj_json_add_num(json_object *o, const char *key, double v, const char *why)

@@ -46,13 +46,6 @@ static json_object *iso8601_now(void)
 	return json_object_new_string(out);
 }
 
-/* Add @val under @key; json-c takes ownership. Returns @val for chaining. */
-static json_object *put(json_object *obj, const char *key, json_object *val)
-{
-	json_object_object_add(obj, key, val);
-	return val;
-}
-
 struct lj_result *lj_result_new(const char *tool, int argc, char **argv)
 {
 	struct lj_result *r = calloc(1, sizeof(*r));
@@ -70,28 +63,28 @@ struct lj_result *lj_result_new(const char *tool, int argc, char **argv)
 	 * insertion order and replacing a value keeps its place, so end,
 	 * duration_ns and exit_code start as null and are filled in later.
 	 */
-	put(r->root, "schema", json_object_new_string(LJ_RESULT_SCHEMA));
-	put(r->root, "tool", json_object_new_string(tool ? tool : "unknown"));
-	put(r->root, "version", json_object_new_string(LJ_VERSION));
-	args = put(r->root, "argv", json_object_new_array());
+	lj_json_add(r->root, "schema", json_object_new_string(LJ_RESULT_SCHEMA));
+	lj_json_add(r->root, "tool", json_object_new_string(tool ? tool : "unknown"));
+	lj_json_add(r->root, "version", json_object_new_string(LJ_VERSION));
+	args = lj_json_add(r->root, "argv", json_object_new_array());
 	for (i = 0; args && argv && i < argc && argv[i]; i++)
 		json_object_array_add(args, json_object_new_string(argv[i]));
-	put(r->root, "start", iso8601_now());
-	put(r->root, "end", NULL);
-	put(r->root, "duration_ns", NULL);
-	put(r->root, "exit_code", NULL);
+	lj_json_add(r->root, "start", iso8601_now());
+	lj_json_add(r->root, "end", NULL);
+	lj_json_add(r->root, "duration_ns", NULL);
+	lj_json_add(r->root, "exit_code", NULL);
 	if (!getenv("LJ_RESULT_NO_SYSINFO"))
 		sys = lj_sysinfo_collect();
-	put(r->root, "system", sys ? sys : json_object_new_object());
-	r->setup = put(r->root, "setup", json_object_new_object());
+	lj_json_add(r->root, "system", sys ? sys : json_object_new_object());
+	r->setup = lj_json_add(r->root, "setup", json_object_new_object());
 	if (r->setup) {
-		put(r->setup, "applied", json_object_new_array());
-		put(r->setup, "fallbacks", json_object_new_array());
+		lj_json_add(r->setup, "applied", json_object_new_array());
+		lj_json_add(r->setup, "fallbacks", json_object_new_array());
 	}
-	r->params = put(r->root, "params", json_object_new_object());
-	r->results = put(r->root, "results", json_object_new_array());
-	r->summary = put(r->root, "summary", json_object_new_object());
-	r->side = put(r->root, "side", json_object_new_object());
+	r->params = lj_json_add(r->root, "params", json_object_new_object());
+	r->results = lj_json_add(r->root, "results", json_object_new_array());
+	r->summary = lj_json_add(r->root, "summary", json_object_new_object());
+	r->side = lj_json_add(r->root, "side", json_object_new_object());
 	if (!args || !r->setup || !r->params || !r->results || !r->summary || !r->side)
 		goto fail;
 	return r;
@@ -139,38 +132,15 @@ void lj_result_set_system(struct lj_result *r, json_object *system)
 			       system ? system : json_object_new_object());
 }
 
-static const char *better_name(enum lj_better b)
-{
-	switch (b) {
-	case LJ_BETTER_LOWER:
-		return "lower";
-	case LJ_BETTER_HIGHER:
-		return "higher";
-	default:
-		return "none";
-	}
-}
-
-/*
- * A double with at most three decimals: json-c would otherwise print 17
- * significant digits (226.33333333333334), noise for a reader of ns values.
- */
-static json_object *new_num(double v)
-{
-	return lj_json_num_fixed(v, v == floor(v) && fabs(v) < 9.0e15 ? 1 : 3);
-}
-
 void lj_result_summary(struct lj_result *r, const char *metric, double value,
 		       const char *unit, enum lj_better better)
 {
-	json_object *m = json_object_new_object();
+	lj_summary_put(r->summary, metric, value, unit, better);
+}
 
-	if (!m)
-		return;
-	put(m, "value", new_num(value));
-	put(m, "unit", json_object_new_string(unit ? unit : ""));
-	put(m, "better", json_object_new_string(better_name(better)));
-	json_object_object_add(r->summary, metric, m);
+void lj_result_summary_hist(struct lj_result *r, const char *prefix, const struct lj_hist *h)
+{
+	lj_summary_hist(r->summary, prefix, h);
 }
 
 static void add_bucket(int64_t lower_ns, uint64_t count, void *arg)
@@ -186,29 +156,24 @@ static void add_bucket(int64_t lower_ns, uint64_t count, void *arg)
 
 json_object *lj_result_hist_json(const struct lj_hist *h, bool with_buckets)
 {
-	static const struct {
-		const char *key;
-		double q;
-	} pct[] = {
-		{ "p50_ns", 0.50 }, { "p90_ns", 0.90 }, { "p99_ns", 0.99 },
-		{ "p99_9_ns", 0.999 }, { "p99_99_ns", 0.9999 },
-	};
 	json_object *o = json_object_new_object();
 	uint64_t n = lj_hist_count(h);
-	size_t i;
+	char key[32];
 
 	if (!o)
 		return NULL;
-	put(o, "count", lj_json_int((int64_t)n));
-	put(o, "min_ns", lj_json_int(lj_hist_min(h)));
-	put(o, "mean_ns", new_num(n ? lj_hist_mean(h) : 0.0));
-	put(o, "stddev_ns", new_num(n > 1 ? lj_hist_stddev(h) : 0.0));
-	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
-		put(o, pct[i].key, lj_json_int(n ? lj_hist_quantile(h, pct[i].q) : 0));
-	put(o, "max_ns", lj_json_int(lj_hist_max(h)));
-	put(o, "overflows", lj_json_int((int64_t)lj_hist_overflows(h)));
+	lj_json_add(o, "count", lj_json_int((int64_t)n));
+	lj_json_add(o, "min_ns", lj_json_int(lj_hist_min(h)));
+	lj_json_add(o, "mean_ns", lj_json_num_short(n ? lj_hist_mean(h) : 0.0));
+	lj_json_add(o, "stddev_ns", lj_json_num_short(n > 1 ? lj_hist_stddev(h) : 0.0));
+	for (int i = 0; i < LJ_PCT_N; i++) {
+		snprintf(key, sizeof(key), "%s_ns", lj_pcts[i].name);
+		lj_json_add(o, key, lj_json_int(n ? lj_hist_quantile(h, lj_pcts[i].q) : 0));
+	}
+	lj_json_add(o, "max_ns", lj_json_int(lj_hist_max(h)));
+	lj_json_add(o, "overflows", lj_json_int((int64_t)lj_hist_overflows(h)));
 	if (with_buckets) {
-		json_object *b = put(o, "histogram", json_object_new_array());
+		json_object *b = lj_json_add(o, "histogram", json_object_new_array());
 
 		if (b)
 			lj_hist_foreach(h, add_bucket, b);
@@ -218,9 +183,9 @@ json_object *lj_result_hist_json(const struct lj_hist *h, bool with_buckets)
 
 void lj_result_finish(struct lj_result *r, int exit_code)
 {
-	put(r->root, "end", iso8601_now());
-	put(r->root, "duration_ns", lj_json_int(lj_now_ns() - r->start_mono_ns));
-	put(r->root, "exit_code", lj_json_int(exit_code));
+	lj_json_add(r->root, "end", iso8601_now());
+	lj_json_add(r->root, "duration_ns", lj_json_int(lj_now_ns() - r->start_mono_ns));
+	lj_json_add(r->root, "exit_code", lj_json_int(exit_code));
 	if (lj_rtjson_present(r->root))	/* rt-tests' copies of the same two facts */
 		lj_rtjson_finish(r->root, exit_code);
 	r->finished = true;
@@ -230,8 +195,8 @@ int lj_result_write(struct lj_result *r, const char *path)
 {
 	/* A document written before finish still says when it was taken. */
 	if (!r->finished) {
-		put(r->root, "end", iso8601_now());
-		put(r->root, "duration_ns",
+		lj_json_add(r->root, "end", iso8601_now());
+		lj_json_add(r->root, "duration_ns",
 		    lj_json_int(lj_now_ns() - r->start_mono_ns));
 	}
 	return lj_json_write_atomic(r->root, path);

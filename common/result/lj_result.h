@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lj_summary.h"
+
 struct lj_hist;
 
 #define LJ_RESULT_SCHEMA "ljkit-result/1"
@@ -30,7 +32,6 @@ struct lj_hist;
  */
 struct lj_result;
 
-enum lj_better { LJ_BETTER_LOWER, LJ_BETTER_HIGHER, LJ_BETTER_NONE };
 
 struct lj_result *lj_result_new(const char *tool, int argc, char **argv);
 void lj_result_free(struct lj_result *r);
@@ -46,10 +47,12 @@ void lj_result_set_system(struct lj_result *r, json_object *system);
 
 void lj_result_summary(struct lj_result *r, const char *metric, double value,
 		       const char *unit, enum lj_better better);
+/* Histogram @h (ns) as the shared summary entries, each name prefixed with @prefix (lj_summary_hist). */
+void lj_result_summary_hist(struct lj_result *r, const char *prefix, const struct lj_hist *h);
 
 /*
  * The statistics block of a histogram: count, min_ns, mean_ns, stddev_ns,
- * p50_ns, p90_ns, p99_ns, p99_9_ns, p99_99_ns, max_ns, overflows, and
+ * p50_ns, p90_ns, p99_ns, p99_9_ns, p99_99_ns (lj_pcts), max_ns, overflows, and
  * "histogram": [[lower_ns, count], ...] (non-empty buckets) when
  * @with_buckets. Integers in ns.
  */

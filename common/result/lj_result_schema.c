@@ -41,11 +41,17 @@ static bool is_number(json_object *v)
 	       json_object_is_type(v, json_type_double);
 }
 
-/* The statistics block keys, in the order they must not decrease. */
-static const char *const order_keys[] = {
-	"min_ns", "p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "p99_99_ns", "max_ns",
-};
-#define NORDER (sizeof(order_keys) / sizeof(order_keys[0]))
+/* The statistics block keys, in the order they must not decrease: min_ns, the lj_pcts, max_ns. */
+#define NORDER (LJ_PCT_N + 2)
+static const char *order_key(size_t i, char *buf, size_t len)
+{
+	if (!i)
+		return "min_ns";
+	if (i == NORDER - 1)
+		return "max_ns";
+	snprintf(buf, len, "%s_ns", lj_pcts[i - 1].name);
+	return buf;
+}
 
 static int check_buckets(json_object *hist, const char *path, int64_t count,
 			 int64_t overflows, int64_t min, int64_t max, char *why, size_t len)
@@ -104,6 +110,7 @@ static int check_hist(json_object *o, const char *path, char *why, size_t len)
 {
 	json_object *v, *hist;
 	int64_t val[NORDER], count, overflows;
+	char k[32], kprev[32];
 	double mean, sd;
 	size_t i;
 	int ret;
@@ -122,17 +129,19 @@ static int check_hist(json_object *o, const char *path, char *why, size_t len)
 				  "%s.overflows: %lld outside 0..count %lld", path,
 				  (long long)overflows, (long long)count);
 	for (i = 0; i < NORDER; i++) {
-		if ((ret = need(o, path, order_keys[i], json_type_int, false, &v, why, len)))
+		const char *key = order_key(i, k, sizeof(k));
+
+		if ((ret = need(o, path, key, json_type_int, false, &v, why, len)))
 			return ret;
 		val[i] = json_object_get_int64(v);
 		if (val[i] < 0)
 			return lj_why_err(why, len, -EINVAL,
-					  "%s.%s: %lld is negative", path, order_keys[i],
+					  "%s.%s: %lld is negative", path, key,
 					  (long long)val[i]);
 		if (i && val[i] < val[i - 1])
 			return lj_why_err(why, len, -EINVAL,
-					  "%s.%s %lld < %s %lld", path, order_keys[i],
-					  (long long)val[i], order_keys[i - 1],
+					  "%s.%s %lld < %s %lld", path, key,
+					  (long long)val[i], order_key(i - 1, kprev, sizeof(kprev)),
 					  (long long)val[i - 1]);
 	}
 	if (!count && val[NORDER - 1])

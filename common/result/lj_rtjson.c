@@ -110,11 +110,6 @@ json_object *lj_rtjson_threads(json_object *root)
 	return t;
 }
 
-static void add_int(json_object *o, const char *k, int64_t v)
-{
-	json_object_object_add(o, k, lj_json_int(v));
-}
-
 void lj_rtjson_thread_add(json_object *threads, int index, const struct lj_rtjson_thread *t)
 {
 	json_object *o = json_object_new_object();
@@ -127,18 +122,18 @@ void lj_rtjson_thread_add(json_object *threads, int index, const struct lj_rtjso
 			if (!t->hist[b])
 				continue;
 			snprintf(key, sizeof(key), "%llu", (unsigned long long)b);
-			add_int(h, key, (int64_t)t->hist[b]);
+			lj_json_add_int(h, key, (int64_t)t->hist[b]);
 		}
 		json_object_object_add(o, "histogram", h);
 	}
-	add_int(o, "cycles", (int64_t)t->cycles);
-	add_int(o, "min", t->min);
-	add_int(o, "max", t->max);
+	lj_json_add_int(o, "cycles", (int64_t)t->cycles);
+	lj_json_add_int(o, "min", t->min);
+	lj_json_add_int(o, "max", t->max);
 	/* "%.2f" as rt-tests prints it: the text is what readers see. */
 	json_object_object_add(o, "avg", lj_json_num_fixed(t->avg, 2));
-	add_int(o, "cpu", t->cpu);
+	lj_json_add_int(o, "cpu", t->cpu);
 	if (t->node >= 0)
-		add_int(o, "node", t->node);
+		lj_json_add_int(o, "node", t->node);
 	snprintf(key, sizeof(key), "%d", index);
 	json_object_object_add(threads, key, o);
 }

@@ -8,15 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* ns as microseconds with three decimals: exact, and read as text by Perfetto. */
-static json_object *usec(uint64_t ns)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-	return lj_json_num_text((double)ns / 1e3, buf);
-}
-
 /* "ph" and "ts" first: Perfetto's tokenizer reads the keys in order until "ts". */
 static json_object *event(char ph, uint64_t ts_ns, bool with_ts)
 {
@@ -25,7 +16,7 @@ static json_object *event(char ph, uint64_t ts_ns, bool with_ts)
 
 	json_object_object_add(e, "ph", json_object_new_string(p));
 	if (with_ts)
-		json_object_object_add(e, "ts", usec(ts_ns));
+		json_object_object_add(e, "ts", lj_json_usec(ts_ns));
 	return e;
 }
 
@@ -111,7 +102,7 @@ void lj_tef_slice(struct lj_tef *w, uint32_t pid, uint32_t tid, const char *name
 {
 	json_object *e = event('X', ts_ns, true);
 
-	json_object_object_add(e, "dur", usec(dur_ns));
+	json_object_object_add(e, "dur", lj_json_usec(dur_ns));
 	ids(e, pid, tid);
 	named(e, name, cat, args);
 	put(w, e);

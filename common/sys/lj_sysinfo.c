@@ -32,18 +32,8 @@ static __attribute__((format(printf, 1, 2))) json_object *unknown(const char *fm
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	json_object_object_add(o, "unknown", json_object_new_string(buf));
+	lj_json_add(o, "unknown", lj_json_str(buf));
 	return o;
-}
-
-static json_object *str(const char *s)
-{
-	return json_object_new_string(s);
-}
-
-static void put(json_object *o, const char *key, json_object *v)
-{
-	json_object_object_add(o, key, v);
 }
 
 /*
@@ -57,7 +47,7 @@ static json_object *file_or_unknown(const char *path)
 
 	if (ret)
 		return unknown("%s", strerror(-ret));
-	return str(buf);
+	return lj_json_str(buf);
 }
 
 static void add_kernel(json_object *sys)
@@ -65,15 +55,15 @@ static void add_kernel(json_object *sys)
 	struct utsname u;
 
 	if (uname(&u)) {
-		put(sys, "hostname", unknown("uname: %s", strerror(errno)));
+		lj_json_add(sys, "hostname", unknown("uname: %s", strerror(errno)));
 		return;
 	}
-	put(sys, "hostname", str(u.nodename));
-	put(sys, "kernel_release", str(u.release));
-	put(sys, "kernel_version", str(u.version));
-	put(sys, "machine", str(u.machine));
-	put(sys, "proc_version", file_or_unknown("/proc/version"));
-	put(sys, "cmdline", file_or_unknown("/proc/cmdline"));
+	lj_json_add(sys, "hostname", lj_json_str(u.nodename));
+	lj_json_add(sys, "kernel_release", lj_json_str(u.release));
+	lj_json_add(sys, "kernel_version", lj_json_str(u.version));
+	lj_json_add(sys, "machine", lj_json_str(u.machine));
+	lj_json_add(sys, "proc_version", file_or_unknown("/proc/version"));
+	lj_json_add(sys, "cmdline", file_or_unknown("/proc/cmdline"));
 }
 
 static void add_preempt(json_object *sys)
@@ -82,12 +72,12 @@ static void add_preempt(json_object *sys)
 	json_object *o = json_object_new_object();
 
 	lj_preempt_detect(&p);
-	put(o, "model", str(lj_preempt_name(p.model)));
-	put(o, "mode", str(lj_preempt_name(p.mode)));
-	put(o, "dynamic", json_object_new_boolean(p.dynamic));
-	put(o, "source", str(p.source));
-	put(o, "detail", str(p.detail));
-	put(sys, "preempt", o);
+	lj_json_add(o, "model", lj_json_str(lj_preempt_name(p.model)));
+	lj_json_add(o, "mode", lj_json_str(lj_preempt_name(p.mode)));
+	lj_json_add(o, "dynamic", json_object_new_boolean(p.dynamic));
+	lj_json_add(o, "source", lj_json_str(p.source));
+	lj_json_add(o, "detail", lj_json_str(p.detail));
+	lj_json_add(sys, "preempt", o);
 }
 
 /* The options that shape scheduling latency, recorded as "y", a value, or "n". */
@@ -111,26 +101,26 @@ void lj_sysinfo_add_kconfig(json_object *sys, const struct lj_kconfig *k)
 
 	v = lj_kconfig_get(k, "CONFIG_HZ", buf, sizeof(buf));
 	if (!v)
-		put(sys, "hz", unknown("CONFIG_HZ not in %s", k->path[0] ? k->path : "config"));
+		lj_json_add(sys, "hz", unknown("CONFIG_HZ not in %s", k->path[0] ? k->path : "config"));
 	else if (lj_parse_int(v, 1, 100000, &hz, why, sizeof(why)))
-		put(sys, "hz", unknown("CONFIG_HZ: %s", why));
+		lj_json_add(sys, "hz", unknown("CONFIG_HZ: %s", why));
 	else
-		put(sys, "hz", lj_json_int(hz));
+		lj_json_add(sys, "hz", lj_json_int(hz));
 	if (lj_kconfig_enabled(k, "CONFIG_NO_HZ_FULL"))
-		put(sys, "no_hz", str("full"));
+		lj_json_add(sys, "no_hz", lj_json_str("full"));
 	else if (lj_kconfig_enabled(k, "CONFIG_NO_HZ_IDLE"))
-		put(sys, "no_hz", str("idle"));
+		lj_json_add(sys, "no_hz", lj_json_str("idle"));
 	else if (lj_kconfig_enabled(k, "CONFIG_HZ_PERIODIC"))
-		put(sys, "no_hz", str("periodic"));
+		lj_json_add(sys, "no_hz", lj_json_str("periodic"));
 	else
-		put(sys, "no_hz", unknown("%s", "no NO_HZ choice in the config"));
-	put(sys, "config_path", str(k->path[0] ? k->path : "(text)"));
-	put(sys, "config_sha256", str(k->sha256));
+		lj_json_add(sys, "no_hz", unknown("%s", "no NO_HZ choice in the config"));
+	lj_json_add(sys, "config_path", lj_json_str(k->path[0] ? k->path : "(text)"));
+	lj_json_add(sys, "config_sha256", lj_json_str(k->sha256));
 	for (i = 0; i < sizeof(config_keys) / sizeof(config_keys[0]); i++) {
 		v = lj_kconfig_get(k, config_keys[i], buf, sizeof(buf));
-		put(cfg, config_keys[i], str(v ? v : "n"));
+		lj_json_add(cfg, config_keys[i], lj_json_str(v ? v : "n"));
 	}
-	put(sys, "config", cfg);
+	lj_json_add(sys, "config", cfg);
 }
 
 static void add_kconfig(json_object *sys)
@@ -143,11 +133,11 @@ static void add_kconfig(json_object *sys)
 			"no /proc/config.gz (CONFIG_IKCONFIG_PROC) nor /boot/config-RELEASE" :
 			strerror(-ret);
 
-		put(sys, "hz", unknown("kernel config: %s", why));
-		put(sys, "no_hz", unknown("kernel config: %s", why));
-		put(sys, "config_path", unknown("%s", why));
-		put(sys, "config_sha256", unknown("%s", why));
-		put(sys, "config", unknown("%s", why));
+		lj_json_add(sys, "hz", unknown("kernel config: %s", why));
+		lj_json_add(sys, "no_hz", unknown("kernel config: %s", why));
+		lj_json_add(sys, "config_path", unknown("%s", why));
+		lj_json_add(sys, "config_sha256", unknown("%s", why));
+		lj_json_add(sys, "config", unknown("%s", why));
 		return;
 	}
 	lj_sysinfo_add_kconfig(sys, &k);
@@ -160,14 +150,14 @@ static void add_cgroup(json_object *sys)
 	int ret;
 
 	if (!m) {
-		put(sys, "cgroup_mode", unknown("%s", strerror(ENOMEM)));
+		lj_json_add(sys, "cgroup_mode", unknown("%s", strerror(ENOMEM)));
 		return;
 	}
 	ret = lj_cgroup_discover(m);
 	if (ret)
-		put(sys, "cgroup_mode", unknown("/proc/self/mountinfo: %s", strerror(-ret)));
+		lj_json_add(sys, "cgroup_mode", unknown("/proc/self/mountinfo: %s", strerror(-ret)));
 	else
-		put(sys, "cgroup_mode", str(lj_cgroup_mode_name(m->mode)));
+		lj_json_add(sys, "cgroup_mode", lj_json_str(lj_cgroup_mode_name(m->mode)));
 	free(m);
 }
 
@@ -182,29 +172,29 @@ static void add_cpufreq(json_object *sys, const cpu_set_t *online)
 		char msg[160];
 
 		snprintf(msg, sizeof(msg), "unavailable: %s", why);
-		put(sys, "cpufreq", str(msg));
+		lj_json_add(sys, "cpufreq", lj_json_str(msg));
 		return;
 	}
 	pol = calloc(max > 0 ? (size_t)max : 1, sizeof(*pol));
 	if (!pol) {
-		put(sys, "cpufreq", unknown("%s", strerror(ENOMEM)));
+		lj_json_add(sys, "cpufreq", unknown("%s", strerror(ENOMEM)));
 		return;
 	}
 	n = lj_cpufreq_policies(online, pol, max);
 	o = json_object_new_object();
-	put(o, "driver", str(n > 0 ? pol[0].driver : ""));
+	lj_json_add(o, "driver", lj_json_str(n > 0 ? pol[0].driver : ""));
 	arr = json_object_new_array();
 	for (i = 0; i < n; i++) {
 		json_object *p = json_object_new_object();
 
-		put(p, "cpus", str(lj_cpulist_format(&pol[i].cpus, list, sizeof(list))));
-		put(p, "governor", str(pol[i].governor));
-		put(p, "min_khz", lj_json_int((int64_t)pol[i].min_khz));
-		put(p, "max_khz", lj_json_int((int64_t)pol[i].max_khz));
+		lj_json_add(p, "cpus", lj_json_str(lj_cpulist_format(&pol[i].cpus, list, sizeof(list))));
+		lj_json_add(p, "governor", lj_json_str(pol[i].governor));
+		lj_json_add(p, "min_khz", lj_json_int((int64_t)pol[i].min_khz));
+		lj_json_add(p, "max_khz", lj_json_int((int64_t)pol[i].max_khz));
 		json_object_array_add(arr, p);
 	}
-	put(o, "policies", arr);
-	put(sys, "cpufreq", o);
+	lj_json_add(o, "policies", arr);
+	lj_json_add(sys, "cpufreq", o);
 	free(pol);
 }
 
@@ -215,14 +205,14 @@ static void add_cpuidle(json_object *sys, int first_cpu)
 	unsigned i, n;
 
 	if (!drv) {
-		put(sys, "cpuidle", str("unavailable: no cpuidle driver"));
+		lj_json_add(sys, "cpuidle", lj_json_str("unavailable: no cpuidle driver"));
 		return;
 	}
 	o = json_object_new_object();
-	put(o, "driver", str(drv));
+	lj_json_add(o, "driver", lj_json_str(drv));
 	free(drv);
 	gov = cpuidle_get_governor();
-	put(o, "governor", gov ? str(gov) : unknown("%s", "no current_governor in sysfs"));
+	lj_json_add(o, "governor", gov ? lj_json_str(gov) : unknown("%s", "no current_governor in sysfs"));
 	free(gov);
 	/* the states of one CPU: identical on every CPU of the machines we know */
 	states = json_object_new_array();
@@ -230,11 +220,11 @@ static void add_cpuidle(json_object *sys, int first_cpu)
 	for (i = 0; i < n; i++) {
 		char *name = cpuidle_state_name((unsigned)first_cpu, i);
 
-		json_object_array_add(states, str(name ? name : "?"));
+		json_object_array_add(states, lj_json_str(name ? name : "?"));
 		free(name);
 	}
-	put(o, "states", states);
-	put(sys, "cpuidle", o);
+	lj_json_add(o, "states", states);
+	lj_json_add(sys, "cpuidle", o);
 }
 
 static void cpuinfo_model(char *buf, size_t len)
@@ -267,10 +257,10 @@ static int add_topology(json_object *sys, cpu_set_t *online)
 	memset(&t, 0, sizeof(t));
 	if (lj_topo_load(&t, NULL, 0)) {
 		cpuinfo_model(model, sizeof(model));
-		put(sys, "cpu_model", model[0] ? str(model) : unknown("%s", "not in /proc/cpuinfo"));
-		put(sys, "cpus_online", file_or_unknown("/sys/devices/system/cpu/online"));
-		put(sys, "ncpus", lj_json_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
-		put(sys, "cpukinds", unknown("%s", "hwloc topology did not load"));
+		lj_json_add(sys, "cpu_model", model[0] ? lj_json_str(model) : unknown("%s", "not in /proc/cpuinfo"));
+		lj_json_add(sys, "cpus_online", file_or_unknown("/sys/devices/system/cpu/online"));
+		lj_json_add(sys, "ncpus", lj_json_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
+		lj_json_add(sys, "cpukinds", unknown("%s", "hwloc topology did not load"));
 		CPU_ZERO(online);
 		for (i = 0; i < sysconf(_SC_NPROCESSORS_ONLN) && i < CPU_SETSIZE; i++)
 			CPU_SET(i, online);
@@ -278,25 +268,25 @@ static int add_topology(json_object *sys, cpu_set_t *online)
 	}
 	*online = t.online;
 	if (t.cpu_model[0]) {
-		put(sys, "cpu_model", str(t.cpu_model));
+		lj_json_add(sys, "cpu_model", lj_json_str(t.cpu_model));
 	} else {
 		cpuinfo_model(model, sizeof(model));
-		put(sys, "cpu_model", model[0] ? str(model) : unknown("%s", "hwloc and /proc/cpuinfo name no model"));
+		lj_json_add(sys, "cpu_model", model[0] ? lj_json_str(model) : unknown("%s", "hwloc and /proc/cpuinfo name no model"));
 	}
-	put(sys, "cpus_online", str(lj_cpulist_format(&t.online, list, sizeof(list))));
-	put(sys, "ncpus", lj_json_int(t.ncpus));
-	put(sys, "ncores", lj_json_int(t.ncores));
-	put(sys, "npackages", lj_json_int(t.npackages));
+	lj_json_add(sys, "cpus_online", lj_json_str(lj_cpulist_format(&t.online, list, sizeof(list))));
+	lj_json_add(sys, "ncpus", lj_json_int(t.ncpus));
+	lj_json_add(sys, "ncores", lj_json_int(t.ncores));
+	lj_json_add(sys, "npackages", lj_json_int(t.npackages));
 	kinds = json_object_new_array();
 	for (i = 0; i < t.nkinds; i++) {
 		json_object *k = json_object_new_object();
 
-		put(k, "cpus", str(lj_cpulist_format(&t.kinds[i].cpus, list, sizeof(list))));
-		put(k, "efficiency", lj_json_int(t.kinds[i].efficiency));
-		put(k, "name", str(t.kinds[i].name));
+		lj_json_add(k, "cpus", lj_json_str(lj_cpulist_format(&t.kinds[i].cpus, list, sizeof(list))));
+		lj_json_add(k, "efficiency", lj_json_int(t.kinds[i].efficiency));
+		lj_json_add(k, "name", lj_json_str(t.kinds[i].name));
 		json_object_array_add(kinds, k);
 	}
-	put(sys, "cpukinds", kinds);
+	lj_json_add(sys, "cpukinds", kinds);
 	for (i = 0; i < CPU_SETSIZE && first < 0; i++)
 		if (CPU_ISSET(i, &t.online))
 			first = i;
@@ -311,11 +301,11 @@ static void add_virt(json_object *sys)
 	int ret = lj_virt_detect(name, sizeof(name), &source);
 
 	if (ret < 0) {
-		put(sys, "virtualised", unknown("%s", "no CPUID, /sys/hypervisor or DMI on this machine"));
+		lj_json_add(sys, "virtualised", unknown("%s", "no CPUID, /sys/hypervisor or DMI on this machine"));
 		return;
 	}
-	put(sys, "virtualised", ret ? str(name) : json_object_new_boolean(0));
-	put(sys, "virt_source", str(source));
+	lj_json_add(sys, "virtualised", ret ? lj_json_str(name) : json_object_new_boolean(0));
+	lj_json_add(sys, "virt_source", lj_json_str(source));
 }
 
 json_object *lj_sysinfo_collect(void)

@@ -5,7 +5,8 @@
  * ljkit runs. The mapping (docs/lj-compare.md, "rt-tests --json input"):
  * the threads' min, avg (weighted by cycles) and max become the summary's
  * min, mean and max, their cycles the samples, the merged histogram (when
- * the run had -h) p50, p90, p99 and p99_9; microseconds become ns (with
+ * the run had -h) the percentiles every ljkit tool's summary has (lj_pcts:
+ * p50 to p99_99); microseconds become ns (with
  * -N/--nsecs on the command line the values are ns already).
  */
 #include "compare.h"
@@ -77,17 +78,6 @@ static const char *rt_tool(json_object *doc, bool *nsecs)
 		if (len == strlen(rt_progs[i].prog) && !strncmp(base, rt_progs[i].prog, len))
 			return rt_progs[i].tool;
 	return NULL;
-}
-
-static void put_metric(json_object *sum, const char *name, double v, const char *unit,
-		       const char *better)
-{
-	json_object *m = json_object_new_object();
-
-	json_object_object_add(m, "value", lj_json_num(v));
-	json_object_object_add(m, "unit", json_object_new_string(unit));
-	json_object_object_add(m, "better", json_object_new_string(better));
-	json_object_object_add(sum, name, m);
 }
 
 /* Accumulated over the threads. */
@@ -219,17 +209,13 @@ static double hist_quantile(const struct rt_acc *a, double q)
 
 static void put_quantiles(json_object *sum, const struct rt_acc *a, double scale)
 {
-	static const struct { const char *name; double q; } qs[] = {
-		{ "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 }, { "p99_9", 0.999 },
-	};
-
 	if (!(a->hist_total > 0))
 		return;
-	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
-		double v = hist_quantile(a, qs[i].q);
+	for (int i = 0; i < LJ_PCT_N; i++) {
+		double v = hist_quantile(a, lj_pcts[i].q);
 
 		if (!isnan(v))
-			put_metric(sum, qs[i].name, v * scale, "ns", "lower");
+			lj_summary_put(sum, lj_pcts[i].name, v * scale, "ns", LJ_BETTER_LOWER);
 	}
 }
 
@@ -268,11 +254,11 @@ static json_object *convert(json_object *rt, const char *tool, bool nsecs, char 
 	json_object_object_add(doc, "source", json_object_new_string("rt-tests --json"));
 	rc = get(rt, "return_code");
 	json_object_object_add(doc, "exit_code", lj_json_int(rc ? json_object_get_int(rc) : 0));
-	put_metric(sum, "min", a.min * scale, "ns", "lower");
-	put_metric(sum, "mean", a.weighted / a.cycles * scale, "ns", "lower");
+	lj_summary_put(sum, "min", a.min * scale, "ns", LJ_BETTER_LOWER);
+	lj_summary_put(sum, "mean", a.weighted / a.cycles * scale, "ns", LJ_BETTER_LOWER);
 	put_quantiles(sum, &a, scale);
-	put_metric(sum, "max", a.max * scale, "ns", "lower");
-	put_metric(sum, "samples", a.cycles, "count", "none");
+	lj_summary_put(sum, "max", a.max * scale, "ns", LJ_BETTER_LOWER);
+	lj_summary_put(sum, "samples", a.cycles, "count", LJ_BETTER_NONE);
 	json_object_object_add(doc, "summary", sum);
 	free(a.hist);
 	return doc;

@@ -20,22 +20,17 @@ static const char *wait_name(enum cyc_wait w)
 	}
 }
 
-static void add_i64(json_object *o, const char *k, int64_t v)
-{
-	json_object_object_add(o, k, lj_json_int(v));
-}
-
 static void params(struct cyc_run *run, json_object *p)
 {
 	const struct cyc_config *cfg = run->cfg;
 
-	add_i64(p, "interval_ns", cfg->interval_ns);
-	add_i64(p, "distance_ns", cfg->distance_ns);
-	add_i64(p, "loops", (int64_t)cfg->loops);
-	add_i64(p, "duration_ns", cfg->duration_ns);
-	add_i64(p, "threads", run->nthreads);
+	lj_json_add_int(p, "interval_ns", cfg->interval_ns);
+	lj_json_add_int(p, "distance_ns", cfg->distance_ns);
+	lj_json_add_int(p, "loops", (int64_t)cfg->loops);
+	lj_json_add_int(p, "duration_ns", cfg->duration_ns);
+	lj_json_add_int(p, "threads", run->nthreads);
 	json_object_object_add(p, "policy", json_object_new_string(lj_sched_policy_name(cfg->policy)));
-	add_i64(p, "priority", cfg->priority);
+	lj_json_add_int(p, "priority", cfg->priority);
 	json_object_object_add(p, "priospread", json_object_new_boolean(cfg->priospread));
 	json_object_object_add(p, "wait", json_object_new_string(wait_name(cfg->wait)));
 	json_object_object_add(p, "catch_up", json_object_new_string(
@@ -44,10 +39,10 @@ static void params(struct cyc_run *run, json_object *p)
 		cfg->wait == CYC_WAIT_TIMER ? "timer_overrun" : "none"));
 	json_object_object_add(p, "mlockall", json_object_new_boolean(cfg->mlock));
 	json_object_object_add(p, "unit", json_object_new_string(cfg->nsecs ? "ns" : "us"));
-	add_i64(p, "histogram_buckets", cfg->histogram);
-	add_i64(p, "breaktrace_ns", cfg->breaktrace_ns);
-	add_i64(p, "spike_ns", cfg->spike_ns);
-	add_i64(p, "latency_us", cfg->laptop ? -1 : cfg->latency_us);
+	lj_json_add_int(p, "histogram_buckets", cfg->histogram);
+	lj_json_add_int(p, "breaktrace_ns", cfg->breaktrace_ns);
+	lj_json_add_int(p, "spike_ns", cfg->spike_ns);
+	lj_json_add_int(p, "latency_us", cfg->laptop ? -1 : cfg->latency_us);
 }
 
 /* The statistics block's keys go straight into @dst (count, min_ns, ... histogram). */
@@ -64,20 +59,20 @@ static void thread_result(struct cyc_run *run, const struct cyc_thread *t, json_
 	struct cyc_live lv;
 
 	cyc_live_read(t, &lv);
-	add_i64(o, "thread", t->index);
-	add_i64(o, "tid", t->tid);
-	add_i64(o, "cpu", t->cpu);
-	add_i64(o, "interval_ns", t->interval_ns);
+	lj_json_add_int(o, "thread", t->index);
+	lj_json_add_int(o, "tid", t->tid);
+	lj_json_add_int(o, "cpu", t->cpu);
+	lj_json_add_int(o, "interval_ns", t->interval_ns);
 	json_object_object_add(o, "policy", json_object_new_string(lj_sched_policy_name(t->policy)));
-	add_i64(o, "priority", t->prio);
+	lj_json_add_int(o, "priority", t->prio);
 	merge_into(o, lj_result_hist_json(t->hist, true));
-	add_i64(o, "missed", (int64_t)lv.missed);
-	add_i64(o, "negatives", (int64_t)lj_hist_negatives(t->hist));
-	add_i64(o, "errors", (int64_t)t->errors);
+	lj_json_add_int(o, "missed", (int64_t)lv.missed);
+	lj_json_add_int(o, "negatives", (int64_t)lj_hist_negatives(t->hist));
+	lj_json_add_int(o, "errors", (int64_t)t->errors);
 	if (run->cfg->spike_ns)
-		add_i64(o, "spikes", (int64_t)t->nspikes);
+		lj_json_add_int(o, "spikes", (int64_t)t->nspikes);
 	if (run->cfg->histogram)	/* cyclictest's -h overflows, not lj_hist's */
-		add_i64(o, "h_overflows", (int64_t)t->cthist_overflows);
+		lj_json_add_int(o, "h_overflows", (int64_t)t->cthist_overflows);
 	json_object_array_add(arr, o);
 }
 
@@ -89,22 +84,22 @@ static void side(struct cyc_run *run, json_object *s)
 		const struct cyc_thread *t = &run->th[i];
 		json_object *o = json_object_new_object();
 
-		add_i64(o, "thread", i);
-		add_i64(o, "nvcsw", t->nvcsw);
-		add_i64(o, "nivcsw", t->nivcsw);
-		add_i64(o, "minflt_measuring", t->minflt_measuring);
-		add_i64(o, "majflt_measuring", t->majflt_measuring);
-		add_i64(o, "cpu_changes_seen", (int64_t)t->migrations);
-		add_i64(o, "nr_migrations", t->nr_migrations);
-		add_i64(o, "first_cpu", t->first_cpu);
-		add_i64(o, "last_cpu", t->last_cpu);
+		lj_json_add_int(o, "thread", i);
+		lj_json_add_int(o, "nvcsw", t->nvcsw);
+		lj_json_add_int(o, "nivcsw", t->nivcsw);
+		lj_json_add_int(o, "minflt_measuring", t->minflt_measuring);
+		lj_json_add_int(o, "majflt_measuring", t->majflt_measuring);
+		lj_json_add_int(o, "cpu_changes_seen", (int64_t)t->migrations);
+		lj_json_add_int(o, "nr_migrations", t->nr_migrations);
+		lj_json_add_int(o, "first_cpu", t->first_cpu);
+		lj_json_add_int(o, "last_cpu", t->last_cpu);
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(s, "threads", arr);
-	add_i64(s, "reporter_cpu", run->reporter_cpu);
+	lj_json_add_int(s, "reporter_cpu", run->reporter_cpu);
 	if (run->break_tid) {
-		add_i64(s, "break_tid", run->break_tid);
-		add_i64(s, "break_value", run->break_value);
+		lj_json_add_int(s, "break_tid", run->break_tid);
+		lj_json_add_int(s, "break_value", run->break_value);
 	}
 }
 
@@ -123,16 +118,9 @@ static void summary(struct cyc_run *run, struct lj_result *r)
 		cyc_live_read(&run->th[i], &lv);
 		missed += lv.missed;
 	}
-	lj_result_summary(r, "min", (double)lj_hist_min(all), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(r, "mean", lj_hist_mean(all), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(r, "p50", (double)lj_hist_quantile(all, 0.50), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(r, "p90", (double)lj_hist_quantile(all, 0.90), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(r, "p99", (double)lj_hist_quantile(all, 0.99), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(r, "p99_9", (double)lj_hist_quantile(all, 0.999), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(r, "max", (double)lj_hist_max(all), "ns", LJ_BETTER_LOWER);
+	lj_result_summary_hist(r, "", all);
 	lj_result_summary(r, "missed", (double)missed, "count", LJ_BETTER_LOWER);
 	lj_result_summary(r, "overflows", (double)lj_hist_overflows(all), "count", LJ_BETTER_LOWER);
-	lj_result_summary(r, "samples", (double)lj_hist_count(all), "count", LJ_BETTER_NONE);
 	lj_hist_free(all);
 }
 
@@ -146,8 +134,8 @@ static void rt_keys(struct cyc_run *run, json_object *root)
 	json_object *threads;
 
 	lj_rtjson_header(root);
-	add_i64(root, "num_threads", run->nthreads);
-	add_i64(root, "resolution_in_ns", cfg->nsecs);
+	lj_json_add_int(root, "num_threads", run->nthreads);
+	lj_json_add_int(root, "resolution_in_ns", cfg->nsecs);
 	threads = lj_rtjson_threads(root);
 	for (int i = 0; i < run->nthreads; i++) {
 		const struct cyc_thread *t = &run->th[i];

@@ -239,9 +239,6 @@ static void print_spikes(struct cyc_run *run, FILE *out)
 static void print_percentiles(struct cyc_run *run, FILE *out)
 {
 	const struct cyc_config *cfg = run->cfg;
-	static const struct { const char *name; double q; } qs[] = {
-		{ "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 }, { "p99.9", 0.999 }, { "p99.99", 0.9999 },
-	};
 
 	fprintf(out, "# Percentiles (%s), missed periods, histogram overflows:\n", cfg->nsecs ? "ns" : "us");
 	for (int i = 0; i < run->nthreads; i++) {
@@ -250,9 +247,9 @@ static void print_percentiles(struct cyc_run *run, FILE *out)
 
 		cyc_live_read(t, &lv);
 		fprintf(out, "# T:%2d", i);
-		for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++)
-			fprintf(out, " %s:%7lld", qs[k].name,
-				(long long)cyc_to_unit(cfg, lj_hist_quantile(t->hist, qs[k].q)));
+		for (int k = 0; k < LJ_PCT_N; k++)
+			fprintf(out, " %s:%7lld", lj_pcts[k].label,
+				(long long)cyc_to_unit(cfg, lj_hist_quantile(t->hist, lj_pcts[k].q)));
 		fprintf(out, " Max:%8lld Missed:%6llu Overflows:%4llu\n",
 			(long long)cyc_to_unit(cfg, lj_hist_max(t->hist)),
 			(unsigned long long)lv.missed,

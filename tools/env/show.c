@@ -24,11 +24,6 @@
 
 #define RT_RUNTIME_SYSCTL "/proc/sys/kernel/sched_rt_runtime_us"
 
-static json_object *jstr(const char *s)
-{
-	return json_object_new_string(s ? s : "");
-}
-
 static json_object *state_cgroup(void)
 {
 	struct lj_cgroup_mounts m;
@@ -37,17 +32,17 @@ static json_object *state_cgroup(void)
 	char path[PATH_MAX + 32], buf[64];
 
 	if (lj_cgroup_discover(&m)) {
-		json_object_object_add(o, "mode", jstr("unknown"));
+		json_object_object_add(o, "mode", lj_json_str("unknown"));
 		return o;
 	}
-	json_object_object_add(o, "mode", jstr(lj_cgroup_mode_name(m.mode)));
-	json_object_object_add(o, "v1_cpuset", jstr(m.v1_cpuset));
-	json_object_object_add(o, "v1_cpu", jstr(m.v1_cpu));
-	json_object_object_add(o, "unified", jstr(m.unified));
+	json_object_object_add(o, "mode", lj_json_str(lj_cgroup_mode_name(m.mode)));
+	json_object_object_add(o, "v1_cpuset", lj_json_str(m.v1_cpuset));
+	json_object_object_add(o, "v1_cpu", lj_json_str(m.v1_cpu));
+	json_object_object_add(o, "unified", lj_json_str(m.unified));
 	json_object_object_add(o, "v2_cpuset", json_object_new_boolean(m.v2_cpuset));
 	json_object_object_add(o, "v2_cpu", json_object_new_boolean(m.v2_cpu));
 	json_object_object_add(o, "systemd", json_object_new_boolean(m.systemd));
-	json_object_object_add(o, "v2_base", jstr(m.v2_base));
+	json_object_object_add(o, "v2_base", lj_json_str(m.v2_base));
 	if (!lj_cgroup_root(&m, &root)) {
 		json_object_object_add(o, "rt_group_sched", json_object_new_boolean(root.rt_group));
 		if (root.rt_group) {
@@ -67,21 +62,17 @@ static json_object *state_cpufreq(const cpu_set_t *cpus)
 	char why[128], list[256];
 	int n;
 
-	if (lj_cpufreq_available(cpus, why, sizeof(why))) {
-		char msg[160];
-
-		snprintf(msg, sizeof(msg), "unavailable: %s", why);
-		return jstr(msg);
-	}
+	if (lj_cpufreq_available(cpus, why, sizeof(why)))
+		return lj_json_strf("unavailable: %s", why);
 	n = lj_cpufreq_policies(cpus, pol, 64);
 	arr = json_object_new_array();
 	for (int i = 0; i < n; i++) {
 		json_object *p = json_object_new_object();
 
-		json_object_object_add(p, "cpus", jstr(lj_cpulist_format(&pol[i].cpus, list, sizeof(list))));
-		json_object_object_add(p, "driver", jstr(pol[i].driver));
-		json_object_object_add(p, "governor", jstr(pol[i].governor));
-		json_object_object_add(p, "available", jstr(pol[i].governors));
+		json_object_object_add(p, "cpus", lj_json_str(lj_cpulist_format(&pol[i].cpus, list, sizeof(list))));
+		json_object_object_add(p, "driver", lj_json_str(pol[i].driver));
+		json_object_object_add(p, "governor", lj_json_str(pol[i].governor));
+		json_object_object_add(p, "available", lj_json_str(pol[i].governors));
 		json_object_object_add(p, "min_khz", lj_json_int((int64_t)pol[i].min_khz));
 		json_object_object_add(p, "max_khz", lj_json_int((int64_t)pol[i].max_khz));
 		json_object_object_add(p, "cur_khz", lj_json_int((int64_t)pol[i].cur_khz));
@@ -110,7 +101,7 @@ static json_object *state_cpuidle(const cpu_set_t *cpus)
 			json_object *s = json_object_new_object();
 			char *name = cpuidle_state_name(cpu, st);
 
-			json_object_object_add(s, "name", jstr(name));
+			json_object_object_add(s, "name", lj_json_str(name ? name : ""));
 			json_object_object_add(s, "latency_us",
 					       lj_json_int((int64_t)cpuidle_state_latency(cpu, st)));
 			json_object_object_add(s, "disabled",
@@ -130,11 +121,11 @@ static json_object *state_preempt(void)
 	json_object *o = json_object_new_object();
 
 	lj_preempt_detect(&p);
-	json_object_object_add(o, "model", jstr(lj_preempt_name(p.model)));
+	json_object_object_add(o, "model", lj_json_str(lj_preempt_name(p.model)));
 	json_object_object_add(o, "dynamic", json_object_new_boolean(p.dynamic));
-	json_object_object_add(o, "source", jstr(p.source));
+	json_object_object_add(o, "source", lj_json_str(p.source));
 	if (p.detail[0])
-		json_object_object_add(o, "detail", jstr(p.detail));
+		json_object_object_add(o, "detail", lj_json_str(p.detail));
 	return o;
 }
 
@@ -142,7 +133,7 @@ static void add_journal(const char *path, pid_t pid, bool alive, int pending, vo
 {
 	json_object *j = json_object_new_object();
 
-	json_object_object_add(j, "path", jstr(path));
+	json_object_object_add(j, "path", lj_json_str(path));
 	json_object_object_add(j, "pid", lj_json_int(pid));
 	json_object_object_add(j, "alive", json_object_new_boolean(alive));
 	json_object_object_add(j, "pending", lj_json_int(pending));
@@ -165,7 +156,7 @@ static json_object *collect_state(void)
 	json_object_object_add(o, "cpuidle", state_cpuidle(&online));
 	json_object_object_add(o, "preempt", state_preempt());
 	lj_setup_list(NULL, add_journal, journals);
-	json_object_object_add(o, "journal_dir", jstr(lj_setup_journal_dir()));
+	json_object_object_add(o, "journal_dir", lj_json_str(lj_setup_journal_dir()));
 	json_object_object_add(o, "journals", journals);
 	return o;
 }

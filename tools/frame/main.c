@@ -8,6 +8,7 @@
 
 #include "lj_cpufreq.h"
 #include "lj_err.h"
+#include "lj_json.h"
 #include "lj_opt.h"
 #include "lj_result.h"
 #include "lj_stop.h"
@@ -175,15 +176,6 @@ static int wait_run(void *p, struct lj_tool *t)
 	return 0;
 }
 
-/* "unavailable: why" when no samples were taken. */
-static json_object *unavailable(const char *why)
-{
-	char buf[192];
-
-	snprintf(buf, sizeof(buf), "unavailable: %s", why[0] ? why : "unknown reason");
-	return json_object_new_string(buf);
-}
-
 /* The timeline file, the text, the --max-drop-rate gate. */
 static int report_text(void *p, struct lj_tool *t, int ret)
 {
@@ -240,7 +232,8 @@ static int report_json(void *p, struct lj_tool *t, struct lj_result *res, bool s
 	if (m->freq)
 		json_object_object_add(side, "cpufreq", lj_cpufreq_sampler_json(m->freq));
 	else
-		json_object_object_add(side, "cpufreq", unavailable(m->freq_why));
+		json_object_object_add(side, "cpufreq",
+				       lj_json_strf("unavailable: %s", m->freq_why[0] ? m->freq_why : "unknown reason"));
 	if (lj_stop_requested())
 		json_object_object_add(side, "interrupted", json_object_new_boolean(1));
 	return 0;

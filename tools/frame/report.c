@@ -189,17 +189,12 @@ void frm_report_text(FILE *out, const struct frm_config *cfg, const struct frm_c
 	}
 }
 
-static void add(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 static json_object *policy_json(const struct lj_sched_param *p)
 {
 	json_object *o = json_object_new_object();
 
-	add(o, "policy", json_object_new_string(lj_sched_policy_name(p->policy)));
-	add(o, "priority", lj_json_int(p->priority));
+	lj_json_add(o, "policy", json_object_new_string(lj_sched_policy_name(p->policy)));
+	lj_json_add(o, "priority", lj_json_int(p->priority));
 	return o;
 }
 
@@ -209,64 +204,64 @@ static void params_json(json_object *p, const struct frm_config *cfg,
 	json_object *arr = json_object_new_array(), *cal_arr = json_object_new_array();
 	json_object *ns = json_object_new_array();
 
-	add(p, "mode", json_object_new_string(cfg->ramp ? "ramp" : "fixed"));
-	add(p, "fps", lj_json_num(cfg->fps));
-	add(p, "fps_num", lj_json_int(cfg->clock.num));
-	add(p, "fps_den", lj_json_int(cfg->clock.den));
-	add(p, "period_ns", lj_json_num(1e9 / cfg->fps));
-	add(p, "display_model", json_object_new_string(frm_model_name(cfg->model)));
-	add(p, "duration_ns", lj_json_int(cfg->duration_ns));
-	add(p, "stages", lj_json_int(cfg->nstages));
-	add(p, "latency_frames", lj_json_int(cfg->latency_frames));
-	add(p, "warmup_frames", lj_json_int(cfg->warmup));
+	lj_json_add(p, "mode", json_object_new_string(cfg->ramp ? "ramp" : "fixed"));
+	lj_json_add(p, "fps", lj_json_num(cfg->fps));
+	lj_json_add(p, "fps_num", lj_json_int(cfg->clock.num));
+	lj_json_add(p, "fps_den", lj_json_int(cfg->clock.den));
+	lj_json_add(p, "period_ns", lj_json_num(1e9 / cfg->fps));
+	lj_json_add(p, "display_model", json_object_new_string(frm_model_name(cfg->model)));
+	lj_json_add(p, "duration_ns", lj_json_int(cfg->duration_ns));
+	lj_json_add(p, "stages", lj_json_int(cfg->nstages));
+	lj_json_add(p, "latency_frames", lj_json_int(cfg->latency_frames));
+	lj_json_add(p, "warmup_frames", lj_json_int(cfg->warmup));
 	for (int s = 0; s < cfg->nstages; s++) {
 		json_object_array_add(arr, lj_json_int((int64_t)units[s]));
 		json_object_array_add(ns, lj_json_int((int64_t)((double)units[s] * cal->ns_per_unit)));
 	}
-	add(p, cfg->ramp ? "work_ratio_units" : "work_units", arr);
-	add(p, cfg->ramp ? "work_ratio_ns" : "work_ns", ns);
-	add(p, "stage_policy", policy_json(&cfg->policy));
+	lj_json_add(p, cfg->ramp ? "work_ratio_units" : "work_units", arr);
+	lj_json_add(p, cfg->ramp ? "work_ratio_ns" : "work_ns", ns);
+	lj_json_add(p, "stage_policy", policy_json(&cfg->policy));
 	if (cfg->background) {
 		json_object *bg = policy_json(&cfg->bg_policy);
 
-		add(bg, "threads", lj_json_int(cfg->background));
-		add(bg, "cpus", cfg->bg_cpus ? json_object_new_string(cfg->bg_cpus) : NULL);
-		add(bg, "cgroup", cfg->bg_cgroup ? json_object_new_string(cfg->bg_cgroup) : NULL);
-		add(bg, "load_pct", lj_json_int(cfg->bg_load));
-		add(p, "background", bg);
+		lj_json_add(bg, "threads", lj_json_int(cfg->background));
+		lj_json_add(bg, "cpus", cfg->bg_cpus ? json_object_new_string(cfg->bg_cpus) : NULL);
+		lj_json_add(bg, "cgroup", cfg->bg_cgroup ? json_object_new_string(cfg->bg_cgroup) : NULL);
+		lj_json_add(bg, "load_pct", lj_json_int(cfg->bg_load));
+		lj_json_add(p, "background", bg);
 	}
-	add(p, "max_drop_rate", lj_json_num(cfg->max_drop_rate));
+	lj_json_add(p, "max_drop_rate", lj_json_num(cfg->max_drop_rate));
 	if (cfg->ramp) {
-		add(p, "ramp_repeat", lj_json_int(cfg->ramp_repeat));
-		add(p, "ramp_precision", lj_json_num(cfg->ramp_precision));
+		lj_json_add(p, "ramp_repeat", lj_json_int(cfg->ramp_repeat));
+		lj_json_add(p, "ramp_precision", lj_json_num(cfg->ramp_precision));
 	}
 	if (cfg->timeline)
-		add(p, "timeline_interval_ns", lj_json_int(cfg->timeline_interval_ns));
+		lj_json_add(p, "timeline_interval_ns", lj_json_int(cfg->timeline_interval_ns));
 	if (!cfg->ramp)
-		add(p, "drop_window_ns", lj_json_int(cfg->drop_window_ns));
+		lj_json_add(p, "drop_window_ns", lj_json_int(cfg->drop_window_ns));
 	if (cal->fake)
-		add(p, "fake_ns_per_unit", lj_json_num(cfg->fake_ns_per_unit));
+		lj_json_add(p, "fake_ns_per_unit", lj_json_num(cfg->fake_ns_per_unit));
 	for (int k = 0; k < cal->n; k++) {
 		json_object *c = json_object_new_object();
 
-		add(c, "kind", lj_json_int(cal->k[k].kind));
-		add(c, "cpus", json_object_new_string(cal->k[k].cpus));
-		add(c, "cpu", lj_json_int(cal->k[k].cpu));
-		add(c, "ns_per_unit", lj_json_num(cal->k[k].ns_per_unit));
-		add(c, "source", json_object_new_string(cal->k[k].source ? cal->k[k].source : "run"));
-		add(c, "khz", cal->k[k].khz ? lj_json_int(cal->k[k].khz) : NULL);
-		add(c, "measured_at", lj_json_int(cal->k[k].measured_at));
-		add(c, "check_ns_per_unit", lj_json_num(cal->k[k].check_ns_per_unit));
-		add(c, "drift", lj_json_num(drift(&cal->k[k])));
+		lj_json_add(c, "kind", lj_json_int(cal->k[k].kind));
+		lj_json_add(c, "cpus", json_object_new_string(cal->k[k].cpus));
+		lj_json_add(c, "cpu", lj_json_int(cal->k[k].cpu));
+		lj_json_add(c, "ns_per_unit", lj_json_num(cal->k[k].ns_per_unit));
+		lj_json_add(c, "source", json_object_new_string(cal->k[k].source ? cal->k[k].source : "run"));
+		lj_json_add(c, "khz", cal->k[k].khz ? lj_json_int(cal->k[k].khz) : NULL);
+		lj_json_add(c, "measured_at", lj_json_int(cal->k[k].measured_at));
+		lj_json_add(c, "check_ns_per_unit", lj_json_num(cal->k[k].check_ns_per_unit));
+		lj_json_add(c, "drift", lj_json_num(drift(&cal->k[k])));
 		json_object_array_add(cal_arr, c);
 	}
-	add(p, "calibration", cal_arr);
-	add(p, "ns_per_unit", lj_json_num(cal->ns_per_unit));
+	lj_json_add(p, "calibration", cal_arr);
+	lj_json_add(p, "ns_per_unit", lj_json_num(cal->ns_per_unit));
 	if (!cal->fake) {
-		add(p, "calibration_id", json_object_new_string(cal->id));
-		add(p, "calibration_file", cal->file[0] ? json_object_new_string(cal->file) : NULL);
+		lj_json_add(p, "calibration_id", json_object_new_string(cal->id));
+		lj_json_add(p, "calibration_file", cal->file[0] ? json_object_new_string(cal->file) : NULL);
 		if (cal->file_error[0])
-			add(p, "calibration_file_error", json_object_new_string(cal->file_error));
+			lj_json_add(p, "calibration_file_error", json_object_new_string(cal->file_error));
 	}
 }
 
@@ -277,24 +272,24 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 	uint64_t per_kind[LJ_TOPO_MAX_KINDS + 1] = { 0 };
 	char key[16];
 
-	add(o, "name", json_object_new_string(st->index ? "stage" : "stage (vsync source)"));
-	add(o, "stage", lj_json_int(st->index));
-	add(o, "tid", lj_json_int(st->tid));
-	add(o, "units", lj_json_int((int64_t)st->units));
-	add(o, "frames", lj_json_int((int64_t)st->frames));
-	add(o, "skipped", lj_json_int((int64_t)st->skipped));
-	add(o, "abandoned", lj_json_int((int64_t)st->abandoned));
-	add(o, "busy_starts", lj_json_int((int64_t)st->busy_starts));
-	add(o, "ring_full", lj_json_int((int64_t)st->ring_full));
-	add(o, "policy_error", st->policy_err ? json_object_new_string(lj_strerror(st->policy_err)) : NULL);
-	add(o, "wake_lateness", lj_result_hist_json(st->lateness, true));
+	lj_json_add(o, "name", json_object_new_string(st->index ? "stage" : "stage (vsync source)"));
+	lj_json_add(o, "stage", lj_json_int(st->index));
+	lj_json_add(o, "tid", lj_json_int(st->tid));
+	lj_json_add(o, "units", lj_json_int((int64_t)st->units));
+	lj_json_add(o, "frames", lj_json_int((int64_t)st->frames));
+	lj_json_add(o, "skipped", lj_json_int((int64_t)st->skipped));
+	lj_json_add(o, "abandoned", lj_json_int((int64_t)st->abandoned));
+	lj_json_add(o, "busy_starts", lj_json_int((int64_t)st->busy_starts));
+	lj_json_add(o, "ring_full", lj_json_int((int64_t)st->ring_full));
+	lj_json_add(o, "policy_error", st->policy_err ? json_object_new_string(lj_strerror(st->policy_err)) : NULL);
+	lj_json_add(o, "wake_lateness", lj_result_hist_json(st->lateness, true));
 	for (int c = 0; c < CPU_SETSIZE; c++) {
 		int k;
 
 		if (!st->cpu_count[c])
 			continue;
 		snprintf(key, sizeof(key), "%d", c);
-		add(cpus, key, lj_json_int(st->cpu_count[c]));
+		lj_json_add(cpus, key, lj_json_int(st->cpu_count[c]));
 		k = t ? lj_topo_kind_of(t, c) : -1;
 		per_kind[k >= 0 && k < LJ_TOPO_MAX_KINDS ? k : LJ_TOPO_MAX_KINDS] += st->cpu_count[c];
 	}
@@ -305,21 +300,21 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 			snprintf(key, sizeof(key), "unknown");
 		else
 			snprintf(key, sizeof(key), "%d", k);
-		add(kinds, key, lj_json_int((int64_t)per_kind[k]));
+		lj_json_add(kinds, key, lj_json_int((int64_t)per_kind[k]));
 	}
-	add(o, "frames_per_cpu", cpus);
-	add(o, "frames_per_kind", kinds);
-	add(o, "cpu_changes", lj_json_int((int64_t)st->cpu_changes));
-	add(o, "migrations", st->migrations >= 0 ? lj_json_int(st->migrations) : NULL);
-	add(o, "voluntary_switches", st->vcsw >= 0 ? lj_json_int(st->vcsw) : NULL);
-	add(o, "involuntary_switches", st->ivcsw >= 0 ? lj_json_int(st->ivcsw) : NULL);
-	add(o, "cpu_ns", lj_json_int(st->cpu_ns));
-	add(o, "work_ns", lj_json_int(st->work_ns));
+	lj_json_add(o, "frames_per_cpu", cpus);
+	lj_json_add(o, "frames_per_kind", kinds);
+	lj_json_add(o, "cpu_changes", lj_json_int((int64_t)st->cpu_changes));
+	lj_json_add(o, "migrations", st->migrations >= 0 ? lj_json_int(st->migrations) : NULL);
+	lj_json_add(o, "voluntary_switches", st->vcsw >= 0 ? lj_json_int(st->vcsw) : NULL);
+	lj_json_add(o, "involuntary_switches", st->ivcsw >= 0 ? lj_json_int(st->ivcsw) : NULL);
+	lj_json_add(o, "cpu_ns", lj_json_int(st->cpu_ns));
+	lj_json_add(o, "work_ns", lj_json_int(st->work_ns));
 	/* The work each frame got: wall time (preemption included) and the thread's CPU time. */
-	add(o, "work_ns_per_frame", lj_json_num(st->frames ? (double)st->work_ns / (double)st->frames : 0.0));
-	add(o, "cpu_ns_per_frame", lj_json_num(st->frames ? (double)st->cpu_ns / (double)st->frames : 0.0));
-	add(o, "overhead_ns", lj_json_int(st->overhead_ns));
-	add(o, "overhead", lj_result_hist_json(st->overhead, false));
+	lj_json_add(o, "work_ns_per_frame", lj_json_num(st->frames ? (double)st->work_ns / (double)st->frames : 0.0));
+	lj_json_add(o, "cpu_ns_per_frame", lj_json_num(st->frames ? (double)st->cpu_ns / (double)st->frames : 0.0));
+	lj_json_add(o, "overhead_ns", lj_json_int(st->overhead_ns));
+	lj_json_add(o, "overhead", lj_result_hist_json(st->overhead, false));
 	return o;
 }
 
@@ -351,14 +346,14 @@ static json_object *frame_times_json(const struct frm_trial *tr)
 	const struct frm_account *a = &tr->acct;
 	json_object *o = lj_result_hist_json(tr->frame_times, true);
 
-	add(o, "name", json_object_new_string("frame_times"));
-	add(o, "mean_frame_time_ns", lj_json_num(frm_mean_frame_time(a)));
-	add(o, "intervals", lj_json_int((int64_t)a->intervals));
-	add(o, "smooth_intervals", lj_json_int((int64_t)a->smooth));
-	add(o, "percentage_smooth", lj_json_num(frm_percentage_smooth(a)));
-	add(o, "frame_time_discrepancy_ns", lj_json_num(tr->discrepancy_ns));
-	add(o, "longest_freeze_ns", lj_json_int(a->longest_freeze_ns));
-	add(o, "freeze_time_ns", lj_json_int(a->freeze_ns));
+	lj_json_add(o, "name", json_object_new_string("frame_times"));
+	lj_json_add(o, "mean_frame_time_ns", lj_json_num(frm_mean_frame_time(a)));
+	lj_json_add(o, "intervals", lj_json_int((int64_t)a->intervals));
+	lj_json_add(o, "smooth_intervals", lj_json_int((int64_t)a->smooth));
+	lj_json_add(o, "percentage_smooth", lj_json_num(frm_percentage_smooth(a)));
+	lj_json_add(o, "frame_time_discrepancy_ns", lj_json_num(tr->discrepancy_ns));
+	lj_json_add(o, "longest_freeze_ns", lj_json_int(a->longest_freeze_ns));
+	lj_json_add(o, "freeze_time_ns", lj_json_int(a->freeze_ns));
 	return o;
 }
 
@@ -366,8 +361,8 @@ static json_object *latency_json(const struct frm_trial *tr)
 {
 	json_object *o = lj_result_hist_json(tr->latency, true);
 
-	add(o, "name", json_object_new_string("frame_latency"));
-	add(o, "mean_ns", lj_json_num(frm_mean_latency(&tr->acct)));
+	lj_json_add(o, "name", json_object_new_string("frame_latency"));
+	lj_json_add(o, "mean_ns", lj_json_num(frm_mean_latency(&tr->acct)));
 	return o;
 }
 
@@ -376,13 +371,13 @@ static json_object *production_json(const struct frm_config *cfg, const struct f
 	const struct frm_account *a = &tr->acct;
 	json_object *o = lj_result_hist_json(tr->production, true);
 
-	add(o, "name", json_object_new_string("production_time"));
-	add(o, "p95_ns", lj_json_int(q(tr->production, 0.95)));
-	add(o, "presented", lj_json_int((int64_t)a->presented));
-	add(o, "steady_intervals", lj_json_int((int64_t)a->steady));
-	add(o, "present_intervals", lj_json_int((int64_t)a->present_intervals));
-	add(o, "percentage_steady", lj_json_num(frm_percentage_steady(a)));
-	add(o, "present_jitter", present_jitter_json(cfg, tr));
+	lj_json_add(o, "name", json_object_new_string("production_time"));
+	lj_json_add(o, "p95_ns", lj_json_int(q(tr->production, 0.95)));
+	lj_json_add(o, "presented", lj_json_int((int64_t)a->presented));
+	lj_json_add(o, "steady_intervals", lj_json_int((int64_t)a->steady));
+	lj_json_add(o, "present_intervals", lj_json_int((int64_t)a->present_intervals));
+	lj_json_add(o, "percentage_steady", lj_json_num(frm_percentage_steady(a)));
+	lj_json_add(o, "present_jitter", present_jitter_json(cfg, tr));
 	return o;
 }
 
@@ -391,18 +386,18 @@ static json_object *classes_json(const struct frm_config *cfg, const struct frm_
 {
 	json_object *o = json_object_new_object(), *by = json_object_new_array();
 
-	add(o, "name", json_object_new_string("frames"));
-	add(o, "display_model", json_object_new_string(frm_model_name(cfg->model)));
-	add(o, "frames", lj_json_int((int64_t)a->frames));
-	add(o, "displayed", lj_json_int((int64_t)a->displayed));
-	add(o, "dropped", lj_json_int((int64_t)a->dropped));
-	add(o, "janky", lj_json_int((int64_t)a->janky));
+	lj_json_add(o, "name", json_object_new_string("frames"));
+	lj_json_add(o, "display_model", json_object_new_string(frm_model_name(cfg->model)));
+	lj_json_add(o, "frames", lj_json_int((int64_t)a->frames));
+	lj_json_add(o, "displayed", lj_json_int((int64_t)a->displayed));
+	lj_json_add(o, "dropped", lj_json_int((int64_t)a->dropped));
+	lj_json_add(o, "janky", lj_json_int((int64_t)a->janky));
 	for (int f = 0; f < FRM_NFATES; f++)
-		add(o, frm_fate_name(f), lj_json_int((int64_t)a->fate[f]));
+		lj_json_add(o, frm_fate_name(f), lj_json_int((int64_t)a->fate[f]));
 	for (int s = 0; s < cfg->nstages; s++)
 		json_object_array_add(by, lj_json_int((int64_t)a->missed_by_stage[s]));
-	add(o, "deadline_missed_by_stage", by);
-	add(o, "longest_streak", lj_json_int((int64_t)a->longest_streak));
+	lj_json_add(o, "deadline_missed_by_stage", by);
+	lj_json_add(o, "longest_streak", lj_json_int((int64_t)a->longest_streak));
 	return o;
 }
 
@@ -432,20 +427,20 @@ static json_object *emulator_json(const struct frm_config *cfg, const struct frm
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	double ovh = overhead_per_frame(tr);
 
-	add(o, "overhead_ns_per_frame", lj_json_num(ovh));
-	add(o, "share_pct", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
-	add(o, "limit_pct", lj_json_num(100.0 * LJ_INSTR_EMULATOR_LIMIT));
+	lj_json_add(o, "overhead_ns_per_frame", lj_json_num(ovh));
+	lj_json_add(o, "share_pct", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
+	lj_json_add(o, "limit_pct", lj_json_num(100.0 * LJ_INSTR_EMULATOR_LIMIT));
 	for (int s = 0; s < cfg->nstages; s++) {
 		const struct frm_stage *st = &tr->stage[s];
 		json_object *e = json_object_new_object();
 
-		add(e, "stage", lj_json_int(s));
-		add(e, "overhead_ns_per_frame", st->frames ? lj_json_num((double)st->overhead_ns / (double)st->frames) : NULL);
-		add(e, "cpu_ns_per_frame", st->frames && st->cpu_ns >= 0 ?
+		lj_json_add(e, "stage", lj_json_int(s));
+		lj_json_add(e, "overhead_ns_per_frame", st->frames ? lj_json_num((double)st->overhead_ns / (double)st->frames) : NULL);
+		lj_json_add(e, "cpu_ns_per_frame", st->frames && st->cpu_ns >= 0 ?
 		    lj_json_num((double)st->cpu_ns / (double)st->frames) : NULL);
 		json_object_array_add(arr, e);
 	}
-	add(o, "stages", arr);
+	lj_json_add(o, "stages", arr);
 	return o;
 }
 
@@ -465,18 +460,18 @@ static void stages_json(struct lj_result *res, const struct frm_config *cfg,
 		vcsw += st->vcsw > 0 ? st->vcsw : 0;
 		ivcsw += st->ivcsw > 0 ? st->ivcsw : 0;
 	}
-	add(side, "migrations", lj_json_int(migr));
-	add(side, "voluntary_switches", lj_json_int(vcsw));
-	add(side, "involuntary_switches", lj_json_int(ivcsw));
+	lj_json_add(side, "migrations", lj_json_int(migr));
+	lj_json_add(side, "voluntary_switches", lj_json_int(vcsw));
+	lj_json_add(side, "involuntary_switches", lj_json_int(ivcsw));
 	/* Where the timeline's t_s = 0 is on CLOCK_MONOTONIC (the first measured vsync). */
-	add(side, "timeline_t0_ns", lj_json_int(frm_trial_vsync(tr, tr->warmup)));
-	add(side, "overhead_ns_per_frame", lj_json_num(ovh));
-	add(side, "overhead_pct_of_period", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
-	add(side, "instruments", json_object_new_object());
-	add(json_object_object_get(side, "instruments"), "emulator", emulator_json(cfg, tr));
+	lj_json_add(side, "timeline_t0_ns", lj_json_int(frm_trial_vsync(tr, tr->warmup)));
+	lj_json_add(side, "overhead_ns_per_frame", lj_json_num(ovh));
+	lj_json_add(side, "overhead_pct_of_period", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
+	lj_json_add(side, "instruments", json_object_new_object());
+	lj_json_add(json_object_object_get(side, "instruments"), "emulator", emulator_json(cfg, tr));
 	/* lj-frame's main thread while the stages ran: the validity hook's 100 ms polls */
-	add(side, "main_thread_cpu_ns", lj_json_int(tr->main_cpu_ns));
-	add(side, "main_thread_cpu_pct", lj_json_num(tr->main_wall_ns > 0 ? 100.0 * (double)tr->main_cpu_ns /
+	lj_json_add(side, "main_thread_cpu_ns", lj_json_int(tr->main_cpu_ns));
+	lj_json_add(side, "main_thread_cpu_pct", lj_json_num(tr->main_wall_ns > 0 ? 100.0 * (double)tr->main_cpu_ns /
 						(double)tr->main_wall_ns : 0));
 }
 
@@ -493,8 +488,8 @@ static void trial_json(struct lj_result *res, const struct frm_config *cfg,
 	json_object_array_add(results, production_json(cfg, tr));
 	summary_account(res, a);
 	lj_result_summary(res, "frame_time_discrepancy", tr->discrepancy_ns, "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "frame_latency_p99", (double)q(tr->latency, 0.99), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "production_p99", (double)q(tr->production, 0.99), "ns", LJ_BETTER_LOWER);
+	lj_result_summary_hist(res, "frame_latency_", tr->latency);
+	lj_result_summary_hist(res, "production_", tr->production);
 	if (cfg->fake_ns_per_unit <= 0)
 		stages_json(res, cfg, tr, t);
 	/* After the stages' objects: readers that index the results keep their places. */
@@ -518,45 +513,45 @@ static void ramp_json(struct lj_result *res, const struct frm_config *cfg,
 	json_object *est = json_object_new_array();
 	struct frm_ramp_point *pts = malloc((r->npts ? r->npts : 1) * sizeof(*pts));
 
-	add(o, "name", json_object_new_string("ramp"));
-	add(o, "max_work", lj_json_num(r->max_work));
-	add(o, "max_work_ns", lj_json_num(r->max_work * cal->ns_per_unit));
-	add(o, "spread_min", lj_json_num(r->spread_min));
-	add(o, "spread_max", lj_json_num(r->spread_max));
+	lj_json_add(o, "name", json_object_new_string("ramp"));
+	lj_json_add(o, "max_work", lj_json_num(r->max_work));
+	lj_json_add(o, "max_work_ns", lj_json_num(r->max_work * cal->ns_per_unit));
+	lj_json_add(o, "spread_min", lj_json_num(r->spread_min));
+	lj_json_add(o, "spread_max", lj_json_num(r->spread_max));
 	lj_json_add_num(o, "spread_stddev", r->spread_stddev,
 			"one bisection (--ramp-repeat 1): a spread needs two");
-	add(o, "never_failed", json_object_new_boolean(r->never_failed));
-	add(o, "never_passed", json_object_new_boolean(r->never_passed));
-	add(o, "trials", lj_json_int(r->npts));
-	add(o, "elapsed_ns", lj_json_int(r->elapsed_ns));
+	lj_json_add(o, "never_failed", json_object_new_boolean(r->never_failed));
+	lj_json_add(o, "never_passed", json_object_new_boolean(r->never_passed));
+	lj_json_add(o, "trials", lj_json_int(r->npts));
+	lj_json_add(o, "elapsed_ns", lj_json_int(r->elapsed_ns));
 	for (int i = 0; i < r->nest; i++)
 		json_object_array_add(est, lj_json_num(r->estimates[i]));
-	add(o, "estimates", est);
+	lj_json_add(o, "estimates", est);
 	if (pts) {
 		memcpy(pts, r->pts, r->npts * sizeof(*pts));
 		qsort(pts, r->npts, sizeof(*pts), cmp_point);
 		for (int i = 0; i < r->npts; i++) {
 			json_object *p = json_object_new_object();
 
-			add(p, "work", lj_json_int((int64_t)pts[i].work));
-			add(p, "work_ns", lj_json_num((double)pts[i].work * cal->ns_per_unit));
-			add(p, "fps", lj_json_num(pts[i].fps));
-			add(p, "drop_rate", lj_json_num(pts[i].drop_rate));
-			add(p, "percentage_smooth", lj_json_num(pts[i].smooth));
-			add(p, "production_p99_ns", lj_json_int(pts[i].production_p99_ns));
-			add(p, "frames", lj_json_int((int64_t)pts[i].frames));
-			add(p, "dropped", lj_json_int((int64_t)pts[i].dropped));
-			add(p, "pass", json_object_new_boolean(pts[i].pass));
-			add(p, "phase", json_object_new_string(pts[i].repeat < 0 ? "coarse" : "bisect"));
+			lj_json_add(p, "work", lj_json_int((int64_t)pts[i].work));
+			lj_json_add(p, "work_ns", lj_json_num((double)pts[i].work * cal->ns_per_unit));
+			lj_json_add(p, "fps", lj_json_num(pts[i].fps));
+			lj_json_add(p, "drop_rate", lj_json_num(pts[i].drop_rate));
+			lj_json_add(p, "percentage_smooth", lj_json_num(pts[i].smooth));
+			lj_json_add(p, "production_p99_ns", lj_json_int(pts[i].production_p99_ns));
+			lj_json_add(p, "frames", lj_json_int((int64_t)pts[i].frames));
+			lj_json_add(p, "dropped", lj_json_int((int64_t)pts[i].dropped));
+			lj_json_add(p, "pass", json_object_new_boolean(pts[i].pass));
+			lj_json_add(p, "phase", json_object_new_string(pts[i].repeat < 0 ? "coarse" : "bisect"));
 			if (pts[i].repeat >= 0)
-				add(p, "bisection", lj_json_int(pts[i].repeat));
+				lj_json_add(p, "bisection", lj_json_int(pts[i].repeat));
 			json_object_array_add(curve, p);
 		}
 		free(pts);
 	}
-	add(o, "curve", curve);
-	add(o, "frames", lj_json_int((int64_t)r->total.frames));
-	add(o, "dropped", lj_json_int((int64_t)r->total.dropped));
+	lj_json_add(o, "curve", curve);
+	lj_json_add(o, "frames", lj_json_int((int64_t)r->total.frames));
+	lj_json_add(o, "dropped", lj_json_int((int64_t)r->total.dropped));
 	json_object_array_add(lj_result_results(res), o);
 	/* Rates over a ramp mix passing and failing trials: only the counts. */
 	lj_result_summary(res, "frames", (double)r->total.frames, "frames", LJ_BETTER_NONE);

@@ -77,15 +77,10 @@ void frm_smooth_text(FILE *out, const struct frm_config *cfg, const struct frm_s
 		fprintf(out, ": no full window\n");
 }
 
-static void add(json_object *o, const char *k, json_object *v)
+/* NAN (null in the JSON) when the run had no window to measure. */
+static double or_nan(bool have, double v)
 {
-	json_object_object_add(o, k, v);
-}
-
-/* A % of a window, or null without windows. */
-static json_object *pct_or_null(double v)
-{
-	return v >= 0 ? lj_json_num(v) : NULL;
+	return have ? v : NAN;
 }
 
 static json_object *window_json(const struct frm_config *cfg, const struct frm_smooth *s)
@@ -94,26 +89,26 @@ static json_object *window_json(const struct frm_config *cfg, const struct frm_s
 	json_object *by = json_object_new_array();
 	double share[FRM_SMOOTH_BUCKETS];
 
-	add(o, "name", json_object_new_string("dropped_window"));
-	add(o, "window_ns", lj_json_int(cfg->drop_window_ns));
-	add(o, "window_frames", lj_json_uint(frm_window_frames(&cfg->clock, cfg->drop_window_ns)));
-	add(o, "windows", lj_json_uint(s->windows));
-	add(o, "max_pct", pct_or_null(s->windows ? frm_smooth_pct(s, s->max_dropped) : -1));
-	add(o, "max_dropped", s->windows ? lj_json_uint(s->max_dropped) : NULL);
-	add(o, "max_start_ns", s->windows ? lj_json_int(llround(worst_start_s(s) * 1e9)) : NULL);
-	add(o, "p50_pct", pct_or_null(frm_smooth_percentile(s, 50)));
-	add(o, "p95_pct", pct_or_null(frm_smooth_percentile(s, 95)));
-	add(o, "p99_pct", pct_or_null(frm_smooth_percentile(s, 99)));
+	lj_json_add(o, "name", json_object_new_string("dropped_window"));
+	lj_json_add(o, "window_ns", lj_json_int(cfg->drop_window_ns));
+	lj_json_add(o, "window_frames", lj_json_uint(frm_window_frames(&cfg->clock, cfg->drop_window_ns)));
+	lj_json_add(o, "windows", lj_json_uint(s->windows));
+	lj_json_add_num(o, "max_pct", or_nan(s->windows, frm_smooth_pct(s, s->max_dropped)), NULL);
+	lj_json_add(o, "max_dropped", s->windows ? lj_json_uint(s->max_dropped) : NULL);
+	lj_json_add(o, "max_start_ns", s->windows ? lj_json_int(llround(worst_start_s(s) * 1e9)) : NULL);
+	lj_json_add_num(o, "p50_pct", or_nan(s->windows, frm_smooth_percentile(s, 50)), NULL);
+	lj_json_add_num(o, "p95_pct", or_nan(s->windows, frm_smooth_percentile(s, 95)), NULL);
+	lj_json_add_num(o, "p99_pct", or_nan(s->windows, frm_smooth_percentile(s, 99)), NULL);
 	frm_smooth_buckets(s, share);
 	for (int b = 0; b < FRM_SMOOTH_BUCKETS; b++) {
 		json_object *x = json_object_new_object();
 
-		add(x, "from_pct", lj_json_int(frm_smooth_bucket_pct[b]));
-		add(x, "to_pct", lj_json_int(b + 1 < FRM_SMOOTH_BUCKETS ? frm_smooth_bucket_pct[b + 1] : 100));
-		add(x, "share_pct", lj_json_num(share[b]));
+		lj_json_add(x, "from_pct", lj_json_int(frm_smooth_bucket_pct[b]));
+		lj_json_add(x, "to_pct", lj_json_int(b + 1 < FRM_SMOOTH_BUCKETS ? frm_smooth_bucket_pct[b + 1] : 100));
+		lj_json_add(x, "share_pct", lj_json_num(share[b]));
 		json_object_array_add(buckets, x);
 	}
-	add(o, "buckets", buckets);
+	lj_json_add(o, "buckets", buckets);
 	/* The whole distribution: [dropped in the window, windows], non-empty counts only. */
 	for (uint64_t d = 0; s->windows && d <= s->win.n; d++) {
 		json_object *pair;
@@ -125,7 +120,7 @@ static json_object *window_json(const struct frm_config *cfg, const struct frm_s
 		json_object_array_add(pair, lj_json_uint(s->by_dropped[d]));
 		json_object_array_add(by, pair);
 	}
-	add(o, "windows_by_dropped", by);
+	lj_json_add(o, "windows_by_dropped", by);
 	return o;
 }
 
@@ -133,10 +128,10 @@ static json_object *jank_json(const struct frm_smooth *s)
 {
 	json_object *o = json_object_new_object();
 
-	add(o, "name", json_object_new_string("throughput_jank"));
-	add(o, "janks", lj_json_uint(s->janks));
-	add(o, "gaps_compared", lj_json_uint(s->gaps_compared));
-	add(o, "jank_pct", lj_json_num(frm_smooth_jank_pct(s)));
+	lj_json_add(o, "name", json_object_new_string("throughput_jank"));
+	lj_json_add(o, "janks", lj_json_uint(s->janks));
+	lj_json_add(o, "gaps_compared", lj_json_uint(s->gaps_compared));
+	lj_json_add(o, "jank_pct", lj_json_num(frm_smooth_jank_pct(s)));
 	return o;
 }
 
@@ -145,20 +140,14 @@ static json_object *missed_json(const struct frm_smooth *s)
 	json_object *o = json_object_new_object();
 	bool any = s->scroll_windows > 0;
 
-	add(o, "name", json_object_new_string("missed_vsyncs"));
-	add(o, "window_frames", lj_json_int(FRM_SCROLL_WINDOW));
-	add(o, "windows", lj_json_uint(s->scroll_windows));
-	add(o, "missed_vsyncs_sum_max", any ? lj_json_uint(s->missed_sum_max) : NULL);
-	add(o, "missed_vsyncs_max", any ? lj_json_uint(s->missed_max) : NULL);
-	add(o, "delayed_frames_pct_max", any ? lj_json_num(100.0 * (double)s->delayed_max /
+	lj_json_add(o, "name", json_object_new_string("missed_vsyncs"));
+	lj_json_add(o, "window_frames", lj_json_int(FRM_SCROLL_WINDOW));
+	lj_json_add(o, "windows", lj_json_uint(s->scroll_windows));
+	lj_json_add(o, "missed_vsyncs_sum_max", any ? lj_json_uint(s->missed_sum_max) : NULL);
+	lj_json_add(o, "missed_vsyncs_max", any ? lj_json_uint(s->missed_max) : NULL);
+	lj_json_add(o, "delayed_frames_pct_max", any ? lj_json_num(100.0 * (double)s->delayed_max /
 									FRM_SCROLL_WINDOW) : NULL);
 	return o;
-}
-
-/* NAN (null in the summary) when the run had no window to measure. */
-static double or_nan(bool have, double v)
-{
-	return have ? v : NAN;
 }
 
 void frm_smooth_json(struct lj_result *res, const struct frm_config *cfg, const struct frm_smooth *s)

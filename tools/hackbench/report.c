@@ -71,34 +71,29 @@ void hb_report_final(const struct hb_run *run)
 			(unsigned long long)run->partial);
 }
 
-static void put(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 /* What was asked for: the result's "params". */
 static void json_params(const struct hb_run *run, json_object *params)
 {
 	const struct hb_config *cfg = run->cfg;
 
-	put(params, "mode", json_object_new_string(cfg->mode == HB_THREAD ? "threads" : "processes"));
-	put(params, "transport", json_object_new_string(hb_transport_name(cfg->transport)));
-	put(params, "groups", lj_json_int(cfg->groups));
-	put(params, "fds", lj_json_int(cfg->fds));
-	put(params, "tasks", lj_json_int(2LL * cfg->groups * cfg->fds));
-	put(params, "loops", lj_json_int(cfg->load ? 0 : cfg->loops));
-	put(params, "datasize", lj_json_int(cfg->datasize));
-	put(params, "load", json_object_new_boolean(cfg->load));
-	put(params, "duration_ns", lj_json_int(cfg->duration_ns));
-	put(params, "fifo", json_object_new_boolean(cfg->fifo));
-	put(params, "policy", json_object_new_string(lj_sched_policy_name(run->sched_fallback ?
+	lj_json_add(params, "mode", json_object_new_string(cfg->mode == HB_THREAD ? "threads" : "processes"));
+	lj_json_add(params, "transport", json_object_new_string(hb_transport_name(cfg->transport)));
+	lj_json_add(params, "groups", lj_json_int(cfg->groups));
+	lj_json_add(params, "fds", lj_json_int(cfg->fds));
+	lj_json_add(params, "tasks", lj_json_int(2LL * cfg->groups * cfg->fds));
+	lj_json_add(params, "loops", lj_json_int(cfg->load ? 0 : cfg->loops));
+	lj_json_add(params, "datasize", lj_json_int(cfg->datasize));
+	lj_json_add(params, "load", json_object_new_boolean(cfg->load));
+	lj_json_add(params, "duration_ns", lj_json_int(cfg->duration_ns));
+	lj_json_add(params, "fifo", json_object_new_boolean(cfg->fifo));
+	lj_json_add(params, "policy", json_object_new_string(lj_sched_policy_name(run->sched_fallback ?
 						       LJ_POLICY_OTHER : cfg->policy)));
-	put(params, "priority", lj_json_int(run->sched_fallback ? 0 : cfg->priority));
-	put(params, "clock", json_object_new_string("CLOCK_MONOTONIC"));
+	lj_json_add(params, "priority", lj_json_int(run->sched_fallback ? 0 : cfg->priority));
+	lj_json_add(params, "clock", json_object_new_string("CLOCK_MONOTONIC"));
 	/* message stamps: the TSC (converted to CLOCK_MONOTONIC ns) or clock_gettime, and why not the TSC */
-	put(params, "stamp_clock", run->stamps ? json_object_new_string(hb_tsc_source(&run->tsc)) : NULL);
-	put(params, "stamp_clock_why", run->stamps && !run->tsc.on ? json_object_new_string(run->tsc_why) : NULL);
-	put(params, "tsc_ns_per_tick", run->stamps && run->tsc.on ?
+	lj_json_add(params, "stamp_clock", run->stamps ? json_object_new_string(hb_tsc_source(&run->tsc)) : NULL);
+	lj_json_add(params, "stamp_clock_why", run->stamps && !run->tsc.on ? json_object_new_string(run->tsc_why) : NULL);
+	lj_json_add(params, "tsc_ns_per_tick", run->stamps && run->tsc.on ?
 	    lj_json_num(run->tsc.ns_per_tick) : NULL);
 }
 
@@ -106,12 +101,12 @@ static void json_params(const struct hb_run *run, json_object *params)
 static void json_latency(const struct hb_run *run, json_object *o)
 {
 	if (!run->stamps) {
-		put(o, "latency", NULL);
-		put(o, "latency_unavailable", json_object_new_string(run->no_stamp_why));
+		lj_json_add(o, "latency", NULL);
+		lj_json_add(o, "latency_unavailable", json_object_new_string(run->no_stamp_why));
 		return;
 	}
 	/* The receivers' histograms merged whole: mean and stddev are exact. */
-	put(o, "latency", lj_result_hist_json(run->lat, true));
+	lj_json_add(o, "latency", lj_result_hist_json(run->lat, true));
 }
 
 /* Workers' CPU time and context switches (reaped children, or this process's threads), failures. */
@@ -121,19 +116,19 @@ static void json_side(const struct hb_run *run, json_object *side)
 	json_object *u = json_object_new_object();
 
 	if (!getrusage(run->cfg->mode == HB_PROCESS ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru)) {
-		put(u, "user_s", lj_json_num(ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6));
-		put(u, "sys_s", lj_json_num(ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6));
-		put(u, "voluntary_ctxt_switches", lj_json_int(ru.ru_nvcsw));
-		put(u, "involuntary_ctxt_switches", lj_json_int(ru.ru_nivcsw));
+		lj_json_add(u, "user_s", lj_json_num(ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6));
+		lj_json_add(u, "sys_s", lj_json_num(ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6));
+		lj_json_add(u, "voluntary_ctxt_switches", lj_json_int(ru.ru_nvcsw));
+		lj_json_add(u, "involuntary_ctxt_switches", lj_json_int(ru.ru_nivcsw));
 	}
-	put(side, "rusage", u);
-	put(side, "failed_workers", lj_json_int(run->failed_workers));
-	put(side, "worker_error", run->worker_err ?
+	lj_json_add(side, "rusage", u);
+	lj_json_add(side, "failed_workers", lj_json_int(run->failed_workers));
+	lj_json_add(side, "worker_error", run->worker_err ?
 	    json_object_new_string(lj_strerror(run->worker_err)) : NULL);
-	put(side, "partial_bytes", lj_json_int((int64_t)run->partial));
+	lj_json_add(side, "partial_bytes", lj_json_int((int64_t)run->partial));
 	/* forked receivers' late messages their ring could not take: --explain never saw them */
 	if (run->ring_off)
-		put(side, "late_messages_dropped", lj_json_int((int64_t)run->forward_dropped));
+		lj_json_add(side, "late_messages_dropped", lj_json_int((int64_t)run->forward_dropped));
 }
 
 int hb_report_json(const struct hb_run *run, struct lj_result *res)
@@ -146,21 +141,21 @@ int hb_report_json(const struct hb_run *run, struct lj_result *res)
 	if (!o)
 		return -ENOMEM;
 	json_params(run, lj_result_params(res));
-	put(o, "kind", json_object_new_string("messaging"));
-	put(o, "time_ns", lj_json_int(run->end_ns - run->start_ns));
-	put(o, "messages", lj_json_int((int64_t)run->msgs));
-	put(o, "expected_messages",
+	lj_json_add(o, "kind", json_object_new_string("messaging"));
+	lj_json_add(o, "time_ns", lj_json_int(run->end_ns - run->start_ns));
+	lj_json_add(o, "messages", lj_json_int((int64_t)run->msgs));
+	lj_json_add(o, "expected_messages",
 	    cfg->load ? NULL : lj_json_int((int64_t)cfg->groups * cfg->fds * cfg->fds * cfg->loops));
-	put(o, "msgs_per_s", lj_json_num(rate));
-	put(o, "bytes_per_s", lj_json_num(rate * cfg->datasize));
-	put(o, "bad_stamps", lj_json_int((int64_t)run->bad));
+	lj_json_add(o, "msgs_per_s", lj_json_num(rate));
+	lj_json_add(o, "bytes_per_s", lj_json_num(rate * cfg->datasize));
+	lj_json_add(o, "bad_stamps", lj_json_int((int64_t)run->bad));
 	json_latency(run, o);
 	if (cfg->load) {
 		json_object *a = json_object_new_array();
 
 		for (size_t i = 0; i < run->nsec; i++)
 			json_object_array_add(a, lj_json_int((int64_t)run->per_sec[i]));
-		put(o, "msgs_per_second", a);
+		lj_json_add(o, "msgs_per_second", a);
 	}
 	json_object_array_add(lj_result_results(res), o);
 	json_side(run, lj_result_side(res));
@@ -169,8 +164,7 @@ int hb_report_json(const struct hb_run *run, struct lj_result *res)
 	lj_result_summary(res, "msgs_per_s", rate, "1/s", LJ_BETTER_HIGHER);
 	if (run->stamps && lj_hist_count(run->lat)) {
 		/* named for what they are, so lj-compare never lists them beside wake-up latencies */
-		lj_result_summary(res, "delay_p50", (double)lj_hist_quantile(run->lat, 0.5), "ns", LJ_BETTER_LOWER);
-		lj_result_summary(res, "delay_p99", (double)lj_hist_quantile(run->lat, 0.99), "ns", LJ_BETTER_LOWER);
+		lj_result_summary_hist(res, "delay_", run->lat);
 	}
 	/* hackbench writes no JSON: rt-tests' common keys only (cmdline:, return_code, ...). */
 	lj_rtjson_header(lj_result_root(res));

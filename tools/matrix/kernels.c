@@ -7,6 +7,7 @@
  */
 #include "matrix.h"
 #include "lj_err.h"
+#include "lj_json.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -35,11 +36,6 @@ static char *newest(const char *pattern)
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
-}
-
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : json_object_new_null();
 }
 
 static const struct lj_scenario_axis *kernel_axis(const struct lj_scenario *s)
@@ -75,10 +71,10 @@ int mx_kernels_resolve(struct mx_run *r)
 		if (!k->value || !k->image)
 			return LJ_EXIT_RUNTIME;
 		o = json_object_new_object();
-		json_object_object_add(o, "image", jstr(k->image));
-		json_object_object_add(o, "modules", jstr(k->modules));
-		json_object_object_add(o, "initramfs", jstr(k->initramfs));
-		json_object_object_add(o, "cmdline", jstr(k->cmdline));
+		json_object_object_add(o, "image", lj_json_str(k->image));
+		json_object_object_add(o, "modules", lj_json_str(k->modules));
+		json_object_object_add(o, "initramfs", lj_json_str(k->initramfs));
+		json_object_object_add(o, "cmdline", lj_json_str(k->cmdline));
 		json_object_object_add(all, k->value, o);
 	}
 	if (r->manifest)

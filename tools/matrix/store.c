@@ -73,11 +73,6 @@ const char *mx_cell_state(json_object *cell)
 	return json_object_object_get_ex(cell, "state", &v) ? json_object_get_string(v) : "pending";
 }
 
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : json_object_new_null();
-}
-
 static char *now_iso(char *buf, size_t len)
 {
 	lj_iso8601_utc(time(NULL), buf, len);
@@ -102,7 +97,7 @@ static json_object *cell_json(struct mx_run *r, size_t i)
 	json_object_object_add(o, "workload", json_object_new_string(s->workloads[c.workload].name));
 	json_object_object_add(o, "id", json_object_new_string(id));
 	json_object_object_add(o, "axes", axes);
-	json_object_object_add(o, "command", jstr(cmd));
+	json_object_object_add(o, "command", lj_json_str(cmd));
 	json_object_object_add(o, "state", json_object_new_string("pending"));
 	json_object_object_add(o, "reason", json_object_new_null());
 	json_object_object_add(o, "runs", json_object_new_array());
@@ -192,7 +187,7 @@ int mx_store_create(struct mx_run *r)
 	m = json_object_new_object();
 	json_object_object_add(m, "schema", json_object_new_string(MANIFEST_SCHEMA));
 	json_object_object_add(m, "run_id", json_object_new_string(strrchr(r->dir, '/') + 1));
-	json_object_object_add(m, "tag", jstr(r->cfg->tag));
+	json_object_object_add(m, "tag", lj_json_str(r->cfg->tag));
 	json_object_object_add(m, "host", json_object_new_string(u.nodename));
 	json_object_object_add(m, "kernel", json_object_new_string(u.release));
 	json_object_object_add(m, "tool_version", json_object_new_string(LJ_VERSION));

@@ -165,21 +165,13 @@ static void thread_result(const struct osl_thread *t, json_object *arr)
 /* Headline metrics over every CPU's gaps, for lj-matrix and lj-compare. */
 static void summary(const struct osl_run *run, struct lj_result *res)
 {
-	static const struct { const char *name; double q; } qs[] = {
-		{ "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 }, { "p99_9", 0.999 }, { "p99_99", 0.9999 },
-	};
 	struct lj_hist *all = lj_hist_new();
 
 	if (!all)
 		return;
 	for (int i = 0; i < run->n; i++)
 		lj_hist_merge(all, run->th[i].hist);
-	lj_result_summary(res, "min", (double)lj_hist_min(all), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "mean", lj_hist_mean(all), "ns", LJ_BETTER_LOWER);
-	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++)
-		lj_result_summary(res, qs[k].name, (double)lj_hist_quantile(all, qs[k].q), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "max", (double)lj_hist_max(all), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "samples", (double)lj_hist_count(all), "count", LJ_BETTER_NONE);
+	lj_result_summary_hist(res, "", all);
 	lj_hist_free(all);
 }
 

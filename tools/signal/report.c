@@ -66,12 +66,9 @@ void sig_report_live(const struct sig_ring *r)
 static void print_percentiles(const struct sig_config *cfg, const char *what,
 			      const struct lj_hist *h)
 {
-	static const double q[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
-	static const char *const name[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
-
 	printf("# %s", what);
-	for (int i = 0; i < 5; i++)
-		printf(" %s:%ld", name[i], unit(cfg, lj_hist_quantile(h, q[i])));
+	for (int i = 0; i < LJ_PCT_N; i++)
+		printf(" %s:%ld", lj_pcts[i].label, unit(cfg, lj_hist_quantile(h, lj_pcts[i].q)));
 	printf(" (%s)\n", cfg->nsecs ? "ns" : "us");
 }
 
@@ -151,11 +148,6 @@ void sig_report_final(const struct sig_ring *r)
 		}
 	}
 	lj_fflush(stdout);
-}
-
-static json_object *hist_block(const struct lj_hist *h)
-{
-	return lj_result_hist_json(h, true);
 }
 
 /* Which of the ring's hops crossed CPUs: "same-cpu", "cross-cpu", "mixed", "unpinned". */
@@ -246,7 +238,7 @@ int sig_report_json(const struct sig_ring *r, struct lj_result *res)
 		json_object_object_add(o, "cpu", lj_json_int(t->cpu));
 		json_object_object_add(o, "from_cpu", lj_json_int(r->th[from].cpu));
 		json_object_object_add(o, "placement", json_object_new_string(sig_placement(r, i)));
-		json_object_object_add(o, "latency", hist_block(t->hop));
+		json_object_object_add(o, "latency", lj_result_hist_json(t->hop, true));
 		json_object_array_add(results, o);
 
 		json_object_object_add(s, "thread", lj_json_int(i));
@@ -265,22 +257,14 @@ int sig_report_json(const struct sig_ring *r, struct lj_result *res)
 		json_object_object_add(o, "thread", lj_json_int(0));
 		json_object_object_add(o, "hops", lj_json_int(r->n));
 		json_object_object_add(o, "placement", json_object_new_string(ring_placement(r)));
-		json_object_object_add(o, "latency", hist_block(rt));
+		json_object_object_add(o, "latency", lj_result_hist_json(rt, true));
 		json_object_array_add(results, o);
 	}
 	json_object_object_add(side, "threads", threads);
 	json_object_object_add(side, "reporter_cpu", lj_json_int(r->reporter_cpu));
 
-	lj_result_summary(res, "min", (double)lj_hist_min(all), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "mean", lj_hist_mean(all), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "p50", (double)lj_hist_quantile(all, 0.5), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "p99", (double)lj_hist_quantile(all, 0.99), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "max", (double)lj_hist_max(all), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "rt_min", (double)lj_hist_min(rt), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "rt_mean", lj_hist_mean(rt), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "rt_p50", (double)lj_hist_quantile(rt, 0.5), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "rt_p99", (double)lj_hist_quantile(rt, 0.99), "ns", LJ_BETTER_LOWER);
-	lj_result_summary(res, "rt_max", (double)lj_hist_max(rt), "ns", LJ_BETTER_LOWER);
+	lj_result_summary_hist(res, "", all);
+	lj_result_summary_hist(res, "rt_", rt);
 	lj_hist_free(all);
 	rt_keys(r, lj_result_root(res));
 	return 0;
