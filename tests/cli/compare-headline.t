@@ -9,6 +9,42 @@ for t in lj-matrix lj-compare lj-cyclic lj-signal lj-hackbench lj-frame; do
 done
 export LJ_RESULT_NO_SYSINFO=1
 
+# A tool the headline does not know is shown by its own summary, never dropped:
+# the shared latency set when it has one (in us), else its first metrics with a direction.
+mkdir -p "$TMP/own"
+cat >"$TMP/own/manifest.json" <<'JSON'
+{"system": {"hostname": "h", "kernel_release": "k", "preempt": {"model": "full"}},
+ "cells": [
+  {"workload": "probe", "axes": {}, "runs": [{"file": "p1.json"}, {"file": "p2.json"}, {"file": "p3.json"}]},
+  {"workload": "rates", "axes": {}, "runs": [{"file": "r1.json"}]}]}
+JSON
+for i in 1 2 3; do
+	cat >"$TMP/own/p$i.json" <<JSON
+{"tool": "lj-newprobe", "summary": {
+ "min": {"value": 100, "unit": "ns", "better": "lower"},
+ "p50": {"value": ${i}000, "unit": "ns", "better": "lower"},
+ "p99": {"value": ${i}0000, "unit": "ns", "better": "lower"},
+ "p99_9": {"value": ${i}50000, "unit": "ns", "better": "lower"},
+ "max": {"value": ${i}000000, "unit": "ns", "better": "lower"},
+ "samples": {"value": 5, "unit": "count", "better": "none"}}}
+JSON
+done
+cat >"$TMP/own/r1.json" <<'JSON'
+{"tool": "x-rates", "validity": {"verdict": "valid"}, "summary": {
+ "samples": {"value": 5, "unit": "count", "better": "none"},
+ "rate": {"value": 1500, "unit": "1/s", "better": "higher"},
+ "errors": {"value": 2, "unit": "count", "better": "lower"},
+ "wait": {"value": 2500, "unit": "ns", "better": "lower"}}}
+JSON
+run_rc lj-compare --headline "$TMP/own"
+is "$rc" 0 "--headline on tools it does not know exits 0"
+grep -qE '^  lj-newprobe \(probe\) +p50 2\.00 us  p99 20\.0 us  p99\.9 250 us  max 2000 us +no verdict ' "$TMP/out"
+ok $? "an unknown tool with the shared percentile set: p50/p99/p99.9/max medians in us"
+grep -qE '^  x-rates \(rates\) +rate 1500 1/s  errors 2 count  wait 2\.50 us +valid \(1 runs\)$' "$TMP/out"
+ok $? "an unknown tool without it: its own metrics with a direction, in their units"
+[ "$(grep -c '^  ' "$TMP/out")" = 2 ]
+ok $? "one line each: neither is dropped"
+
 cat >"$TMP/small.scn" <<'SCN'
 [matrix]
 repeat   = 1

@@ -200,6 +200,76 @@ static void tail_note_text(const struct hl_cell *hc, char *buf, size_t len)
 			 need);
 }
 
+/* The shared percentile set's label of summary metric @key ("p99.9" for p99_9), else @key. */
+static const char *metric_label(const char *key)
+{
+	for (int i = 0; i < LJ_PCT_N; i++)
+		if (!strcmp(key, lj_pcts[i].name))
+			return lj_pcts[i].label;
+	return key;
+}
+
+/* The headline's latency figures: "p50 12.3 us  p99 45.6 us  max 78.9 us" for @keys (NULL-ended). */
+static void latency_line(const struct hl_cell *hc, const char *const *keys, char *line, size_t len)
+{
+	size_t used = 0;
+
+	line[0] = '\0';
+	for (int i = 0; keys[i] && used < len; i++) {
+		char v[32];
+
+		us(v, sizeof(v), median_of(hc, keys[i]));
+		used += (size_t)snprintf(line + used, len - used, "%s%s %s", i ? "  " : "", metric_label(keys[i]), v);
+	}
+}
+
+static const char *const latency_keys[] = { "p50", "p99", "p99_9", "max", NULL };
+
+/* Does the first run's summary have metric @key in ns? */
+static bool has_ns_metric(const struct hl_cell *hc, const char *key)
+{
+	json_object *sum, *e, *u;
+
+	return json_object_object_get_ex(hc->docs[0], "summary", &sum) && json_object_object_get_ex(sum, key, &e) &&
+	       json_object_object_get_ex(e, "unit", &u) && !strcmp(json_object_get_string(u), "ns");
+}
+
+/*
+ * A tool the headline does not know, by its own summary: the shared
+ * latency set when it has one in ns, else its first four metrics with a
+ * direction, each the median over the runs in its own unit.
+ */
+static void own_metrics_line(const struct hl_cell *hc, char *line, size_t len)
+{
+	json_object *sum, *u, *b;
+	size_t used = 0;
+	int shown = 0;
+
+	if (has_ns_metric(hc, "p50") && has_ns_metric(hc, "p99") && has_ns_metric(hc, "max")) {
+		latency_line(hc, latency_keys, line, len);
+		return;
+	}
+	snprintf(line, len, "(no summary metrics)");
+	if (!json_object_object_get_ex(hc->docs[0], "summary", &sum))
+		return;
+	json_object_object_foreach(sum, key, e) {
+		char v[32];
+		double m;
+
+		if (shown == 4 || used >= len)
+			break;
+		if (!json_object_object_get_ex(e, "better", &b) || !strcmp(json_object_get_string(b), "none"))
+			continue;
+		m = median_of(hc, key);
+		if (json_object_object_get_ex(e, "unit", &u) && !strcmp(json_object_get_string(u), "ns"))
+			us(v, sizeof(v), m);
+		else
+			snprintf(v, sizeof(v), isnan(m) ? "-" : "%.4g%s%s", m, u ? " " : "", u ? json_object_get_string(u) : "");
+		used += (size_t)snprintf(line + used, len - used, "%s%s %s", shown ? "  " : "", metric_label(key), v);
+		shown++;
+	}
+}
+
 /*
  * lj-frame: drops over the run, janky intervals, and the worst sliding
  * window (Chromium's DroppedFrameCounter), which a run-wide rate hides:
@@ -227,7 +297,7 @@ static void frame_line(const struct hl_cell *hc, const char *workload, char *wha
 /* One workload's line: what it measures, in the unit people read. */
 static void workload_line(FILE *out, const char *workload, const struct hl_cell *hc)
 {
-	char a[32], b[32], c[32], e[32], what[96], v[128], pol[16], prio[16];
+	char what[96], v[128], pol[16], prio[16];
 	json_object *tool;
 	const char *t = json_object_object_get_ex(hc->docs[0], "tool", &tool) ? json_object_get_string(tool) : "";
 	char line[256], note[160] = "";
@@ -236,20 +306,13 @@ static void workload_line(FILE *out, const char *workload, const struct hl_cell 
 	if (!strcmp(t, "lj-cyclic")) {
 		ran_policy(hc, pol, sizeof(pol), prio, sizeof(prio));
 		snprintf(what, sizeof(what), "timer wake-up (%s, %s %s)", workload, pol, prio);
-		us(a, sizeof(a), median_of(hc, "p50"));
-		us(b, sizeof(b), median_of(hc, "p99"));
-		us(c, sizeof(c), median_of(hc, "p99_9"));
-		us(e, sizeof(e), median_of(hc, "max"));
-		snprintf(line, sizeof(line), "p50 %s  p99 %s  p99.9 %s  max %s", a, b, c, e);
+		latency_line(hc, latency_keys, line, sizeof(line));
 		tail_note_text(hc, note, sizeof(note));
 	} else if (!strcmp(t, "lj-signal")) {
 		param_str(hc, "policy", pol, sizeof(pol));
 		param_str(hc, "priority", prio, sizeof(prio));
 		snprintf(what, sizeof(what), "signal hop (%s, %s %s)", workload, pol, prio);
-		us(a, sizeof(a), median_of(hc, "p50"));
-		us(b, sizeof(b), median_of(hc, "p99"));
-		us(e, sizeof(e), median_of(hc, "max"));
-		snprintf(line, sizeof(line), "p50 %s  p99 %s  max %s", a, b, e);
+		latency_line(hc, (const char *const[]){ "p50", "p99", "max", NULL }, line, sizeof(line));
 	} else if (!strcmp(t, "lj-frame")) {
 		frame_line(hc, workload, what, sizeof(what), line, sizeof(line));
 	} else if (!strcmp(t, "lj-oslat")) {
@@ -257,16 +320,14 @@ static void workload_line(FILE *out, const char *workload, const struct hl_cell 
 		param_str(hc, "priority", prio, sizeof(prio));
 		snprintf(what, sizeof(what), "OS noise (%s, %s%s%s)", workload, pol, strcmp(prio, "0") ? " " : "",
 			 strcmp(prio, "0") ? prio : "");
-		us(a, sizeof(a), median_of(hc, "p99_9"));
-		us(b, sizeof(b), median_of(hc, "p99_99"));
-		us(e, sizeof(e), median_of(hc, "max"));
-		snprintf(line, sizeof(line), "p99.9 %s  p99.99 %s  max %s", a, b, e);
+		latency_line(hc, (const char *const[]){ "p99_9", "p99_99", "max", NULL }, line, sizeof(line));
 	} else if (!strcmp(t, "lj-hackbench")) {
 		snprintf(what, sizeof(what), "messaging (%s)", workload);
 		snprintf(line, sizeof(line), "%.0f msgs/s  (%.3f s per run)", median_of(hc, "msgs_per_s"),
 			 median_of(hc, "time"));
 	} else {
-		return;
+		snprintf(what, sizeof(what), "%s (%s)", *t ? t : "unknown tool", workload);
+		own_metrics_line(hc, line, sizeof(line));
 	}
 	fprintf(out, "  %-34s %-58s %s\n", what, line, v);
 	if (*note)
