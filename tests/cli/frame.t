@@ -46,6 +46,24 @@ is "$(jq -r '.summary.frames.value == 60 and .summary.dropped.value == 0' "$TMP/
 	"1 ms frames at 60 Hz for 1 s: 60 frames, none dropped"
 is "$(jq -r '.summary.percentage_smooth.value == 100' "$TMP/light.json")" true "...all intervals smooth"
 
+# --priority as every tool names it; lj-frame's old --prio and --bg-prio stay as aliases.
+for p in "-p 7" "--priority 7" "--prio 7"; do
+	run_rc lj-frame $FAKE --work 1000 $p --background 1 --bg-priority 3 --json "$TMP/prio.json" -q
+	is "$(jq -r '[.params.stage_policy.policy, .params.stage_policy.priority, .params.background.priority] | join(" ")' \
+		"$TMP/prio.json")" "fifo 7 3" "$p: stage threads at fifo 7"
+done
+run_rc lj-frame $FAKE --work 1000 --background 1 --bg-prio 4 --json "$TMP/prio.json" -q
+is "$(jq -r '.params.background.priority' "$TMP/prio.json")" 4 "--bg-prio is --bg-priority"
+run_rc lj-frame --help
+grep -q -- '-p, --priority PRIO' "$TMP/out" && ! grep -q -- '--prio ' "$TMP/out"
+ok $? "--help names --priority, not the --prio alias"
+# getopt would take --prio as an abbreviation of --priority anyway: the alias
+# entries are what keep the names the user typed in the messages.
+usage --prio 0
+grep -q "^lj-frame: invalid --prio '0': out of range 1..99" "$TMP/err"; ok $? "--prio is its own entry: the message names it"
+usage --background 1 --bg-prio 100
+grep -q "^lj-frame: invalid --bg-prio '100'" "$TMP/err"; ok $? "...and --bg-prio"
+
 run_rc lj-frame $FAKE --work 25000 --json "$TMP/heavy.json" -q
 is "$rc" 0 "simulated overload exits 0 without a threshold"
 # Display model: 25 ms frames show late, one every 25 ms; the vsyncs between are skipped.

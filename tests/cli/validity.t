@@ -114,8 +114,8 @@ no_sched_reason() { ! reasons "$1" | grep -q '^[a-z]* sched:'; }
 
 if is_root && chrt -f 1 true 2>/dev/null; then
 	# two stages at FIFO 50 and one background thread at FIFO 5 (load, not measured)
-	"$LJ_BUILD/lj-frame" -q -D 1 -p 50 --background 1 --bg-prio 5 --bg-load 10 --json "$TMP/f.json" 2>"$TMP/err"
-	is "$?" 0 "lj-frame -p 50 --background 1 --bg-prio 5 runs"
+	"$LJ_BUILD/lj-frame" -q -D 1 -p 50 --background 1 --bg-priority 5 --bg-load 10 --json "$TMP/f.json" 2>"$TMP/err"
+	is "$?" 0 "lj-frame -p 50 --background 1 --bg-priority 5 runs"
 	is "$(threads "$TMP/f.json")" "$(printf '3 0\ntrue,fifo 50,fifo 50\ntrue,fifo 50,fifo 50\nfalse,fifo 5,fifo 5')" \
 		"lj-frame: both stages read back at fifo 50, the background thread at fifo 5 (not measured)"
 	is "$(listed_tids "$TMP/f.json")" \

@@ -17,54 +17,77 @@
 enum {
 	K_FPS = LJ_OPT_LONG_BASE + 0x400,
 	K_STAGES, K_WORK, K_WORK_TIME, K_LATENCY, K_POLICY,
-	K_BACKGROUND, K_BG_POLICY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP,
+	K_BACKGROUND, K_BG_POLICY, K_BG_PRIORITY, K_BG_PRIO, K_BG_CPUS, K_BG_LOAD, K_BG_CGROUP, K_PRIO,
 	K_RAMP, K_MAX_DROP, K_RAMP_REPEAT, K_RAMP_PRECISION,
 	K_TIMELINE, K_TIMELINE_INTERVAL, K_JSON, K_FAKE_WORK, K_WARMUP, K_MODEL,
 	K_CALIBRATE, K_CALIB_FILE, K_FRAME_LOG, K_EXPLAIN, K_DROP_WINDOW,
 };
 
+#define AT(f) .off = offsetof(struct frm_config, f)
+#define GIVEN(f) .given = LJ_OPT_GIVEN(struct frm_config, f)
+
+/*
+ * Typed where the value is stored as given (lj_opt_store); the handler keeps
+ * the options with logic. --prio and --bg-prio are lj-frame's old names,
+ * kept as hidden aliases of --priority and --bg-priority (the other tools' name).
+ */
 static const struct lj_opt frame_opts[] = {
 	{ "fps", K_FPS, LJ_OPT_ARG, "HZ", "display refresh rate, exact to 9 decimals (default 60; 59.94, 144...)" },
 	{ "display-model", K_MODEL, LJ_OPT_ARG, "display|strict",
 	  "display: a late frame shows at the next vsync (default); strict: a late frame is dropped" },
 	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run time, or one ramp trial (default 10s; ramp 1s)" },
-	{ "stages", K_STAGES, LJ_OPT_ARG, "N", "pipeline stage threads per frame (default 2)" },
+	{ "stages", K_STAGES, LJ_OPT_ARG, "N", "pipeline stage threads per frame (default 2)",
+	  LJ_OPT_INT, AT(nstages), .min = 1, .max = FRM_MAX_STAGES },
 	{ "work", K_WORK, LJ_OPT_ARG, "LIST", "work units per stage, one value or one per stage" },
 	{ "work-time", K_WORK_TIME, LJ_OPT_ARG, "LIST",
 	  "work as time (bare number: us): ONE value is PER FRAME, split evenly over the stages;"
 	  " a list gives each stage's own (default 2ms per stage)" },
-	{ "latency-frames", K_LATENCY, LJ_OPT_ARG, "N", "deadline N vsyncs after the frame's vsync (default 1)" },
-	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "frames run before measuring, per run or trial (default 6)" },
+	{ "latency-frames", K_LATENCY, LJ_OPT_ARG, "N", "deadline N vsyncs after the frame's vsync (default 1)",
+	  LJ_OPT_INT, AT(latency_frames), .min = 1, .max = FRM_MAX_LATENCY_FRAMES },
+	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "frames run before measuring, per run or trial (default 6)",
+	  LJ_OPT_INT, AT(warmup), .min = 0, .max = 1000 },
 	{ "policy", K_POLICY, LJ_OPT_ARG, "POLICY", "stage threads' policy: other, batch, idle, fifo, rr (default other)",
 	  .values = LJ_OPT_POLICY_VALUES },
-	{ "prio", 'p', LJ_OPT_ARG, "PRIO", "stage threads' RT priority (implies fifo)" },
-	{ "background", K_BACKGROUND, LJ_OPT_ARG, "N", "N background threads competing for CPUs" },
+	{ "priority", 'p', LJ_OPT_ARG, "PRIO", "stage threads' RT priority (implies fifo)",
+	  LJ_OPT_INT, AT(prio), .min = 1, .max = 99 },
+	{ "prio", K_PRIO, LJ_OPT_ARG, "PRIO", NULL, LJ_OPT_INT, AT(prio), .min = 1, .max = 99 },
+	{ "background", K_BACKGROUND, LJ_OPT_ARG, "N", "N background threads competing for CPUs",
+	  LJ_OPT_INT, AT(background), .min = 0, .max = FRM_MAX_BACKGROUND },
 	{ "bg-policy", K_BG_POLICY, LJ_OPT_ARG, "POLICY", "background threads' policy (default other)",
 	  .values = LJ_OPT_POLICY_VALUES },
-	{ "bg-prio", K_BG_PRIO, LJ_OPT_ARG, "PRIO", "background threads' RT priority (implies fifo)" },
+	{ "bg-priority", K_BG_PRIORITY, LJ_OPT_ARG, "PRIO", "background threads' RT priority (implies fifo)",
+	  LJ_OPT_INT, AT(bg_prio), .min = 1, .max = 99 },
+	{ "bg-prio", K_BG_PRIO, LJ_OPT_ARG, "PRIO", NULL, LJ_OPT_INT, AT(bg_prio), .min = 1, .max = 99 },
 	{ "bg-cpus", K_BG_CPUS, LJ_OPT_ARG, "SELECTOR", "background threads' CPUs (default: the run's CPUs)",
-	  .values = LJ_OPT_CPU_SELECTOR_VALUES },
+	  LJ_OPT_STRING, AT(bg_cpus), .values = LJ_OPT_CPU_SELECTOR_VALUES },
 	{ "bg-cgroup", K_BG_CGROUP, LJ_OPT_ARG, "NAME|off",
-	  "background threads' group: an existing one, or off for the root groups" },
-	{ "bg-load", K_BG_LOAD, LJ_OPT_ARG, "PCT", "background busy percentage per 10 ms (default 100)" },
-	{ "ramp", K_RAMP, LJ_OPT_NOARG, NULL, "find the largest work per frame that holds the rate" },
+	  "background threads' group: an existing one, or off for the root groups", LJ_OPT_STRING, AT(bg_cgroup) },
+	{ "bg-load", K_BG_LOAD, LJ_OPT_ARG, "PCT", "background busy percentage per 10 ms (default 100)",
+	  LJ_OPT_INT, AT(bg_load), .min = 1, .max = 100 },
+	{ "ramp", K_RAMP, LJ_OPT_NOARG, NULL, "find the largest work per frame that holds the rate",
+	  LJ_OPT_FLAG, AT(ramp) },
 	{ "max-drop-rate", K_MAX_DROP, LJ_OPT_ARG, "RATE",
 	  "ramp pass rule; in a fixed run exit 3 above it (0.02 or 2%; ramp default 2%)" },
-	{ "ramp-repeat", K_RAMP_REPEAT, LJ_OPT_ARG, "N", "bisections at the edge, for the spread (default 3)" },
+	{ "ramp-repeat", K_RAMP_REPEAT, LJ_OPT_ARG, "N", "bisections at the edge, for the spread (default 3)",
+	  LJ_OPT_INT, AT(ramp_repeat), .min = 1, .max = 32 },
 	{ "ramp-precision", K_RAMP_PRECISION, LJ_OPT_ARG, "FRAC", "relative width ending a bisection (default 0.02)" },
-	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency" },
+	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency",
+	  LJ_OPT_STRING, AT(timeline) },
 	{ "frame-log", K_FRAME_LOG, LJ_OPT_ARG, "FILE",
-	  "CSV of every measured frame: vsync, present and display times, class, stage" },
+	  "CSV of every measured frame: vsync, present and display times, class, stage", LJ_OPT_STRING, AT(frame_log) },
 	{ "drop-window", K_DROP_WINDOW, LJ_OPT_ARG, "TIME",
-	  "sliding window for the % of frames dropped (bare number: s; default 1s, Chromium's)" },
-	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)" },
-	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)" },
+	  "sliding window for the % of frames dropped (bare number: s; default 1s, Chromium's)",
+	  LJ_OPT_DURATION, AT(drop_window_ns), .unit = LJ_NSEC_PER_SEC, GIVEN(drop_window_set) },
+	{ "timeline-interval", K_TIMELINE_INTERVAL, LJ_OPT_ARG, "TIME", "timeline interval (bare number: ms; default 100ms)",
+	  LJ_OPT_DURATION, AT(timeline_interval_ns), .unit = LJ_NSEC_PER_MSEC },
+	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the result document (- for stdout)", LJ_OPT_STRING, AT(json) },
 	{ "calibrate", K_CALIBRATE, LJ_OPT_NOARG, NULL,
-	  "measure ns per work unit for each core kind, store it for later runs, and exit" },
+	  "measure ns per work unit for each core kind, store it for later runs, and exit", LJ_OPT_FLAG, AT(calibrate) },
 	{ "calibration-file", K_CALIB_FILE, LJ_OPT_ARG, "FILE",
-	  "the stored calibration (default /var/lib/ljkit/frame-calibration, see docs/lj-frame.md)" },
+	  "the stored calibration (default /var/lib/ljkit/frame-calibration, see docs/lj-frame.md)",
+	  LJ_OPT_STRING, AT(calib_file) },
 	{ "explain", K_EXPLAIN, LJ_OPT_NOARG, NULL, "explain dropped and late frames from trace events" },
-	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary" },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary", LJ_OPT_FLAG, AT(quiet) },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics" },
 	/* Test aid (docs/lj-frame.md): simulate stages taking NS per unit, no threads. */
 	{ "fake-work", K_FAKE_WORK, LJ_OPT_ARG, "NS", NULL },
@@ -168,46 +191,7 @@ static int parse_work(int key, const char *arg, struct frm_config *cfg)
 	return 0;
 }
 
-/* The background threads' options. */
-static int handle_background(struct frm_config *cfg, int key, const char *arg)
-{
-	switch (key) {
-	case K_BACKGROUND:
-		return lj_opt_int("--background", arg, 0, FRM_MAX_BACKGROUND, &cfg->background);
-	case K_BG_POLICY:
-		return parse_policy("--bg-policy", arg, &cfg->bg_policy_name);
-	case K_BG_PRIO:
-		return lj_opt_int("--bg-prio", arg, 1, 99, &cfg->bg_prio);
-	case K_BG_CPUS:
-		cfg->bg_cpus = arg;
-		return 0;
-	case K_BG_CGROUP:
-		cfg->bg_cgroup = arg;
-		return 0;
-	case K_BG_LOAD:
-		return lj_opt_int("--bg-load", arg, 1, 100, &cfg->bg_load);
-	}
-	return lj_usage_error("unhandled option (internal error)");
-}
-
-/* The ramp's options (--max-drop-rate is also a fixed run's gate). */
-static int handle_ramp(struct frm_config *cfg, int key, const char *arg)
-{
-	switch (key) {
-	case K_RAMP:
-		cfg->ramp = true;
-		return 0;
-	case K_MAX_DROP:
-		cfg->max_drop_set = true;
-		return parse_rate(arg, &cfg->max_drop_rate);
-	case K_RAMP_REPEAT:
-		return lj_opt_int("--ramp-repeat", arg, 1, 32, &cfg->ramp_repeat);
-	case K_RAMP_PRECISION:
-		return lj_opt_double("--ramp-precision", arg, 0.001, 0.5, &cfg->ramp_precision);
-	}
-	return lj_usage_error("unhandled option (internal error)");
-}
-
+/* The options with logic: rates, lists, names resolved later, the duration's own rule. */
 static int handle(void *ctx, int key, const char *arg)
 {
 	struct frm_config *cfg = ctx;
@@ -224,59 +208,22 @@ static int handle(void *ctx, int key, const char *arg)
 			return lj_opt_invalid("--duration", arg, "must be positive");
 		cfg->duration_set = true;
 		return 0;
-	case K_STAGES:
-		return lj_opt_int("--stages", arg, 1, FRM_MAX_STAGES, &cfg->nstages);
 	case K_WORK:
 	case K_WORK_TIME:
 		return parse_work(key, arg, cfg);
-	case K_LATENCY:
-		return lj_opt_int("--latency-frames", arg, 1, FRM_MAX_LATENCY_FRAMES, &cfg->latency_frames);
-	case K_WARMUP:
-		return lj_opt_int("--warmup", arg, 0, 1000, &cfg->warmup);
 	case K_EXPLAIN:
 		return lj_explain_parse(NULL, &cfg->explain);
 	case K_POLICY:
 		return parse_policy("--policy", arg, &cfg->policy_name);
-	case 'p':
-		return lj_opt_int("--prio", arg, 1, 99, &cfg->prio);
-	case K_BACKGROUND:
 	case K_BG_POLICY:
-	case K_BG_PRIO:
-	case K_BG_CPUS:
-	case K_BG_CGROUP:
-	case K_BG_LOAD:
-		return handle_background(cfg, key, arg);
-	case K_RAMP:
+		return parse_policy("--bg-policy", arg, &cfg->bg_policy_name);
 	case K_MAX_DROP:
-	case K_RAMP_REPEAT:
+		cfg->max_drop_set = true;
+		return parse_rate(arg, &cfg->max_drop_rate);
 	case K_RAMP_PRECISION:
-		return handle_ramp(cfg, key, arg);
-	case K_TIMELINE:
-		cfg->timeline = arg;
-		return 0;
-	case K_TIMELINE_INTERVAL:
-		return lj_opt_duration("--timeline-interval", arg, LJ_NSEC_PER_MSEC,
-				       &cfg->timeline_interval_ns);
-	case K_DROP_WINDOW:
-		cfg->drop_window_set = true;
-		return lj_opt_duration("--drop-window", arg, LJ_NSEC_PER_SEC, &cfg->drop_window_ns);
-	case K_JSON:
-		cfg->json = arg;
-		return 0;
-	case K_CALIBRATE:
-		cfg->calibrate = true;
-		return 0;
-	case K_CALIB_FILE:
-		cfg->calib_file = arg;
-		return 0;
-	case K_FRAME_LOG:
-		cfg->frame_log = arg;
-		return 0;
+		return lj_opt_double("--ramp-precision", arg, 0.001, 0.5, &cfg->ramp_precision);
 	case K_FAKE_WORK:
 		return lj_opt_double("--fake-work", arg, 0.001, 1e9, &cfg->fake_ns_per_unit);
-	case 'q':
-		cfg->quiet = true;
-		return 0;
 	case 'v':
 		lj_err_set_verbosity(lj_err_verbosity() + 1);
 		return 0;
