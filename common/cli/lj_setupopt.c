@@ -43,6 +43,9 @@ enum {
 	K_CPU_MAX,
 };
 
+#define AT(f) .off = offsetof(struct lj_setupopt, f)
+
+/* Typed where a value is stored as given (lj_opt_store); the handler checks names, paths and modes. */
 static const struct lj_opt setup_opts[] = {
 	{ "cgroup", K_CGROUP, LJ_OPT_ARG, "NAME|off", "run in group NAME (cpuset and cpu hierarchies) or the root groups" },
 	{ "cpus", K_CPUS, LJ_OPT_ARG, "SELECTOR", "CPUs: all, online, big, little, big:N, 0-3,6 (group cpuset, else affinity)",
@@ -50,20 +53,28 @@ static const struct lj_opt setup_opts[] = {
 	{ "governor", K_GOVERNOR, LJ_OPT_ARG, "NAME", "cpufreq governor on the policies covering --cpus" },
 	{ "preempt", K_PREEMPT, LJ_OPT_ARG, "MODE", "dynamic preemption mode: none, voluntary, full, lazy",
 	  .values = "none voluntary full lazy" },
-	{ "dma-latency", K_DMA, LJ_OPT_ARG, "US", "hold /dev/cpu_dma_latency at US microseconds" },
-	{ "idle-state", K_IDLE, LJ_OPT_ARG, "N", "disable cpuidle states deeper than N on --cpus" },
-	{ "rt-runtime", K_RT_RUNTIME, LJ_OPT_ARG, "US", "the group's cpu.rt_runtime_us (default: half the free RT budget)" },
+	{ "dma-latency", K_DMA, LJ_OPT_ARG, "US", "hold /dev/cpu_dma_latency at US microseconds",
+	  LJ_OPT_INT, AT(dma_latency_us), .min = 0, .max = INT32_MAX },
+	{ "idle-state", K_IDLE, LJ_OPT_ARG, "N", "disable cpuidle states deeper than N on --cpus",
+	  LJ_OPT_INT, AT(idle_state), .min = 0, .max = 63 },
+	{ "rt-runtime", K_RT_RUNTIME, LJ_OPT_ARG, "US", "the group's cpu.rt_runtime_us (default: half the free RT budget)",
+	  LJ_OPT_I64, AT(rt_runtime_us), .min = 0, .max = 1000000 },
 	{ "rt-throttle", K_RT_THROTTLE, LJ_OPT_ARG, "on|off", "RT throttling (/proc/sys/kernel/sched_rt_runtime_us)",
 	  .values = "on off" },
-	{ "cgroup-depth", K_DEPTH, LJ_OPT_ARG, "N", "nest the group N levels deep (default 1)" },
-	{ "cpu-weight", K_CPU_WEIGHT, LJ_OPT_ARG, "N", "the group's CPU weight, 1..10000, 100 the default (v2 cpu.weight, v1 cpu.shares)" },
+	{ "cgroup-depth", K_DEPTH, LJ_OPT_ARG, "N", "nest the group N levels deep (default 1)",
+	  LJ_OPT_INT, AT(cgroup_depth), .min = 1, .max = 16 },
+	{ "cpu-weight", K_CPU_WEIGHT, LJ_OPT_ARG, "N", "the group's CPU weight, 1..10000, 100 the default (v2 cpu.weight, v1 cpu.shares)",
+	  LJ_OPT_INT, AT(cpu_weight), .min = 1, .max = 10000 },
 	{ "cpu-max", K_CPU_MAX, LJ_OPT_ARG, "US[/PERIOD]", "the group's CPU bandwidth: US microseconds per PERIOD (default 100000)" },
-	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "a missing capability is fatal (exit 77)" },
+	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "a missing capability is fatal (exit 77)", LJ_OPT_FLAG, AT(strict) },
 	{ "policy-fallback", K_POLICY_FALLBACK, LJ_OPT_NOARG, NULL,
-	  "a measuring tool: threads refused their policy measure at SCHED_OTHER, exit 0 (the run is invalid)" },
+	  "a measuring tool: threads refused their policy measure at SCHED_OTHER, exit 0 (the run is invalid)",
+	  LJ_OPT_FLAG, AT(policy_fallback) },
 	{ "journal", K_JOURNAL, LJ_OPT_ARG, "PATH", "setup journal (default /run/ljkit/journal.PID)" },
-	{ "restore-stale", K_RESTORE_STALE, LJ_OPT_NOARG, NULL, "first undo setups left by dead ljkit processes" },
-	{ "power", K_POWER, LJ_OPT_NOARG, NULL, "frequency, idle, energy and thermal figures of the run (docs/power.md)" },
+	{ "restore-stale", K_RESTORE_STALE, LJ_OPT_NOARG, NULL, "first undo setups left by dead ljkit processes",
+	  LJ_OPT_FLAG, AT(restore_stale) },
+	{ "power", K_POWER, LJ_OPT_NOARG, NULL, "frequency, idle, energy and thermal figures of the run (docs/power.md)",
+	  LJ_OPT_FLAG, AT(power) },
 	{ "perfetto", K_PERFETTO, LJ_OPT_ARG, "FILE",
 	  "a measuring tool: write the run as a trace for ui.perfetto.dev, chrome://tracing (docs/perfetto.md)" },
 	{ "perfetto-threshold", K_PERFETTO_THRESHOLD, LJ_OPT_ARG, "TIME",
@@ -117,7 +128,7 @@ static int handle(void *ctx, int key, const char *arg)
 {
 	struct lj_setupopt *o = ctx;
 	bool b;
-	int v, ret;
+	int ret;
 
 	switch (key) {
 	case K_CGROUP:
@@ -145,42 +156,17 @@ static int handle(void *ctx, int key, const char *arg)
 		}
 		o->preempt = arg;
 		return 0;
-	case K_DMA:
-		ret = lj_opt_int("--dma-latency", arg, 0, INT32_MAX, &v);
-		if (!ret)
-			o->dma_latency_us = v;
-		return ret;
-	case K_IDLE:
-		return lj_opt_int("--idle-state", arg, 0, 63, &o->idle_state);
-	case K_RT_RUNTIME:
-		return lj_opt_i64("--rt-runtime", arg, 0, 1000000, &o->rt_runtime_us);
 	case K_RT_THROTTLE:
 		ret = lj_opt_bool("--rt-throttle", arg, &b);
 		if (!ret)
 			o->rt_throttle = b;
 		return ret;
-	case K_DEPTH:
-		return lj_opt_int("--cgroup-depth", arg, 1, 16, &o->cgroup_depth);
-	case K_CPU_WEIGHT:
-		return lj_opt_int("--cpu-weight", arg, 1, 10000, &o->cpu_weight);
 	case K_CPU_MAX:
 		return parse_cpu_max(o, arg);
-	case K_STRICT:
-		o->strict = true;
-		return 0;
-	case K_POLICY_FALLBACK:
-		o->policy_fallback = true;
-		return 0;
 	case K_JOURNAL:
 		if (!*arg)
 			return lj_opt_invalid("--journal", arg, "empty path");
 		o->journal = arg;
-		return 0;
-	case K_RESTORE_STALE:
-		o->restore_stale = true;
-		return 0;
-	case K_POWER:
-		o->power = true;
 		return 0;
 	case K_PERFETTO:
 		if (!*arg)

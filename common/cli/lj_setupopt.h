@@ -49,7 +49,7 @@ struct lj_setupopt {
 	const char *cpus;		/* selector text, NULL: all allowed CPUs */
 	const char *governor;
 	const char *preempt;
-	int32_t dma_latency_us;		/* -1: not given */
+	int dma_latency_us;		/* -1: not given; an int: typed LJ_OPT_INT */
 	int idle_state;			/* -1: not given */
 	int64_t rt_runtime_us;		/* -1: not given */
 	int rt_throttle;		/* -1: not given, 0 off, 1 on */
