@@ -216,10 +216,9 @@ static int worst_exit(int a, int b)
 	return a ? a : b;
 }
 
-int main(int argc, char **argv)
+static int parse_args(struct cmp_args *a, int argc, char **argv, int *first)
 {
-	struct cmp_args a = { .cfg = { .alpha = 0.05, .cv_warn = 10, .validity_fail = CMP_VALIDITY_INVALID } };
-	struct lj_opt_table tab = { "options", cmp_opts, cmp_handle, &a };
+	struct lj_opt_table tab = { "options", cmp_opts, cmp_handle, a };
 	struct lj_opt_spec spec = {
 		"[OPTIONS] RUN_A [RUN_B ...] | --by AXIS RUN | --validate FILE...",
 		"Compare result sets (lj-matrix run directories, or directories of result JSON).",
@@ -230,65 +229,108 @@ int main(int argc, char **argv)
 		"metric), 3 a --fail-on or --limit rule failed, 4 a rule could not be judged (too\n"
 		"few runs, metric missing; --cannot-judge-ok: 0).",
 	};
+
+	return lj_opt_parse(&spec, argc, argv, first);
+}
+
+static int cmd_validate(struct cmp_args *a, char **sets, int n)
+{
+	return lj_exit_flushed(validate(sets, n));
+}
+
+static int cmd_headline(struct cmp_args *a, char **sets, int n)
+{
+	return n == 1 ? lj_exit_flushed(cmp_headline(stdout, sets[0])) :
+	       lj_usage_error("--headline takes one run directory");
+}
+
+/* After the analysis: the perf/power view, the plan, or the tables with the gate and the limits. */
+static int report(struct cmp_args *a, struct cmp_data *d, const struct cmp_perf_power *pp,
+		  struct cmp_rule *rules, struct cmp_limit *limits)
+{
+	int ret;
+
+	if (a->perf_power)
+		return lj_exit_flushed(cmp_perf_power(stdout, d, pp, a->pp_csv));
+	if (a->cfg.plan_pct) {
+		cmp_plan(stdout, d, &a->cfg);
+		return 0;
+	}
+	cmp_validity_warn(d, a->cfg.by);
+	ret = worst_exit(cmp_gate(d, &a->cfg, rules, a->cfg.nrules, true),
+			 cmp_limits(d, &a->cfg, limits, a->cfg.nlimits, true));
+	if (ret != LJ_EXIT_USAGE)
+		cmp_output(d, &a->cfg, rules, a->cfg.nrules);
+	return ret;
+}
+
+/* The comparison of the result sets (and --plan, --perf-power over them). */
+static int cmd_compare(struct cmp_args *a, char **sets, int n)
+{
 	struct cmp_rule rules[CMP_MAX_RULES];
 	struct cmp_limit limits[CMP_MAX_LIMITS];
 	struct cmp_data d = { 0 };
 	struct cmp_perf_power pp;
 	const char *missing;
 	char name[128];
+	int ret;
+
+	if (a->perf_power && cmp_perf_power_parse(a->perf_power, &pp))
+		return lj_usage_error("--perf-power: expected PERF,ENERGY[,LIMIT], got '%s'", a->perf_power);
+	if (a->cfg.by && n != 1)
+		return lj_usage_error("--by AXIS takes exactly one run directory");
+	for (int i = 0; i < a->cfg.nrules; i++)	/* each checked by its option handler */
+		cmp_rule_parse(a->cfg.rules[i], &rules[i], NULL, 0);
+	for (int i = 0; i < a->cfg.nlimits; i++)
+		cmp_limit_parse(a->cfg.limits[i], &limits[i], NULL, 0);
+	ret = cmp_load(&d, &a->cfg, sets, n);
+	if (ret)
+		goto out;
+	missing = cmp_missing_metric(&d, &a->cfg, name, sizeof(name));
+	if (missing) {
+		print_missing(&d, missing);
+		ret = LJ_EXIT_USAGE;
+	} else if (!d.nrows) {
+		lj_error("no results with a summary found in the given sets");
+		ret = LJ_EXIT_USAGE;
+	} else {
+		cmp_sort_rows(&d);
+		cmp_analyse(&d, &a->cfg);
+		ret = report(a, &d, &pp, rules, limits);
+	}
+out:
+	cmp_free(&d);
+	return lj_exit_flushed(ret);
+}
+
+/* The option's field, offset by one: 0 is the command that is always chosen. */
+#define OPTION_GIVEN(f) (offsetof(struct cmp_args, f) + 1)
+
+/* What lj-compare was asked to do: the first command whose option was given; the comparison otherwise. */
+static const struct cmp_command {
+	size_t chosen;		/* OPTION_GIVEN(its option's bool in struct cmp_args); 0: always */
+	int (*run)(struct cmp_args *a, char **sets, int n);
+} commands[] = {
+	{ OPTION_GIVEN(validate), cmd_validate },
+	{ OPTION_GIVEN(headline), cmd_headline },
+	{ 0, cmd_compare },
+};
+
+int main(int argc, char **argv)
+{
+	struct cmp_args a = { .cfg = { .alpha = 0.05, .cv_warn = 10, .validity_fail = CMP_VALIDITY_INVALID } };
+	const struct cmp_command *c = commands;
 	int first, ret;
 
 	lj_err_init(argv[0]);
-	ret = lj_opt_parse(&spec, argc, argv, &first);
+	ret = parse_args(&a, argc, argv, &first);
 	if (ret)
 		return lj_exit_flushed(ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret);
 	if (a.check_rules)	/* the rules were checked as options */
 		return LJ_EXIT_OK;
 	if (first >= argc)
 		return lj_usage_error("expected at least one result set (see --help)");
-	if (a.validate)
-		return lj_exit_flushed(validate(argv + first, argc - first));
-	if (a.headline)
-		return argc - first == 1 ? lj_exit_flushed(cmp_headline(stdout, argv[first])) :
-		       lj_usage_error("--headline takes one run directory");
-	if (a.perf_power && cmp_perf_power_parse(a.perf_power, &pp))
-		return lj_usage_error("--perf-power: expected PERF,ENERGY[,LIMIT], got '%s'", a.perf_power);
-	if (a.cfg.by && argc - first != 1)
-		return lj_usage_error("--by AXIS takes exactly one run directory");
-	for (int i = 0; i < a.cfg.nrules; i++)	/* each checked by its option handler */
-		cmp_rule_parse(a.cfg.rules[i], &rules[i], NULL, 0);
-	for (int i = 0; i < a.cfg.nlimits; i++)
-		cmp_limit_parse(a.cfg.limits[i], &limits[i], NULL, 0);
-	ret = cmp_load(&d, &a.cfg, argv + first, argc - first);
-	if (ret)
-		goto out;
-	missing = cmp_missing_metric(&d, &a.cfg, name, sizeof(name));
-	if (missing) {
-		print_missing(&d, missing);
-		ret = LJ_EXIT_USAGE;
-		goto out;
-	}
-	if (!d.nrows) {
-		lj_error("no results with a summary found in the given sets");
-		ret = LJ_EXIT_USAGE;
-		goto out;
-	}
-	cmp_sort_rows(&d);
-	cmp_analyse(&d, &a.cfg);
-	if (a.perf_power) {
-		ret = lj_exit_flushed(cmp_perf_power(stdout, &d, &pp, a.pp_csv));
-		goto out;
-	}
-	if (a.cfg.plan_pct) {
-		cmp_plan(stdout, &d, &a.cfg);
-		goto out;
-	}
-	cmp_validity_warn(&d, a.cfg.by);
-	ret = worst_exit(cmp_gate(&d, &a.cfg, rules, a.cfg.nrules, true),
-			 cmp_limits(&d, &a.cfg, limits, a.cfg.nlimits, true));
-	if (ret != LJ_EXIT_USAGE)
-		cmp_output(&d, &a.cfg, rules, a.cfg.nrules);
-out:
-	cmp_free(&d);
-	return lj_exit_flushed(ret);
+	while (c->chosen && !*(bool *)((char *)&a + c->chosen - 1))
+		c++;
+	return c->run(&a, argv + first, argc - first);
 }

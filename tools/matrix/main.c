@@ -200,11 +200,9 @@ static int load_scenario(struct mx_run *r)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int parse_args(struct mx_config *cfg, int argc, char **argv, int *first)
 {
-	struct mx_config cfg = { .out = "results", .warmup = -1, .guest_timeout_ns = GUEST_TIMEOUT_NS };
-	struct mx_run run = { .cfg = &cfg, .lock_fd = -1, .log_fd = -1, .watch_fd = -1 };
-	struct lj_opt_table tab = { "options", mx_opts, mx_handle, &cfg };
+	struct lj_opt_table tab = { "options", mx_opts, mx_handle, cfg };
 	struct lj_opt_spec spec = {
 		"[OPTIONS] SCENARIO | --resume RUNDIR",
 		"Run every cell of a scenario matrix (warmup, then measured runs) into a results store.",
@@ -213,69 +211,110 @@ int main(int argc, char **argv)
 		"lands in OUT/RUN-ID/WORKLOAD/CELL/run-N.json, listed in OUT/RUN-ID/manifest.json.\n"
 		"Exit: 0 ok, 1 a cell failed or interrupted, 2 bad input, 77 nothing could run.",
 	};
-	char *scenario = NULL;
+
+	return lj_opt_parse(&spec, argc, argv, first);
+}
+
+/* Everything a run holds, released; the exit code flushed out. */
+static int finish(struct mx_run *run, char *scenario, int ret)
+{
+	mx_log_close(run);
+	mx_guard_stop(run);
+	json_object_put(run->manifest);
+	mx_cell_names_free(run);
+	mx_kernels_free(run);
+	free(run->env_kernels);
+	lj_scenario_free(run->scn);
+	free(run->dir);
+	free(run->selfdir);
+	free(run->env_bin);
+	free(scenario);
+	return lj_exit_flushed(ret);
+}
+
+static int cmd_find_tag(struct mx_run *run, char **operands, int n)
+{
+	return lj_exit_flushed(n ? lj_usage_error("--find-tag takes no SCENARIO") : mx_find_tag(run->cfg));
+}
+
+/* --guest-job: this lj-matrix runs inside a guest, on the cells its host gave it. */
+static int cmd_guest_job(struct mx_run *run, char **operands, int n)
+{
+	run->selfdir = self_dir();
+	run->env_bin = mx_find_tool(run->selfdir, "lj-env");
+	return finish(run, NULL, mx_guest_inner(run));
+}
+
+/* The scenario's run directory made (or --resume's opened) and its cells named: 0 or an exit code. */
+static int prepare(struct mx_run *run)
+{
+	const struct mx_config *cfg = run->cfg;
+	int ret;
+
+	run->env_bin = mx_find_tool(run->selfdir, cfg->env_path ? cfg->env_path : "lj-env");
+	if (cfg->env_path && !run->env_bin) {
+		lj_error("--lj-env %s: not an executable", cfg->env_path);
+		return LJ_EXIT_USAGE;
+	}
+	ret = cfg->resume ? mx_store_open(run) : load_scenario(run);
+	if (!ret && !cfg->resume)
+		ret = mx_cell_names(run);	/* two cells in one directory: refused before anything runs */
+	return ret;
+}
+
+/* A scenario's cells run (or listed with --dry-run), or a --resume'd run continued. */
+static int cmd_run(struct mx_run *run, char **operands, int n)
+{
+	struct mx_config *cfg = run->cfg;
+	char *scenario;
+	int ret;
+
+	if (cfg->resume ? n != 0 : n != 1)
+		return lj_usage_error(cfg->resume ? "--resume takes no SCENARIO (it is in the manifest)" :
+				      "expected one SCENARIO file (see --help)");
+	if (cfg->resume && (cfg->repeat > 0 || cfg->warmup >= 0 || cfg->seed_set || cfg->tag || cfg->dry_run || cfg->naxes))
+		return lj_usage_error("--resume continues a run as it was: no --repeat, --warmup, --seed, --tag, --axis or --dry-run");
+	run->selfdir = self_dir();
+	scenario = cfg->resume ? NULL : mx_scenario_find(run->selfdir, operands[0]);
+	if (!cfg->resume && !scenario) {
+		lj_error("out of memory");
+		return finish(run, NULL, LJ_EXIT_RUNTIME);
+	}
+	cfg->scenario_path = scenario;
+	ret = prepare(run);
+	if (ret || cfg->dry_run)
+		return finish(run, scenario, ret ? ret : mx_dry_run(run));
+	/* Before the store exists, so a Ctrl-C cannot interrupt its creation halfway. */
+	mx_exec_block_signals(run);
+	ret = cfg->resume ? 0 : mx_store_create(run);
+	return finish(run, scenario, ret ? ret : mx_run_all(run));
+}
+
+/* The option's field, offset by one: 0 is the command that is always chosen. */
+#define OPTION_GIVEN(f) (offsetof(struct mx_config, f) + 1)
+
+/* What lj-matrix was asked to do: the first command whose option was given; a run otherwise. */
+static const struct mx_command {
+	size_t chosen;		/* OPTION_GIVEN(its option's string in struct mx_config); 0: always */
+	int (*run)(struct mx_run *run, char **operands, int n);
+} commands[] = {
+	{ OPTION_GIVEN(find_tag), cmd_find_tag },
+	{ OPTION_GIVEN(guest_job), cmd_guest_job },
+	{ 0, cmd_run },
+};
+
+int main(int argc, char **argv)
+{
+	struct mx_config cfg = { .out = "results", .warmup = -1, .guest_timeout_ns = GUEST_TIMEOUT_NS };
+	struct mx_run run = { .cfg = &cfg, .lock_fd = -1, .log_fd = -1, .watch_fd = -1 };
+	const struct mx_command *c = commands;
 	int first, ret;
 
 	lj_err_init(argv[0]);
-	ret = lj_opt_parse(&spec, argc, argv, &first);
+	ret = parse_args(&cfg, argc, argv, &first);
 	if (ret)
 		return lj_exit_flushed(ret == LJ_OPT_EXIT_HELP ? LJ_EXIT_OK : ret);
-	if (cfg.find_tag)
-		return lj_exit_flushed(first != argc ? lj_usage_error("--find-tag takes no SCENARIO")
-						     : mx_find_tag(&cfg));
-	if (cfg.guest_job) {
-		run.selfdir = self_dir();
-		run.env_bin = mx_find_tool(run.selfdir, "lj-env");
-		ret = mx_guest_inner(&run);
-		goto out;
-	}
-	if (cfg.resume ? first != argc : first != argc - 1)
-		return lj_usage_error(cfg.resume ? "--resume takes no SCENARIO (it is in the manifest)" :
-				      "expected one SCENARIO file (see --help)");
-	if (cfg.resume && (cfg.repeat > 0 || cfg.warmup >= 0 || cfg.seed_set || cfg.tag || cfg.dry_run || cfg.naxes))
-		return lj_usage_error("--resume continues a run as it was: no --repeat, --warmup, --seed, --tag, --axis or --dry-run");
-	run.selfdir = self_dir();
-	scenario = cfg.resume ? NULL : mx_scenario_find(run.selfdir, argv[first]);
-	if (!cfg.resume && !scenario) {
-		lj_error("out of memory");
-		ret = LJ_EXIT_RUNTIME;
-		goto out;
-	}
-	cfg.scenario_path = scenario;
-	run.env_bin = mx_find_tool(run.selfdir, cfg.env_path ? cfg.env_path : "lj-env");
-	if (cfg.env_path && !run.env_bin) {
-		lj_error("--lj-env %s: not an executable", cfg.env_path);
-		ret = LJ_EXIT_USAGE;
-		goto out;
-	}
-	ret = cfg.resume ? mx_store_open(&run) : load_scenario(&run);
-	if (!ret && !cfg.resume)
-		ret = mx_cell_names(&run);	/* two cells in one directory: refused before anything runs */
-	if (ret)
-		goto out;
-	if (cfg.dry_run) {
-		ret = mx_dry_run(&run);
-		goto out;
-	}
-	/* Before the store exists, so a Ctrl-C cannot interrupt its creation halfway. */
-	mx_exec_block_signals(&run);
-	if (!cfg.resume) {
-		ret = mx_store_create(&run);
-		if (ret)
-			goto out;
-	}
-	ret = mx_run_all(&run);
-out:
-	mx_log_close(&run);
-	mx_guard_stop(&run);
-	json_object_put(run.manifest);
-	mx_cell_names_free(&run);
-	mx_kernels_free(&run);
-	free(run.env_kernels);
-	lj_scenario_free(run.scn);
-	free(run.dir);
-	free(run.selfdir);
-	free(run.env_bin);
-	free(scenario);
-	return lj_exit_flushed(ret);
+	while (c->chosen && !*(const char **)((char *)&cfg + c->chosen - 1))
+		c++;
+	return c->run(&run, argv + first, argc - first);
 }
