@@ -16,8 +16,19 @@ enum {
 	K_LIMIT, K_VALIDITY_FAIL,
 };
 
+struct cmp_args {
+	struct cmp_config cfg;
+	bool validate, headline;
+	const char *perf_power, *pp_csv;	/* --perf-power, --perf-power-csv */
+	bool check_rules;
+};
+
+#define AT(f) .off = offsetof(struct cmp_args, f)
+
+/* Typed where a value is stored as given (lj_opt_store); the handler parses rules, names and numbers. */
 static const struct lj_opt cmp_opts[] = {
-	{ "by", K_BY, LJ_OPT_ARG, "AXIS", "pivot one run directory on an axis (cgroup off vs on, ...)" },
+	{ "by", K_BY, LJ_OPT_ARG, "AXIS", "pivot one run directory on an axis (cgroup off vs on, ...)",
+	  LJ_OPT_STRING, AT(cfg.by) },
 	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava",
 	  .values = "text markdown csv json lava" },
 	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)" },
@@ -25,28 +36,29 @@ static const struct lj_opt cmp_opts[] = {
 	{ "limit", K_LIMIT, LJ_OPT_ARG, "RULE", "fixed threshold: 'cyclic.max<=50us' fails (exit 3) when a run of the last set exceeds it; repeatable" },
 	{ "validity-fail", K_VALIDITY_FAIL, LJ_OPT_ARG, "LEVEL", "lava: a cell's validity case fails from this verdict on: invalid (default) or suspect",
 	  .values = "invalid suspect" },
-	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)" },
+	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)",
+	  LJ_OPT_FLAG, AT(cfg.cannot_judge_ok) },
 	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none",
 	  .values = "holm bh none" },
 	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
-	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts" },
-	{ "perf-power", K_PERF_POWER, LJ_OPT_ARG, "PERF,ENERGY[,LIMIT]", "perf/power view: PERF against ENERGY per set; the lowest energy whose PERF holds LIMIT (docs/power.md)" },
-	{ "perf-power-csv", K_PP_CSV, LJ_OPT_ARG, "FILE", "with --perf-power: also write its points as CSV for 'lj-plot perfpower'" },
-	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0" },
-	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)" },
+	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts",
+	  LJ_OPT_FLAG, AT(headline) },
+	{ "perf-power", K_PERF_POWER, LJ_OPT_ARG, "PERF,ENERGY[,LIMIT]", "perf/power view: PERF against ENERGY per set; the lowest energy whose PERF holds LIMIT (docs/power.md)",
+	  LJ_OPT_STRING, AT(perf_power) },
+	{ "perf-power-csv", K_PP_CSV, LJ_OPT_ARG, "FILE", "with --perf-power: also write its points as CSV for 'lj-plot perfpower'",
+	  LJ_OPT_STRING, AT(pp_csv) },
+	{ "include-failed", K_INC_FAILED, LJ_OPT_NOARG, NULL, "keep runs whose exit_code is not 0",
+	  LJ_OPT_FLAG, AT(cfg.include_failed) },
+	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)",
+	  LJ_OPT_CONST, AT(cfg.format), .min = CMP_LAVA },
 	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
-	{ "metrics", K_METRICS, LJ_OPT_ARG, "LIST", "only these summary metrics (comma list)" },
-	{ "validate", K_VALIDATE, LJ_OPT_NOARG, NULL, "check the FILE arguments as ljkit-result/1 documents" },
-	{ "check-rules", K_CHECK_RULES, LJ_OPT_NOARG, NULL, "only check the --fail-on and --limit rules, then exit (for scripts)" },
+	{ "metrics", K_METRICS, LJ_OPT_ARG, "LIST", "only these summary metrics (comma list)", LJ_OPT_STRING, AT(cfg.metrics) },
+	{ "validate", K_VALIDATE, LJ_OPT_NOARG, NULL, "check the FILE arguments as ljkit-result/1 documents",
+	  LJ_OPT_FLAG, AT(validate) },
+	{ "check-rules", K_CHECK_RULES, LJ_OPT_NOARG, NULL, "only check the --fail-on and --limit rules, then exit (for scripts)",
+	  LJ_OPT_FLAG, AT(check_rules) },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more" },
 	{ 0 }
-};
-
-struct cmp_args {
-	struct cmp_config cfg;
-	bool validate, headline;
-	const char *perf_power, *pp_csv;	/* --perf-power, --perf-power-csv */
-	bool check_rules;
 };
 
 /* --format: the output format by name. */
@@ -88,9 +100,6 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 	char why[256] = "";
 
 	switch (key) {
-	case K_BY:
-		cfg->by = arg;
-		return 0;
 	case K_FORMAT:
 		return parse_format(arg, cfg);
 	case K_ALPHA:
@@ -130,33 +139,6 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 		return parse_adjust(arg, cfg);
 	case K_PLAN:
 		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
-	case K_PERF_POWER:
-		a->perf_power = arg;
-		return 0;
-	case K_PP_CSV:
-		a->pp_csv = arg;
-		return 0;
-	case K_HEADLINE:
-		a->headline = true;
-		return 0;
-	case K_CJ_OK:
-		cfg->cannot_judge_ok = true;
-		return 0;
-	case K_INC_FAILED:
-		cfg->include_failed = true;
-		return 0;
-	case K_LAVA:
-		cfg->format = CMP_LAVA;
-		return 0;
-	case K_METRICS:
-		cfg->metrics = arg;
-		return 0;
-	case K_VALIDATE:
-		a->validate = true;
-		return 0;
-	case K_CHECK_RULES:
-		a->check_rules = true;
-		return 0;
 	case 'v':
 		return lj_opt_verbosity(key);
 	}

@@ -38,9 +38,13 @@ static bool json_value_next(int argc, char *const *argv, int next)
 	return show;
 }
 
+#define AT(f) .off = offsetof(struct env_config, f)
+
 static const struct lj_opt env_opts[] = {
-	{ "show", K_SHOW, LJ_OPT_NOARG, NULL, "print the current setup state and system identity, change nothing" },
-	{ "restore", K_RESTORE, LJ_OPT_NOARG, NULL, "undo the setups of dead ljkit processes (their journals)" },
+	{ "show", K_SHOW, LJ_OPT_NOARG, NULL, "print the current setup state and system identity, change nothing",
+	  LJ_OPT_FLAG, AT(show) },
+	{ "restore", K_RESTORE, LJ_OPT_NOARG, NULL, "undo the setups of dead ljkit processes (their journals)",
+	  LJ_OPT_FLAG, AT(restore) },
 	{ "json", K_JSON, LJ_OPT_OPTARG, "FILE", "JSON: --show prints it to stdout; a run writes a result to FILE",
 	  .next_value = json_value_next },
 	{ "sweep", K_SWEEP, LJ_OPT_ARG, "cpus=STEPS", "change the group's cpuset while COMMAND runs: cpus=1,2,2-3 or cpus=0,1/2-3" },
@@ -57,12 +61,6 @@ static int handle(void *ctx, int key, const char *arg)
 	char why[256] = "";
 
 	switch (key) {
-	case K_SHOW:
-		cfg->show = true;
-		return 0;
-	case K_RESTORE:
-		cfg->restore = true;
-		return 0;
 	case K_JSON:
 		cfg->json = arg && *arg ? arg : "-";
 		return 0;

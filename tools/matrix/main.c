@@ -21,21 +21,30 @@ enum {
 
 #define GUEST_TIMEOUT_NS	(300 * LJ_NSEC_PER_SEC)
 
+#define AT(f) .off = offsetof(struct mx_config, f)
+
+/* Typed where a value is stored as given (lj_opt_store); the handler checks tags, axes and timeouts. */
 static const struct lj_opt mx_opts[] = {
-	{ "out", 'o', LJ_OPT_ARG, "DIR", "results store (default: results)" },
+	{ "out", 'o', LJ_OPT_ARG, "DIR", "results store (default: results)", LJ_OPT_STRING, AT(out) },
 	{ "tag", 't', LJ_OPT_ARG, "TAG", "label for this run (part of the run id)" },
-	{ "dry-run", 'n', LJ_OPT_NOARG, NULL, "list the cells and what would be skipped, then exit" },
-	{ "resume", K_RESUME, LJ_OPT_ARG, "RUNDIR", "continue an interrupted run (no SCENARIO)" },
-	{ "find-tag", K_FIND_TAG, LJ_OPT_ARG, "TAG", "print the run directories of the store tagged TAG (exactly), newest first" },
-	{ "repeat", K_REPEAT, LJ_OPT_ARG, "N", "measured runs per cell (overrides the scenario)" },
-	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "discarded runs per cell (overrides the scenario)" },
-	{ "seed", K_SEED, LJ_OPT_ARG, "N", "seed for order = random (default: the clock)" },
+	{ "dry-run", 'n', LJ_OPT_NOARG, NULL, "list the cells and what would be skipped, then exit",
+	  LJ_OPT_FLAG, AT(dry_run) },
+	{ "resume", K_RESUME, LJ_OPT_ARG, "RUNDIR", "continue an interrupted run (no SCENARIO)", LJ_OPT_STRING, AT(resume) },
+	{ "find-tag", K_FIND_TAG, LJ_OPT_ARG, "TAG", "print the run directories of the store tagged TAG (exactly), newest first",
+	  LJ_OPT_STRING, AT(find_tag) },
+	{ "repeat", K_REPEAT, LJ_OPT_ARG, "N", "measured runs per cell (overrides the scenario)",
+	  LJ_OPT_INT, AT(repeat), .min = 1, .max = 1000 },
+	{ "warmup", K_WARMUP, LJ_OPT_ARG, "N", "discarded runs per cell (overrides the scenario)",
+	  LJ_OPT_INT, AT(warmup), .min = 0, .max = 100 },
+	{ "seed", K_SEED, LJ_OPT_ARG, "N", "seed for order = random (default: the clock)",
+	  LJ_OPT_U64, AT(seed), .given = LJ_OPT_GIVEN(struct mx_config, seed_set) },
 	{ "timeout", K_TIMEOUT, LJ_OPT_ARG, "DUR", "kill a run after DUR (default: none)" },
 	{ "axis", K_AXIS, LJ_OPT_ARG, "NAME=V1,V2", "set an axis's values (repeatable; kernel=... also from $LJ_MATRIX_KERNELS)" },
 	{ "guest-timeout", K_GUEST_TIMEOUT, LJ_OPT_ARG, "DUR", "kill a kernel axis's guest silent this long (default 300s)" },
-	{ "lj-env", K_ENV, LJ_OPT_ARG, "PATH", "the lj-env to run cells under (default: found)" },
-	{ "guest-job", K_GUEST_JOB, LJ_OPT_ARG, "FILE", NULL },	/* the lj-matrix a guest runs (guest.c) */
-	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "exit 77 when any cell is skipped" },
+	{ "lj-env", K_ENV, LJ_OPT_ARG, "PATH", "the lj-env to run cells under (default: found)", LJ_OPT_STRING, AT(env_path) },
+	/* the lj-matrix a guest runs (guest.c) */
+	{ "guest-job", K_GUEST_JOB, LJ_OPT_ARG, "FILE", NULL, LJ_OPT_STRING, AT(guest_job) },
+	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "exit 77 when any cell is skipped", LJ_OPT_FLAG, AT(strict) },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more (skipped cells as they happen)" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no progress output" },
 	{ 0 }
@@ -59,9 +68,6 @@ static int mx_handle(void *ctx, int key, const char *arg)
 	int ret;
 
 	switch (key) {
-	case 'o':
-		cfg->out = arg;
-		return 0;
 	case 't':
 		for (const char *c = arg; *c; c++)
 			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+", *c))
@@ -73,33 +79,11 @@ static int mx_handle(void *ctx, int key, const char *arg)
 					      strlen(arg), NAME_MAX, max_tag());
 		cfg->tag = arg;
 		return 0;
-	case 'n':
-		cfg->dry_run = true;
-		return 0;
-	case K_RESUME:
-		cfg->resume = arg;
-		return 0;
-	case K_FIND_TAG:
-		cfg->find_tag = arg;
-		return 0;
-	case K_REPEAT:
-		return lj_opt_int("--repeat", arg, 1, 1000, &cfg->repeat);
-	case K_WARMUP:
-		return lj_opt_int("--warmup", arg, 0, 100, &cfg->warmup);
-	case K_SEED:
-		ret = lj_opt_u64("--seed", arg, 0, UINT64_MAX, &cfg->seed);
-		if (ret)
-			return ret;
-		cfg->seed_set = true;
-		return 0;
 	case K_TIMEOUT:
 		ret = lj_opt_duration("--timeout", arg, LJ_NSEC_PER_SEC, &cfg->timeout_ns);
 		if (!ret && cfg->timeout_ns <= 0)
 			ret = lj_opt_invalid("--timeout", arg, "must be positive");
 		return ret;
-	case K_ENV:
-		cfg->env_path = arg;
-		return 0;
 	case K_AXIS:
 		if (!strchr(arg, '=') || arg[0] == '=')
 			return lj_opt_invalid("--axis", arg, "expected NAME=VALUE,VALUE...");
@@ -112,12 +96,6 @@ static int mx_handle(void *ctx, int key, const char *arg)
 		if (!ret && cfg->guest_timeout_ns <= 0)
 			ret = lj_opt_invalid("--guest-timeout", arg, "must be positive");
 		return ret;
-	case K_GUEST_JOB:
-		cfg->guest_job = arg;
-		return 0;
-	case K_STRICT:
-		cfg->strict = true;
-		return 0;
 	case 'v':
 	case 'q':
 		return lj_opt_verbosity(key);
