@@ -107,13 +107,17 @@ void lj_opt_print_help(const struct lj_opt_spec *spec, FILE *out)
 	for (int t = 0; t < spec->ntables; t++) {
 		const struct lj_opt_table *tab = &spec->tables[t];
 
-		fprintf(out, "\n%s:\n", tab->title ? tab->title : "options");
+		if (!lj_opt_first_shown(tab->opts))
+			fprintf(out, "\n%s:\n", tab->title ? tab->title : "options");
 		for (const struct lj_opt *o = tab->opts; o->name || o->key; o++) {
+			const char *section = lj_opt_section(tab->title, tab->opts, o);
 			char left[64];
 			int n = 0;
 
 			if (!o->help)
 				continue;
+			if (section)
+				fprintf(out, "\n%s:\n", section);
 			if (o->key > 0 && o->key < LJ_OPT_LONG_BASE)
 				n += snprintf(left + n, sizeof(left) - n, "-%c%s", o->key,
 					      o->name ? ", " : "");

@@ -81,7 +81,30 @@ struct lj_opt {
 	 * (lj-env's "--json FILE" before "-- COMMAND"). NULL: the flags decide.
 	 */
 	bool (*next_value)(int argc, char *const *argv, int next);
+	/*
+	 * This entry starts a group of options, a section of --help (and of
+	 * the man page) titled so, as rtla groups its options; the entries up
+	 * to the next group belong to it. NULL: the section goes on.
+	 */
+	const char *group;
 };
+
+/* The first entry of @opts that --help shows (hidden ones have no help), or NULL. */
+static inline const struct lj_opt *lj_opt_first_shown(const struct lj_opt *opts)
+{
+	for (; opts->name || opts->key; opts++)
+		if (opts->help)
+			return opts;
+	return NULL;
+}
+
+/* The title of the --help section that entry @o opens in table @title, or NULL when @o opens none. */
+static inline const char *lj_opt_section(const char *title, const struct lj_opt *opts, const struct lj_opt *o)
+{
+	if (o == lj_opt_first_shown(opts))
+		return o->group ? o->group : title ? title : "options";
+	return o->help ? o->group : NULL;
+}
 
 /* The "given" member of an entry: offset + 1, so that 0 means none. */
 #define LJ_OPT_GIVEN(type, field) (offsetof(type, field) + 1)

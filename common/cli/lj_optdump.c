@@ -72,12 +72,22 @@ void lj_opt_dump(const struct lj_opt_spec *spec, FILE *out)
 	for (int t = 0; t < spec->ntables; t++) {
 		const struct lj_opt_table *tab = &spec->tables[t];
 
-		fputs("table\t", out);
-		put_field(out, tab->title ? tab->title : "options");
-		fputc('\n', out);
-		for (const struct lj_opt *o = tab->opts; o->name || o->key; o++)
+		if (!lj_opt_first_shown(tab->opts)) {
+			fputs("table\t", out);
+			put_field(out, tab->title ? tab->title : "options");
+			fputc('\n', out);
+		}
+		for (const struct lj_opt *o = tab->opts; o->name || o->key; o++) {
+			const char *section = lj_opt_section(tab->title, tab->opts, o);
+
+			if (section) {	/* a group is a section of the page, as of --help */
+				fputs("table\t", out);
+				put_field(out, section);
+				fputc('\n', out);
+			}
 			if (o->help)	/* hidden options stay hidden */
 				dump_opt(out, o);
+		}
 	}
 	fprintf(out, "opt\t?\thelp\tnone\t\tnone\t\tshow this help and exit\n");
 	fprintf(out, "opt\t\tversion\tnone\t\tnone\t\tprint the ljkit version and exit\n");

@@ -305,6 +305,42 @@ static void test_check(void)
 	       "...with one line naming the mistake");
 }
 
+/* Groups: a section of --help and of the dump each, opened by the entry that starts it. */
+static void test_groups(void)
+{
+	static const struct lj_opt grouped[] = {
+		{ "hidden", 'h', LJ_OPT_NOARG, NULL, NULL, .group = "not shown" },
+		{ "loops", 'l', LJ_OPT_ARG, "N", "number of loops", .group = "first group" },
+		{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write JSON" },
+		{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more output", .group = "second group" },
+		{ 0 }
+	};
+	static const struct lj_opt plain[] = { { "quiet", 'q', LJ_OPT_NOARG, NULL, "less output" }, { 0 } };
+	struct lj_opt_table tabs[2] = { { "tool options", grouped, handle, NULL }, { "more options", plain, handle, NULL } };
+	struct lj_opt_spec spec = { "[OPTIONS]", "test", tabs, 2, NULL };
+	char *text = NULL, *p;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	lj_opt_print_help(&spec, f);
+	fclose(f);
+	p = strstr(text, "\nfirst group:\n  -l, --loops N");
+	ok(p && !strstr(text, "tool options") && !strstr(text, "not shown"),
+	   "--help: a table whose first shown entry starts a group is titled by the group");
+	p = strstr(text, "write JSON\n\nsecond group:\n  -v, --verbose");
+	ok(p != NULL, "...a later group opens a section of its own after a blank line");
+	ok(strstr(text, "\nmore options:\n  -q, --quiet") != NULL, "...a table without groups keeps its title");
+	free(text);
+	f = open_memstream(&text, &len);
+	lj_opt_dump(&spec, f);
+	fclose(f);
+	ok(strstr(text, "table\tfirst group\nopt\tl\tloops") && strstr(text, "json\trequired") &&
+	   strstr(text, "table\tsecond group\nopt\tv\tverbose") && strstr(text, "table\tmore options\nopt\tq") &&
+	   !strstr(text, "tool options") && !strstr(text, "not shown"),
+	   "--dump-options: each group a table, so man pages and completion follow");
+	free(text);
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -317,7 +353,7 @@ int main(void)
 	char *a6[] = { "t", "--nope", NULL };
 
 	lj_err_init("test_opt");
-	plan(77);
+	plan(81);
 	is_int(run(&c, 7, a1, &first), 0, "valid options parse");
 	is_int(c.loops, 5, "-l value reaches the handler");
 	is_str(c.json, "out.json", "long-only option value");
@@ -333,5 +369,6 @@ int main(void)
 	test_values();
 	test_verbosity();
 	test_check();
+	test_groups();
 	return done();
 }
