@@ -13,6 +13,7 @@
 #include "matrix.h"
 #include "lj_err.h"
 #include "lj_guest.h"
+#include "lj_json.h"
 #include "lj_result.h"
 #include "lj_time.h"
 
@@ -184,7 +185,7 @@ static int write_job(struct group *gr, const char *dir, const char *xchg)
 	json_object_object_add(job, "dir", json_object_new_string(dir));
 	json_object_object_get_ex(r->manifest, "scenario", &scn);
 	json_object_object_add(job, "scenario", json_object_get(scn));
-	json_object_object_add(job, "timeout_ns", json_object_new_int64(r->cfg->timeout_ns));
+	json_object_object_add(job, "timeout_ns", lj_json_int(r->cfg->timeout_ns));
 	json_object_object_add(job, "events", json_object_new_string(LJ_GUEST_EXCHANGE "/" EVENTS));
 	for (size_t i = 0; i < gr->n; i++)
 		json_object_array_add(cells, json_object_get(json_object_array_get_idx(r->cells, gr->cells[i])));
