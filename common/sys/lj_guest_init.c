@@ -22,6 +22,8 @@ const char lj_guest_init_script[] =
 "mount -t proc proc /proc\n"
 "mount -t sysfs sysfs /sys\n"
 "mount -t devtmpfs devtmpfs /dev\n"
+"# The loopback interface up, as every booted system has it (hackbench's sockets, a UDP flood).\n"
+"ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null\n"
 "say() { echo \"ljkit-guest: $*\"; }\n"
 "die() { say \"error $1: $2\"; sync; poweroff -f; sleep 60; }\n"
 "opt() {\n"

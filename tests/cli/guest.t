@@ -44,7 +44,7 @@ is "$rc" 2 "--memory below 128M: usage error"
 
 why=$(guest_skip_reason)
 if [ -n "$why" ]; then
-	skip 12 "$why"
+	skip 13 "$why"
 	done_testing
 	exit
 fi
@@ -58,6 +58,7 @@ run_rc $G -k "$K" -s "$TMP/share" -- sh -c '
 	echo written > /etc/ljkit-guest-test; cat /etc/ljkit-guest-test > '"$TMP/share/overlay"'
 	ls /run > '"$TMP/share/run"'
 	bash -c "cat <(echo through-dev-fd) /dev/stdin <<<and-stdin" > '"$TMP/share/devfd"'
+	cat /sys/class/net/lo/operstate /sys/class/net/lo/flags > '"$TMP/share/lo"'
 	exit 3'
 is "$rc" 3 "the command's exit status is lj-guest's"
 is "$(cat "$TMP/out")" "$R" "its stdout, from the guest's kernel $R"
@@ -69,6 +70,7 @@ ok "$([ ! -e /etc/ljkit-guest-test ]; echo $?)" "and nothing of it reaches the h
 is "$(cat "$TMP/share/run" 2>/dev/null)" ljkit-guest "a fresh /run: the host's setup journals are not the guest's"
 is "$(cat "$TMP/share/devfd" 2>/dev/null | tr '\n' ' ')" "through-dev-fd and-stdin " \
 	"/dev/fd and /dev/stdin as on a booted system: bash's <(...) works"
+ok "$(( ($(sed -n 2p "$TMP/share/lo" 2>/dev/null || echo 0) & 1) == 0 ))" "the loopback interface is up (flags $(sed -n 2p "$TMP/share/lo" 2>/dev/null))"
 
 # SIGKILL on the runner while its guest boots: PR_SET_PDEATHSIG takes QEMU with it.
 $G -k "$K" -- sleep 600 >/dev/null 2>&1 &
