@@ -153,9 +153,10 @@ fi
 
 # 2. An interrupt-heavy helper: a loopback UDP flood on the CPU, at FIFO 10
 # so it holds the CPU between lj-cyclic's wake-ups (FIFO 50), shows NET_RX
-# softirqs: a wake-up in the middle of one waits for its end. It starts
-# 300 ms late, when lj-cyclic is measuring, and floods for 1 s of
-# lj-cyclic's 1.5 s: a slow start of either still leaves them overlapping.
+# softirqs: a wake-up in the middle of one waits for its end. The flood
+# starts once lj-cyclic's measuring thread is FIFO (its start-up, a second
+# or more under QEMU's TCG, would outlast a flood on a timer) and floods
+# for 1.5 s, as long as lj-cyclic measures.
 # A loaded machine's own spikes can crowd the flood's out of the largest
 # causes kept: one retry, saying what the first run found.
 has_net_rx() {
@@ -164,11 +165,23 @@ import json, sys
 x = json.load(open(sys.argv[1]))['side']['explain']
 sys.exit(0 if any(c['kind'] == 'softirq' and c['name'] == 'NET_RX' and c['ns'] > 0 for c in x['causes']) else 1)" "$1" 2>/dev/null
 }
+measuring() {	# measuring PID: a thread of PID runs SCHED_FIFO (policy 1), or PID has ended
+	local t
+	for t in /proc/"$1"/task/*/stat; do
+		[ "$(awk '{ sub(/.*\) /, ""); print $39 }' "$t" 2>/dev/null)" = 1 ] && return 0
+	done
+	! kill -0 "$1" 2>/dev/null
+}
 flood_run() {
-	start_helper flood "$CPU" 300 10 1000
-	[ -n "$helper_pid" ] || return 2
-	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 1000 -l 1500 --explain=2us --json "$TMP/flood.json"
-	wait "$helper_job"
+	local cyclic
+	"$LJ_BUILD/lj-cyclic" -q -a "$CPU" -p 50 -i 1000 -l 1500 --explain=2us --json "$TMP/flood.json" \
+		>"$TMP/out" 2>"$TMP/err" &
+	cyclic=$!
+	wait_for measuring "$cyclic"
+	start_helper flood "$CPU" 1500 10 0
+	wait "$cyclic"
+	rc=$?
+	[ -n "$helper_pid" ] && wait "$helper_job"
 }
 flood_run
 if [ -z "$helper_pid" ]; then
