@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_guest - boot a kernel in QEMU, run a command inside as root, say how it ended. */
 #include "lj_guest_priv.h"
+#include "lj_file.h"
 #include "lj_shell.h"
 #include "lj_time.h"
 #include "lj_why.h"
@@ -526,19 +527,10 @@ static void pump(struct lj_guest *g)
 static void qemu_words(const struct lj_guest *g, char *out, size_t len)
 {
 	char buf[2048], *l;
-	ssize_t n;
-	int fd = open(g->qemu_log, O_RDONLY | O_CLOEXEC);
 
 	out[0] = '\0';
-	if (fd < 0)
+	if (lj_file_read_text(g->qemu_log, buf, sizeof(buf)) || !buf[0])
 		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
 	l = strrchr(buf, '\n');
 	snprintf(out, len, "%.*s", (int)len - 1, l ? l + 1 : buf);
 }
