@@ -82,7 +82,7 @@ profile rt-v2 "$RT" --cgroup v2 -- tests/cli/env-cgroup.t tests/cli/env-crash.t 
 is "$(show rt-v2 '[.state.cgroup.mode, .state.preempt.model] | join(" ")')" "v2 rt" "rt-v2: PREEMPT_RT with cgroup v2"
 
 profile stock-none "$STOCK" -a preempt=none -- tests/cli/env-crash.t tests/cli/env.t tests/cli/matrix-cgroup.t \
-	$PREEMPT tests/cli/cyclic.t tests/cli/explain.t
+	$PREEMPT tests/cli/cyclic.t
 is "$(show stock-none '.state.preempt.model')" none "stock-none: booted preempt=none"
 ok "$(grep -q '^ok .* --preempt full switched the model through debugfs' "$TMP/stock-none/env-crash.t.tap"; echo $?)" \
 	"stock-none: env-crash.t switched the model to full for real and restored it"
