@@ -281,18 +281,45 @@ static void test_initrd(void)
 	   strstr(why, "linked dynamically"), "a dynamic busybox: NO_TOOL, saying why");
 }
 
+/* The value after -accel in a QEMU argv. */
+static const char *accel_word(char **argv)
+{
+	for (int i = 0; argv && argv[i]; i++)
+		if (!strcmp(argv[i], "-accel"))
+			return argv[i + 1];
+	return "";
+}
+
+/* TCG runs every vCPU in one host thread: multi-threaded TCG left a vCPU on a stale translation of patched kernel text. */
+static void test_accel_argv(void)
+{
+	struct lj_guest_vm vm = { .qemu = "qemu", .image = "img", .initrd = "rd", .arch = LJ_GUEST_X86_64,
+				  .cpus = 2, .mem_mib = 512, .cmdline = "quiet", .exchange = "/tmp", .console = "/tmp/console" };
+	char **argv;
+
+	vm.accel = LJ_GUEST_ACCEL_TCG;
+	argv = lj_guest_qemu_argv(&vm);
+	is_str(accel_word(argv), "tcg,thread=single", "TCG: one thread for all vCPUs");
+	lj_guest_argv_free(argv);
+	vm.accel = LJ_GUEST_ACCEL_KVM;
+	argv = lj_guest_qemu_argv(&vm);
+	is_str(accel_word(argv), "kvm", "KVM: a thread per vCPU, as always");
+	lj_guest_argv_free(argv);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/test_guest.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
-	plan(43);
+	plan(45);
 	test_images();
 	test_modules_dir();
 	test_resolve();
 	test_vermagic();
 	test_compressed();
 	test_initrd();
+	test_accel_argv();
 	{
 		char cmd[300];
 
