@@ -93,6 +93,9 @@ int lj_opt_check(const struct lj_opt_spec *spec, char *why, size_t len)
 			if (o->key <= 0 || (o->key < LJ_OPT_LONG_BASE && !isgraph(o->key)))
 				return lj_why_err(why, len, -EINVAL, "%s has key %d: neither a letter nor >= %d",
 						  entry_name(o, a, sizeof(a)), o->key, LJ_OPT_LONG_BASE);
+			if (o->type == LJ_OPT_CHOICE && (!o->values || !*o->values))
+				return lj_why_err(why, len, -EINVAL, "%s is a choice without values",
+						  entry_name(o, a, sizeof(a)));
 			if (o->name && (!strcmp(o->name, "help") || !strcmp(o->name, "version")))
 				return lj_why_err(why, len, -EINVAL, "--%s is built in", o->name);
 		}
@@ -238,6 +241,27 @@ static void *field(void *ctx, size_t off)
 	return (char *)ctx + off;
 }
 
+/* LJ_OPT_CHOICE: the index of @arg among the blank-separated @values, or -1; @list gets "a, b or c". */
+static int choice_index(const char *values, const char *arg, char *list, size_t len)
+{
+	size_t n = strlen(arg), used = 0;
+	int found = -1, i = 0;
+
+	*list = '\0';
+	for (const char *w = values; *w; i++) {
+		size_t wl = strcspn(w, " ");
+		const char *next = w + wl + strspn(w + wl, " ");
+
+		if (wl == n && !strncmp(w, arg, n))
+			found = i;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%.*s",
+						 !i ? "" : *next ? ", " : " or ", (int)wl, w);
+		w = next;
+	}
+	return found;
+}
+
 int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_argv)
 {
 	char label[64], why[256];
@@ -281,6 +305,23 @@ int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_arg
 		if (lj_opt_policy(label, arg, field(ctx, o->off)))
 			return LJ_EXIT_USAGE;
 		break;
+	case LJ_OPT_DOUBLE:
+		if (lj_parse_double(arg, o->dmin, o->dmax, field(ctx, o->off), why, sizeof(why))) {
+			if (o->hint)
+				return lj_usage_error("invalid %s '%s': %s (%s)", label, arg, why, o->hint);
+			return lj_opt_invalid(label, arg, why);
+		}
+		break;
+	case LJ_OPT_CHOICE: {
+		int i = choice_index(o->values ? o->values : "", arg, why, sizeof(why));
+
+		if (i < 0)
+			return lj_opt_invalid(label, arg, why);
+		*(int *)field(ctx, o->off) = i;
+		break;
+	}
+	case LJ_OPT_VERBOSITY:
+		return lj_opt_verbosity(o->key);
 	default:
 		return 0;
 	}

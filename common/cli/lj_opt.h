@@ -48,6 +48,9 @@ enum lj_opt_type {
 	LJ_OPT_STRING,		/* const char *, pointing into argv */
 	LJ_OPT_CPULIST,		/* cpu_set_t: "0-3,6" (existence is the tool's check) */
 	LJ_OPT_POLICY,		/* enum lj_policy: other, normal, batch, idle, fifo, rr */
+	LJ_OPT_DOUBLE,		/* double in [@dmin, @dmax] */
+	LJ_OPT_CHOICE,		/* int (or enum) = the index of the word in @values: the enum in their order */
+	LJ_OPT_VERBOSITY,	/* key 'q': errors only; any other: one step more verbose (lj_err's level, no field) */
 	LJ_OPT_HELP,		/* print --help; the parse returns LJ_OPT_EXIT_HELP */
 };
 
@@ -71,6 +74,7 @@ struct lj_opt {
 	size_t off;			/* offsetof(tool config, field) for typed entries */
 	int64_t min, max;		/* range of numbers and durations (ns); LJ_OPT_CONST's value */
 	int64_t unit;			/* LJ_OPT_DURATION: ns in one unit of a bare number */
+	double dmin, dmax;		/* LJ_OPT_DOUBLE's range */
 	size_t given;			/* LJ_OPT_GIVEN(): a bool set when the option appears, 0: none */
 	unsigned int flags;		/* LJ_OPT_NEXT_*, LJ_OPT_THEN_CALL, LJ_OPT_STRICT */
 	const char *hint;		/* appended to a refusal: hackbench's "an integer > 0" */

@@ -38,7 +38,7 @@ profile() {
 	while [ "$1" != -- ]; do opts+=("$1"); shift; done
 	shift
 	mkdir -p "$out"
-	run_rc lj-guest -k "$image" --cpus 2 --memory 1G -t 900 -s "$out" "${opts[@]}" \
+	run_rc lj-guest -k "$image" --cpus 2 --memory 1G -t 900 -s "$out" --console "$out/console" "${opts[@]}" \
 		-e LJ_BUILD="$LJ_BUILD" -e LJ_SRC="$LJ_SRC" -e OUT="$out" -- sh -c '
 		cd "$LJ_SRC" && "$LJ_BUILD/lj-env" --show --json >"$OUT/show.json" 2>&1
 		for f; do
@@ -50,6 +50,7 @@ profile() {
 			echo "$rc $f" >>"$OUT/status"
 		done' _ "$@"
 	is "$rc" 0 "$name: the guest booted and ran its files$([ "$rc" = 0 ] || echo ": $(tail -3 "$TMP/err")")"
+	[ "$rc" = 0 ] || diag "$name: the guest's console ends with" "$(tail -20 "$out/console" 2>/dev/null)"
 	for f in "$@"; do
 		f=${f##*/} t=$out/${f##*/}.tap
 		st=$(awk -v f="$f" '{ n = split($2, p, "/") } p[n] == f { print $1 }' "$out/status" 2>/dev/null)

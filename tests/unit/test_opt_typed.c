@@ -28,9 +28,11 @@ struct conf {
 	int calls;		/* the handler's count */
 	const char *last_arg;
 	int64_t strict_ns;
+	double ratio;
+	int shape;
 };
 
-enum { K_JSON = LJ_OPT_LONG_BASE, K_POLICY, K_STRICT, K_OUT };
+enum { K_JSON = LJ_OPT_LONG_BASE, K_POLICY, K_STRICT, K_OUT, K_RATIO, K_SHAPE };
 
 /* A rule of the tool's own: the next word is --out's value when it ends in ".json". */
 static bool out_next(int argc, char *const *argv, int next)
@@ -60,6 +62,10 @@ static const struct lj_opt opts[] = {
 	  .unit = 1, .flags = LJ_OPT_STRICT },
 	{ NULL, 'H', LJ_OPT_NOARG, NULL, NULL, LJ_OPT_HELP },
 	{ "out", K_OUT, LJ_OPT_OPTARG, "FILE", "out", LJ_OPT_STRING, AT(json), .next_value = out_next },
+	{ "ratio", K_RATIO, LJ_OPT_ARG, "R", "ratio", LJ_OPT_DOUBLE, AT(ratio), .dmin = 1e-9, .dmax = 0.5,
+	  .hint = "0 < ratio <= 0.5" },
+	{ "shape", K_SHAPE, LJ_OPT_ARG, "S", "shape", LJ_OPT_CHOICE, AT(shape), .values = "round square oval" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more", LJ_OPT_VERBOSITY },
 	{ 0 }
 };
 
@@ -185,12 +191,45 @@ static void test_next_word(void)
 	is_int(ret, LJ_OPT_EXIT_HELP, "LJ_OPT_HELP: help, no handler, no static");
 }
 
+/* Doubles with their range, one word of a fixed set (the enum in its order), verbosity. */
+static void test_double_choice_verbosity(void)
+{
+	char *good[] = { "t", "--ratio", "0.25", "--shape", "oval", "-v", "-v", NULL };
+	char *bad_ratio[] = { "t", "--ratio", "0.7", NULL };
+	char *bad_shape[] = { "t", "--shape", "cube", NULL };
+	char *quiet[] = { "t", "-q", NULL };
+	const struct lj_opt no_values[] = { { "kind", K_SHAPE, LJ_OPT_ARG, "K", "kind", LJ_OPT_CHOICE }, { 0 } };
+	const struct lj_opt quiet_opts[] = { { "quiet", 'q', LJ_OPT_NOARG, NULL, "errors only", LJ_OPT_VERBOSITY }, { 0 } };
+	struct lj_opt_table tab = { "options", no_values, handle, NULL };
+	struct lj_opt_spec spec = { "[OPTIONS]", "test", &tab, 1, NULL };
+	struct lj_opt_table qtab = { "options", quiet_opts, handle, NULL };
+	struct lj_opt_spec qspec = { "[OPTIONS]", "test", &qtab, 1, NULL };
+	int level = lj_err_verbosity();
+	char why[128];
+	struct conf c;
+
+	is_int(parse(&c, false, good), 0, "a double and a choice parse");
+	ok(c.ratio == 0.25 && c.shape == 2, "the double stored, the choice as its index");
+	is_int(lj_err_verbosity(), level + 2, "each -v one step more verbose");
+	is_int(parse(&c, false, bad_ratio), LJ_EXIT_USAGE, "a double out of range is refused");
+	is_str(captured, "test_opt_typed: invalid --ratio '0.7': out of range 1e-09..0.5 (0 < ratio <= 0.5)\n",
+	       "...with the range and the hint");
+	is_int(parse(&c, false, bad_shape), LJ_EXIT_USAGE, "a word not in the set is refused");
+	is_str(captured, "test_opt_typed: invalid --shape 'cube': round, square or oval\n", "...naming the set");
+	is_int(lj_opt_parse_no_operands(&qspec, 2, quiet), 0, "-q as a verbosity entry");
+	is_int(lj_err_verbosity(), -1, "...leaves errors only");
+	lj_err_set_verbosity(level);
+	ok(lj_opt_check(&spec, why, sizeof(why)) < 0 && strstr(why, "choice without values"),
+	   "a choice without values is refused at startup");
+}
+
 int main(void)
 {
 	lj_err_init("test_opt_typed");
-	plan(29);
+	plan(39);
 	test_typed();
 	test_rt_argv();
 	test_next_word();
+	test_double_choice_verbosity();
 	return done();
 }

@@ -25,13 +25,16 @@ struct cmp_args {
 
 #define AT(f) .off = offsetof(struct cmp_args, f)
 
-/* Typed where a value is stored as given (lj_opt_store); the handler parses rules, names and numbers. */
+_Static_assert(LJ_ADJUST_HOLM == 0 && LJ_ADJUST_BH == 1 && LJ_ADJUST_NONE == 2, "--adjust's values in the enum's order");
+
+/* Typed where a value is stored as given (lj_opt_store); the handler parses rules and names. */
 static const struct lj_opt cmp_opts[] = {
 	{ "by", K_BY, LJ_OPT_ARG, "AXIS", "pivot one run directory on an axis (cgroup off vs on, ...)",
 	  LJ_OPT_STRING, AT(cfg.by) },
 	{ "format", K_FORMAT, LJ_OPT_ARG, "FMT", "text (default), markdown, csv, json or lava",
 	  .values = "text markdown csv json lava" },
-	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)" },
+	{ "alpha", K_ALPHA, LJ_OPT_ARG, "A", "significance level of the Mann-Whitney U test (default 0.05)",
+	  LJ_OPT_DOUBLE, AT(cfg.alpha), .dmin = 1e-9, .dmax = 0.5, .hint = "0 < alpha <= 0.5" },
 	{ "fail-on", K_FAIL_ON, LJ_OPT_ARG, "RULE", "gate: 'cyclic.max>+10%' fails (exit 3) on a significant rise beyond 10%; repeatable" },
 	{ "limit", K_LIMIT, LJ_OPT_ARG, "RULE", "fixed threshold: 'cyclic.max<=50us' fails (exit 3) when a run of the last set exceeds it; repeatable" },
 	{ "validity-fail", K_VALIDITY_FAIL, LJ_OPT_ARG, "LEVEL", "lava: a cell's validity case fails from this verdict on: invalid (default) or suspect",
@@ -39,8 +42,9 @@ static const struct lj_opt cmp_opts[] = {
 	{ "cannot-judge-ok", K_CJ_OK, LJ_OPT_NOARG, NULL, "a rule that cannot be judged passes (exit 0 instead of 4)",
 	  LJ_OPT_FLAG, AT(cfg.cannot_judge_ok) },
 	{ "adjust", K_ADJUST, LJ_OPT_ARG, "M", "multiple comparisons: holm (default), bh or none",
-	  .values = "holm bh none" },
-	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets" },
+	  LJ_OPT_CHOICE, AT(cfg.adjust), .values = "holm bh none" },
+	{ "plan", K_PLAN, LJ_OPT_ARG, "PCT", "runs (and samples per run) needed to detect a PCT % change at the noise of these sets",
+	  LJ_OPT_DOUBLE, AT(cfg.plan_pct), .dmin = -99, .dmax = 1e6 },
 	{ "headline", K_HEADLINE, LJ_OPT_NOARG, NULL, "how good is this machine: one run directory's root-group cells in microseconds, with verdicts",
 	  LJ_OPT_FLAG, AT(headline) },
 	{ "perf-power", K_PERF_POWER, LJ_OPT_ARG, "PERF,ENERGY[,LIMIT]", "perf/power view: PERF against ENERGY per set; the lowest energy whose PERF holds LIMIT (docs/power.md)",
@@ -51,13 +55,14 @@ static const struct lj_opt cmp_opts[] = {
 	  LJ_OPT_FLAG, AT(cfg.include_failed) },
 	{ "lava", K_LAVA, LJ_OPT_NOARG, NULL, "print lava-test-case lines (same as --format lava)",
 	  LJ_OPT_CONST, AT(cfg.format), .min = CMP_LAVA },
-	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)" },
+	{ "cv-warn", K_CV, LJ_OPT_ARG, "PCT", "flag metrics whose coeffvar exceeds PCT (default 10)",
+	  LJ_OPT_DOUBLE, AT(cfg.cv_warn), .dmin = 0, .dmax = 1e6 },
 	{ "metrics", K_METRICS, LJ_OPT_ARG, "LIST", "only these summary metrics (comma list)", LJ_OPT_STRING, AT(cfg.metrics) },
 	{ "validate", K_VALIDATE, LJ_OPT_NOARG, NULL, "check the FILE arguments as ljkit-result/1 documents",
 	  LJ_OPT_FLAG, AT(validate) },
 	{ "check-rules", K_CHECK_RULES, LJ_OPT_NOARG, NULL, "only check the --fail-on and --limit rules, then exit (for scripts)",
 	  LJ_OPT_FLAG, AT(check_rules) },
-	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more", LJ_OPT_VERBOSITY },
 	{ 0 }
 };
 
@@ -79,20 +84,6 @@ static int parse_format(const char *arg, struct cmp_config *cfg)
 	return 0;
 }
 
-/* --adjust: the multiple-comparison correction by name. */
-static int parse_adjust(const char *arg, struct cmp_config *cfg)
-{
-	if (!strcmp(arg, "holm"))
-		cfg->adjust = LJ_ADJUST_HOLM;
-	else if (!strcmp(arg, "bh"))
-		cfg->adjust = LJ_ADJUST_BH;
-	else if (!strcmp(arg, "none"))
-		cfg->adjust = LJ_ADJUST_NONE;
-	else
-		return lj_opt_invalid("--adjust", arg, "holm, bh or none");
-	return 0;
-}
-
 static int cmp_handle(void *ctx, int key, const char *arg)
 {
 	struct cmp_args *a = ctx;
@@ -102,13 +93,6 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 	switch (key) {
 	case K_FORMAT:
 		return parse_format(arg, cfg);
-	case K_ALPHA:
-		/* Not lj_opt_double: the accepted range is spelt out after the reason. */
-		if (lj_parse_double(arg, 1e-9, 0.5, &cfg->alpha, why, sizeof(why)))
-			return lj_usage_error("invalid --alpha '%s': %s (0 < alpha <= 0.5)", arg, why);
-		return 0;
-	case K_CV:
-		return lj_opt_double("--cv-warn", arg, 0, 1e6, &cfg->cv_warn);
 	case K_FAIL_ON: {
 		struct cmp_rule r;
 
@@ -135,12 +119,6 @@ static int cmp_handle(void *ctx, int key, const char *arg)
 			return 0;
 		}
 		return lj_opt_invalid("--validity-fail", arg, "invalid or suspect");
-	case K_ADJUST:
-		return parse_adjust(arg, cfg);
-	case K_PLAN:
-		return lj_opt_double("--plan", arg, -99, 1e6, &cfg->plan_pct);
-	case 'v':
-		return lj_opt_verbosity(key);
 	}
 	return LJ_EXIT_USAGE;
 }

@@ -50,8 +50,8 @@ static const struct lj_opt env_opts[] = {
 	{ "sweep", K_SWEEP, LJ_OPT_ARG, "cpus=STEPS", "change the group's cpuset while COMMAND runs: cpus=1,2,2-3 or cpus=0,1/2-3" },
 	{ "dwell", K_DWELL, LJ_OPT_ARG, "DURATION", "time per --sweep step (default 20s)" },
 	{ "watch", K_WATCH, LJ_OPT_ARG, "GLOB", "count context switches of tasks named GLOB ('sugov:*', a comma list; repeatable) and of the system while COMMAND runs" },
-	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say what is changed and restored" },
-	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no warnings" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say what is changed and restored", LJ_OPT_VERBOSITY },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no warnings", LJ_OPT_VERBOSITY },
 	{ 0 }
 };
 
@@ -77,9 +77,6 @@ static int handle(void *ctx, int key, const char *arg)
 		return 0;
 	case K_WATCH:
 		return env_watch_add(cfg, arg);
-	case 'v':
-	case 'q':
-		return lj_opt_verbosity(key);
 	}
 	return LJ_EXIT_USAGE;
 }

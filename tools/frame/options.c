@@ -26,6 +26,8 @@ enum {
 #define AT(f) .off = offsetof(struct frm_config, f)
 #define GIVEN(f) .given = LJ_OPT_GIVEN(struct frm_config, f)
 
+_Static_assert(FRM_MODEL_DISPLAY == 0 && FRM_MODEL_STRICT == 1, "--display-model's values in the enum's order");
+
 /*
  * Typed where the value is stored as given (lj_opt_store); the handler keeps
  * the options with logic. --prio and --bg-prio are lj-frame's old names,
@@ -34,7 +36,8 @@ enum {
 static const struct lj_opt frame_opts[] = {
 	{ "fps", K_FPS, LJ_OPT_ARG, "HZ", "display refresh rate, exact to 9 decimals (default 60; 59.94, 144...)" },
 	{ "display-model", K_MODEL, LJ_OPT_ARG, "display|strict",
-	  "display: a late frame shows at the next vsync (default); strict: a late frame is dropped" },
+	  "display: a late frame shows at the next vsync (default); strict: a late frame is dropped",
+	  LJ_OPT_CHOICE, AT(model), .values = "display strict" },
 	{ "duration", 'D', LJ_OPT_ARG, "TIME", "run time, or one ramp trial (default 10s; ramp 1s)" },
 	{ "stages", K_STAGES, LJ_OPT_ARG, "N", "pipeline stage threads per frame (default 2)",
 	  LJ_OPT_INT, AT(nstages), .min = 1, .max = FRM_MAX_STAGES },
@@ -73,7 +76,8 @@ static const struct lj_opt frame_opts[] = {
 	  "ramp pass rule; in a fixed run exit 3 above it (0.02 or 2%; ramp default 2%)" },
 	{ "ramp-repeat", K_RAMP_REPEAT, LJ_OPT_ARG, "N", "bisections at the edge, for the spread (default 3)",
 	  LJ_OPT_INT, AT(ramp_repeat), .min = 1, .max = 32 },
-	{ "ramp-precision", K_RAMP_PRECISION, LJ_OPT_ARG, "FRAC", "relative width ending a bisection (default 0.02)" },
+	{ "ramp-precision", K_RAMP_PRECISION, LJ_OPT_ARG, "FRAC", "relative width ending a bisection (default 0.02)",
+	  LJ_OPT_DOUBLE, AT(ramp_precision), .dmin = 0.001, .dmax = 0.5 },
 	{ "timeline", K_TIMELINE, LJ_OPT_ARG, "FILE", "per-interval CSV: fps, drops, cpu frequency",
 	  LJ_OPT_STRING, AT(timeline),
 	  .group = "report options" },
@@ -94,9 +98,9 @@ static const struct lj_opt frame_opts[] = {
 	{ "explain", K_EXPLAIN, LJ_OPT_NOARG, NULL, "explain dropped and late frames from trace events",
 	  .group = "diagnostic options" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary", LJ_OPT_FLAG, AT(quiet) },
-	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics", LJ_OPT_VERBOSITY },
 	/* Test aid (docs/lj-frame.md): simulate stages taking NS per unit, no threads. */
-	{ "fake-work", K_FAKE_WORK, LJ_OPT_ARG, "NS", NULL },
+	{ "fake-work", K_FAKE_WORK, LJ_OPT_ARG, "NS", NULL, LJ_OPT_DOUBLE, AT(fake_ns_per_unit), .dmin = 0.001, .dmax = 1e9 },
 	{ 0 }
 };
 
@@ -165,17 +169,6 @@ static int parse_fps(const char *arg, struct frm_config *cfg)
 	return 0;
 }
 
-static int parse_model(const char *arg, enum frm_model *model)
-{
-	if (!strcmp(arg, "display"))
-		*model = FRM_MODEL_DISPLAY;
-	else if (!strcmp(arg, "strict"))
-		*model = FRM_MODEL_STRICT;
-	else
-		return lj_opt_invalid("--display-model", arg, "display or strict");
-	return 0;
-}
-
 /* --work (units) or --work-time (durations): one value or one per stage. */
 static int parse_work(int key, const char *arg, struct frm_config *cfg)
 {
@@ -205,8 +198,6 @@ static int handle(void *ctx, int key, const char *arg)
 	switch (key) {
 	case K_FPS:
 		return parse_fps(arg, cfg);
-	case K_MODEL:
-		return parse_model(arg, &cfg->model);
 	case 'D':
 		if (lj_opt_duration("--duration", arg, LJ_NSEC_PER_SEC, &cfg->duration_ns))
 			return LJ_EXIT_USAGE;
@@ -226,13 +217,6 @@ static int handle(void *ctx, int key, const char *arg)
 	case K_MAX_DROP:
 		cfg->max_drop_set = true;
 		return parse_rate(arg, &cfg->max_drop_rate);
-	case K_RAMP_PRECISION:
-		return lj_opt_double("--ramp-precision", arg, 0.001, 0.5, &cfg->ramp_precision);
-	case K_FAKE_WORK:
-		return lj_opt_double("--fake-work", arg, 0.001, 1e9, &cfg->fake_ns_per_unit);
-	case 'v':
-		lj_err_set_verbosity(lj_err_verbosity() + 1);
-		return 0;
 	}
 	return lj_usage_error("unhandled option (internal error)");
 }

@@ -15,6 +15,11 @@ enum {
 
 #define AT(f) offsetof(struct guest_opts, f)
 
+_Static_assert(LJ_GUEST_ACCEL_AUTO == 0 && LJ_GUEST_ACCEL_KVM == 1 && LJ_GUEST_ACCEL_TCG == 2,
+	       "--accel's values in the enum's order");
+_Static_assert(LJ_GUEST_CGROUP_AUTO == 0 && LJ_GUEST_CGROUP_V2 == 1 && LJ_GUEST_CGROUP_V1 == 2 &&
+	       LJ_GUEST_CGROUP_HYBRID == 3 && LJ_GUEST_CGROUP_NONE == 4, "--cgroup's values in the enum's order");
+
 static const struct lj_opt guest_opts_table[] = {
 	{ "kernel", 'k', LJ_OPT_ARG, "IMAGE", "the kernel image to boot: vmlinuz or bzImage (x86-64), Image (arm64)",
 	  LJ_OPT_STRING, AT(cfg.image) },
@@ -28,13 +33,13 @@ static const struct lj_opt guest_opts_table[] = {
 	{ "timeout", 't', LJ_OPT_ARG, "DUR", "kill the guest when it has not ended after DUR (default: none)",
 	  LJ_OPT_DURATION, AT(cfg.timeout_ns), 1, 0, LJ_NSEC_PER_SEC },
 	{ "accel", K_ACCEL, LJ_OPT_ARG, "auto|kvm|tcg", "KVM or QEMU's emulation (default auto: KVM when it runs this kernel)",
-	  .values = "auto kvm tcg" },
+	  LJ_OPT_CHOICE, AT(cfg.accel), .values = "auto kvm tcg" },
 	{ "cpu", K_CPU, LJ_OPT_ARG, "MODEL", "QEMU's -cpu (default: host with KVM, max with TCG)", LJ_OPT_STRING, AT(cfg.cpu) },
 	{ "cpus", K_CPUS, LJ_OPT_ARG, "N", "guest CPUs (default: the host's online CPUs, at most 8; one fewer with TCG)",
 	  LJ_OPT_INT, AT(cfg.cpus), 1, 64 },
 	{ "memory", K_MEMORY, LJ_OPT_ARG, "SIZE", "guest memory, e.g. 512M or 2G (default 1G, or half the host's when less)" },
 	{ "cgroup", K_CGROUP, LJ_OPT_ARG, "auto|v2|v1|hybrid|none", "the guest's cgroup layout (default auto: v2, or v1 "
-	  "with systemd.unified_cgroup_hierarchy=0)", .values = "auto v2 v1 hybrid none" },
+	  "with systemd.unified_cgroup_hierarchy=0)", LJ_OPT_CHOICE, AT(cfg.cgroup), .values = "auto v2 v1 hybrid none" },
 	{ "qemu", K_QEMU, LJ_OPT_ARG, "PATH", "the QEMU binary (default: qemu-system-x86_64 or -aarch64 in PATH)",
 	  LJ_OPT_STRING, AT(cfg.qemu) },
 	{ "busybox", K_BUSYBOX, LJ_OPT_ARG, "PATH", "a static busybox of the guest's architecture (default: busybox in PATH)",
@@ -43,8 +48,9 @@ static const struct lj_opt guest_opts_table[] = {
 	  "/var/cache/ljkit/guest as root)", LJ_OPT_STRING, AT(cfg.cache) },
 	{ "console", K_CONSOLE, LJ_OPT_ARG, "FILE", "keep the guest's console (kernel messages) in FILE",
 	  LJ_OPT_STRING, AT(console) },
-	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say how the guest boots (accelerator, CPUs, memory, boot time)" },
-	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "errors only" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say how the guest boots (accelerator, CPUs, memory, boot time)",
+	  LJ_OPT_VERBOSITY },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "errors only", LJ_OPT_VERBOSITY },
 	{ 0 }
 };
 
@@ -79,19 +85,11 @@ static int handle(void *ctx, int key, const char *arg)
 			return lj_opt_invalid("--env", arg, n == GUEST_MAX_ENV ? "too many" : "expected NAME=VALUE");
 		o->env[n] = arg;
 		return 0;
-	case K_ACCEL:
-		return lj_guest_parse_accel(arg, &o->cfg.accel) ? lj_opt_invalid("--accel", arg, "auto, kvm or tcg") : 0;
-	case K_CGROUP:
-		return lj_guest_parse_cgroup(arg, &o->cfg.cgroup) ?
-		       lj_opt_invalid("--cgroup", arg, "auto, v2, v1, hybrid or none") : 0;
 	case K_MEMORY:
 		if (lj_parse_size(arg, &bytes, NULL, 0) || bytes < (128u << 20) || bytes > (1ull << 40))
 			return lj_opt_invalid("--memory", arg, "a size from 128M to 1T");
 		o->cfg.mem_mib = (int)(bytes >> 20);
 		return 0;
-	case 'v':
-	case 'q':
-		return lj_opt_verbosity(key);
 	}
 	return LJ_EXIT_USAGE;
 }

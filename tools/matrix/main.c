@@ -45,8 +45,8 @@ static const struct lj_opt mx_opts[] = {
 	/* the lj-matrix a guest runs (guest.c) */
 	{ "guest-job", K_GUEST_JOB, LJ_OPT_ARG, "FILE", NULL, LJ_OPT_STRING, AT(guest_job) },
 	{ "strict", K_STRICT, LJ_OPT_NOARG, NULL, "exit 77 when any cell is skipped", LJ_OPT_FLAG, AT(strict) },
-	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more (skipped cells as they happen)" },
-	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no progress output" },
+	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "say more (skipped cells as they happen)", LJ_OPT_VERBOSITY },
+	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no progress output", LJ_OPT_VERBOSITY },
 	{ 0 }
 };
 
@@ -96,9 +96,6 @@ static int mx_handle(void *ctx, int key, const char *arg)
 		if (!ret && cfg->guest_timeout_ns <= 0)
 			ret = lj_opt_invalid("--guest-timeout", arg, "must be positive");
 		return ret;
-	case 'v':
-	case 'q':
-		return lj_opt_verbosity(key);
 	}
 	return LJ_EXIT_USAGE;
 }
