@@ -34,8 +34,8 @@ unsigned long long lj_setup_pid_starttime(pid_t pid)
 	if (lj_file_read(path, buf, sizeof(buf)) < 0)
 		return 0;
 	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
-	if (!p)
-		return 0;
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return 0;	/* a zombie can change and undo nothing more: as gone as an exited process */
 	for (field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');
 	if (p)

@@ -49,6 +49,7 @@ struct lj_setup_jfile {
 };
 
 /* lj_setup_journal.c: the on-disk journal. */
+/* When @pid started (clock ticks after boot), telling a live run from a reused pid; 0: gone or a zombie. */
 unsigned long long lj_setup_pid_starttime(pid_t pid);
 const char *lj_setup_kind_name(enum lj_setup_kind k);
 /*

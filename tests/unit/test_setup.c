@@ -144,6 +144,26 @@ static void test_stale_replay(void)
 	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 0, "a second restore finds nothing");
 }
 
+/* A zombie (killed, its parent not yet waiting) can change nothing more: its journal is stale. */
+static void test_zombie_is_gone(void)
+{
+	char stat[1024], path[64], *p;
+	int status, tries;
+	pid_t pid;
+
+	fake_sysfs_put(target, "orig\n");
+	pid = child_changes(target, "changed", -1, -1);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (tries = 0; tries < 500; tries++, usleep(10000))
+		if (lj_file_read(path, stat, sizeof(stat)) > 0 && (p = strrchr(stat, ')')) && p[2] == 'Z')
+			break;
+	ok(tries < 500, "the child is a zombie");
+	is_int(lj_setup_find_stale(jdir, NULL, 0), 1, "its journal is stale, though its pid still exists");
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "...and restored");
+	is_str(fake_sysfs_get(target), "orig\n", "the old value is back");
+	waitpid(pid, &status, 0);
+}
+
 /* A journal written by hand: undone entries are skipped, a torn last line is ignored. */
 static void test_journal_format(void)
 {
@@ -358,11 +378,12 @@ int main(void)
 	snprintf(target, sizeof(target), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
 	snprintf(other, sizeof(other), FAKE_CPU_DIR "/cpu1/cpufreq/scaling_governor");
 
-	plan(57);
+	plan(61);
 	test_write_and_undo();
 	test_order_and_groups();
 	test_forget_and_escape();
 	test_stale_replay();
+	test_zombie_is_gone();
 	test_journal_format();
 	test_conflict();
 	test_exit_and_signal();
