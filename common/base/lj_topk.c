@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_topk - the K largest of a stream, by a 64-bit key: a min-heap in the caller's array. */
 #include "lj_topk.h"
+#include "lj_hot.h"
 
 #include <string.h>
 
-static void *at(void *items, size_t size, int i)
+static inline void *at(void *items, size_t size, int i)
 {
 	return (char *)items + (size_t)i * size;
 }
 
-static uint64_t key_at(void *items, size_t size, int i)
+static inline uint64_t key_at(void *items, size_t size, int i)
 {
 	uint64_t key;
 
@@ -17,8 +18,11 @@ static uint64_t key_at(void *items, size_t size, int i)
 	return key;
 }
 
-/* Moves a hole instead of swapping: each item is copied once per level, @item once at the end. */
-void lj_topk_add(void *items, int *n, int k, size_t size, const void *item)
+/*
+ * Moves a hole instead of swapping: each item is copied once per level, @item once at the end.
+ * LJ_HOT: the hooks' late() call it on the measuring threads.
+ */
+void LJ_HOT lj_topk_add(void *items, int *n, int k, size_t size, const void *item)
 {
 	uint64_t key;
 	int i;
