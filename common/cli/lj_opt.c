@@ -262,6 +262,14 @@ static int choice_index(const char *values, const char *arg, char *list, size_t 
 	return found;
 }
 
+/* A refused number: the reason, then the entry's hint when it has one ("an integer > 0"). */
+static int refuse(const struct lj_opt *o, const char *label, const char *arg, const char *why)
+{
+	if (o->hint)
+		return lj_usage_error("invalid %s '%s': %s (%s)", label, arg, why, o->hint);
+	return lj_opt_invalid(label, arg, why);
+}
+
 int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_argv)
 {
 	char label[64], why[256];
@@ -282,11 +290,8 @@ int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_arg
 	case LJ_OPT_I64:
 	case LJ_OPT_U64:
 	case LJ_OPT_DURATION:
-		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, why, sizeof(why))) {
-			if (o->hint)
-				return lj_usage_error("invalid %s '%s': %s (%s)", label, arg, why, o->hint);
-			return lj_opt_invalid(label, arg, why);
-		}
+		if ((rt_argv ? parse_number_rt : parse_number)(o, arg, &v, why, sizeof(why)))
+			return refuse(o, label, arg, why);
 		if (o->type == LJ_OPT_INT)
 			*(int *)field(ctx, o->off) = (int)v;
 		else if (o->type == LJ_OPT_U64)
@@ -306,11 +311,8 @@ int lj_opt_store(const struct lj_opt *o, void *ctx, const char *arg, bool rt_arg
 			return LJ_EXIT_USAGE;
 		break;
 	case LJ_OPT_DOUBLE:
-		if (lj_parse_double(arg, o->dmin, o->dmax, field(ctx, o->off), why, sizeof(why))) {
-			if (o->hint)
-				return lj_usage_error("invalid %s '%s': %s (%s)", label, arg, why, o->hint);
-			return lj_opt_invalid(label, arg, why);
-		}
+		if (lj_parse_double(arg, o->dmin, o->dmax, field(ctx, o->off), why, sizeof(why)))
+			return refuse(o, label, arg, why);
 		break;
 	case LJ_OPT_CHOICE: {
 		int i = choice_index(o->values ? o->values : "", arg, why, sizeof(why));
