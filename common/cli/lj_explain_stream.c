@@ -121,15 +121,17 @@ static void *reader(void *arg)
 	/* Its reads and decoding must not land on the CPUs measured (nor be recorded there). */
 	s->cost.apart = !CPU_COUNT(&s->avoid) || lj_cpus_keep_off(&s->avoid);
 	while (!atomic_load(&s->stop) && !s->err) {
-		uint64_t now;
+		uint64_t now, hold;
 
 		nanosleep(&period, NULL);
 		s->cost.passes++;
-		s->err = lj_trace_drain(s->trace);
+		/* The windows first: the BPF recorder copies out only what they ask for. */
 		take_notifications(s);
 		now = (uint64_t)lj_now_ns();
-		if (now > LJ_EXPLAIN_STREAM_RECENT_NS)
-			lj_trace_prune(s->trace, now - LJ_EXPLAIN_STREAM_RECENT_NS, s->win, s->nwin);
+		hold = now > LJ_EXPLAIN_STREAM_RECENT_NS ? now - LJ_EXPLAIN_STREAM_RECENT_NS : 0;
+		s->err = lj_trace_drain_keep(s->trace, hold, s->win, s->nwin);
+		if (hold)
+			lj_trace_prune(s->trace, hold, s->win, s->nwin);
 	}
 	s->cost.cpu_ns = (uint64_t)lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
