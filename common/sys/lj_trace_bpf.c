@@ -162,7 +162,8 @@ static int size_rings(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buff
 	}
 	if (!b->nslots)
 		return lj_why_err(why, len, -EINVAL, "no measured CPU below %d", LJ_BPF_MAXCPUS);
-	for (b->per_slot = 1024; (size_t)b->per_slot * 2 <= want; b->per_slot *= 2)
+	/* The power of two at or above: the records are larger than the trace buffer's. */
+	for (b->per_slot = 1024; (size_t)b->per_slot < want; b->per_slot *= 2)
 		;
 	return B(bpf_map__set_max_entries)(B(bpf_object__find_map_by_name)(b->obj, "ring"),
 					   b->per_slot * (uint32_t)b->nslots);

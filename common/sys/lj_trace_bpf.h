@@ -72,9 +72,13 @@ struct lj_bpf_scan {
  * were read count as overrun; each record read counts in @st's events and
  * by_type; those @keep selects are appended to @out, an LJ_TEV_LOST marker
  * (lost = 0) before one that follows records left out (as lj_tev_prune).
- * Without @keep->all it stops at a record being written or one at or after
- * @keep->hold_from, which the next pass reads. Return: 0 or -ENOMEM.
+ * Without @keep->all it stops at a record being written, and at one at or
+ * after @keep->hold_from while no more than 1 / LJ_BPF_UNREAD_MAX of the
+ * ring is left unread (the next pass reads them); past that, recent
+ * records are copied whole (the ring would wrap before their windows are
+ * known). Return: 0 or -ENOMEM.
  */
+#define LJ_BPF_UNREAD_MAX 4
 int lj_trace_bpf_scan(const struct lj_bpf_rec *ring, uint32_t per_slot, uint64_t head,
 		      struct lj_bpf_scan *sc, const struct lj_bpf_keep *keep, struct cpu_buf *out,
 		      struct lj_trace_stats *st);

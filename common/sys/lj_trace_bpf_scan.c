@@ -103,6 +103,7 @@ int lj_trace_bpf_scan(const struct lj_bpf_rec *ring, uint32_t per_slot, uint64_t
 	for (; sc->tail < head; sc->tail++) {
 		struct lj_bpf_rec r;
 		struct lj_tev ev;
+		bool recent;
 		int got = take(ring, per_slot, sc->tail, &r), err;
 
 		if (got == 0 && !keep->all)
@@ -112,13 +113,20 @@ int lj_trace_bpf_scan(const struct lj_bpf_rec *ring, uint32_t per_slot, uint64_t
 			sc->gap = true;
 			continue;
 		}
-		if (!keep->all && r.ts >= keep->hold_from)
-			break;		/* recent: stays in the kernel until its windows are known */
+		/*
+		 * Recent: stays in the kernel until its windows are known, unless
+		 * the ring fills faster than that (a flood of interrupts): then it
+		 * is copied out as the tracefs recorder's reader does, and pruned
+		 * with the rest once older than the hold.
+		 */
+		recent = !keep->all && r.ts >= keep->hold_from;
+		if (recent && head - sc->tail <= per_slot / LJ_BPF_UNREAD_MAX)
+			break;
 		if (lj_trace_bpf_tev(&r, &ev))
 			continue;
 		st->events++;
 		st->by_type[ev.type]++;
-		if (!keep->all && !lj_tev_kept(r.ts, keep->win, keep->nwin, &k)) {
+		if (!keep->all && !recent && !lj_tev_kept(r.ts, keep->win, keep->nwin, &k)) {
 			sc->gap = true;
 			continue;
 		}
