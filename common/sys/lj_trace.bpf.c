@@ -7,7 +7,7 @@
  * Built with clang -target bpf against the vmlinux.h bpftool dumps from
  * the build machine's BTF (CO-RE: field offsets are relocated at load).
  */
-#include "vmlinux.h"
+#include <vmlinux.h>	/* generated in the build tree (bpftool btf dump) */
 
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>

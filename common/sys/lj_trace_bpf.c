@@ -18,7 +18,7 @@
 /* The program's object, embedded by bpftool gen skeleton (generated code: its casts are its own). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcast-qual"
-#include "lj_trace.skel.h"
+#include <lj_trace.skel.h>	/* generated in the build tree */
 #pragma GCC diagnostic pop
 #include "lj_why.h"
 
