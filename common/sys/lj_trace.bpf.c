@@ -107,7 +107,13 @@ static __always_inline int wanted(const struct lj_bpf_conf *c, __s32 pid)
 
 static __always_inline int task_cpu_of(struct task_struct *p)
 {
-	return (int)BPF_CORE_READ(p, thread_info.cpu);
+	return (int)p->thread_info.cpu;
+}
+
+/* A comm, 16 bytes, read directly (a BTF pointer: two loads, no helper call). */
+static __always_inline void comm_of(char *dst, struct task_struct *p)
+{
+	__builtin_memcpy(dst, p->comm, 16);
 }
 
 /*
@@ -121,7 +127,7 @@ static __always_inline __s32 switch_state(bool preempt, unsigned int st, struct 
 
 	if (preempt)
 		return 0x100;			/* TASK_REPORT_MAX */
-	s = (st | (unsigned int)BPF_CORE_READ(prev, exit_state)) & 0x7f;	/* TASK_REPORT */
+	s = (st | (unsigned int)prev->exit_state) & 0x7f;	/* TASK_REPORT */
 	if ((st & 0x402) == 0x402)		/* TASK_IDLE */
 		s = 0x80;
 	if (st & (0x1000 | 0x8000))		/* TASK_RTLOCK_WAIT, TASK_FROZEN */
@@ -140,13 +146,13 @@ static __always_inline void fill_switch(bool preempt, struct task_struct *prev,
 
 	if (!r)
 		return;
-	r->a = BPF_CORE_READ(prev, pid);
-	r->b = BPF_CORE_READ(next, pid);
-	r->c = BPF_CORE_READ(prev, prio);
-	r->d = BPF_CORE_READ(next, prio);
+	r->a = prev->pid;
+	r->b = next->pid;
+	r->c = prev->prio;
+	r->d = next->prio;
 	r->e = switch_state(preempt, st, prev);
-	BPF_CORE_READ_STR_INTO(&r->s1, prev, comm);
-	BPF_CORE_READ_STR_INTO(&r->s2, next, comm);
+	comm_of(r->s1, prev);
+	comm_of(r->s2, next);
 	commit(r);
 }
 
@@ -165,9 +171,9 @@ int BPF_PROG(lj_switch_old, bool preempt, struct task_struct *prev, struct task_
 	unsigned int st;
 
 	if (bpf_core_field_exists(prev->__state))
-		st = BPF_CORE_READ(prev, __state);
+		st = prev->__state;
 	else
-		st = (unsigned int)BPF_CORE_READ((struct task_struct___old *)prev, state);
+		st = (unsigned int)((struct task_struct___old *)prev)->state;
 	fill_switch(preempt, prev, next, st);
 	return 0;
 }
@@ -178,14 +184,14 @@ int BPF_PROG(lj_waking, struct task_struct *p)
 	__u32 zero = 0;
 	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
 	struct lj_bpf_rec *r;
-	__s32 pid = BPF_CORE_READ(p, pid);
+	__s32 pid = p->pid;
 
 	if (!c || !wanted(c, pid) || !(r = reserve(&c, LJ_BPF_WAKING)))
 		return 0;
 	r->a = pid;
-	r->b = BPF_CORE_READ(p, prio);
+	r->b = p->prio;
 	r->c = task_cpu_of(p);
-	BPF_CORE_READ_STR_INTO(&r->s1, p, comm);
+	comm_of(r->s1, p);
 	commit(r);
 	return 0;
 }
@@ -196,15 +202,15 @@ int BPF_PROG(lj_migrate, struct task_struct *p, int dest_cpu)
 	__u32 zero = 0;
 	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
 	struct lj_bpf_rec *r;
-	__s32 pid = BPF_CORE_READ(p, pid);
+	__s32 pid = p->pid;
 
 	if (!c || !wanted(c, pid) || !(r = reserve(&c, LJ_BPF_MIGRATE)))
 		return 0;
 	r->a = pid;
-	r->b = BPF_CORE_READ(p, prio);
+	r->b = p->prio;
 	r->c = task_cpu_of(p);
 	r->d = dest_cpu;
-	BPF_CORE_READ_STR_INTO(&r->s1, p, comm);
+	comm_of(r->s1, p);
 	commit(r);
 	return 0;
 }
@@ -218,7 +224,7 @@ int BPF_PROG(lj_irq_entry, int irq, struct irqaction *action)
 	if (!r)
 		return 0;
 	r->a = irq;
-	bpf_probe_read_kernel_str(r->s2, sizeof(r->s2), BPF_CORE_READ(action, name));
+	bpf_probe_read_kernel_str(r->s2, sizeof(r->s2), action->name);
 	commit(r);
 	return 0;
 }
