@@ -104,8 +104,7 @@ static int choose(struct lj_trace_bpf *b, char *why, size_t len)
 	int sw;
 
 	if (!vm)
-		return lj_why_err(why, len, -ENOENT, "no kernel BTF (/sys/kernel/btf/vmlinux): %s",
-				  strerror(errno));
+		return lj_why_err(why, len, -ENOENT, "no kernel BTF (none at /sys/kernel/btf/vmlinux, nor beside the kernel's image)");
 	sw = tp_args(vm, "sched_switch");
 	for (size_t i = 0; i < NPROGS; i++) {
 		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
@@ -184,22 +183,64 @@ static int attach(struct lj_trace_bpf *b, char *why, size_t len)
 	return 0;
 }
 
-static int start(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, char *why, size_t len)
+/*
+ * The programs every kernel since 5.18 has the tracepoints of (the
+ * 5-argument sched_switch; the local timer's on x86 only): parsing the
+ * kernel's BTF to check costs as much again as libbpf's own parse at load.
+ */
+static void guess(struct lj_trace_bpf *b)
+{
+	for (size_t i = 0; i < NPROGS; i++) {
+		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
+		bool on = strcmp(progs[i].name, "lj_switch_old") != 0;
+
+#if !defined(__x86_64__) && !defined(__i386__)
+		on = on && strncmp(progs[i].tp, "local_timer", 11) != 0;
+#endif
+		if (p)
+			B(bpf_program__set_autoload)(p, on);
+	}
+}
+
+/* Open and load the object, its programs chosen by guess() or, @by_btf, by the kernel's BTF. */
+static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, bool by_btf,
+		char *why, size_t len)
 {
 	size_t obj_len = 0;
 	const void *obj = lj_trace_prog__elf_bytes(&obj_len);
-	struct lj_bpf_conf *conf;
 	int err;
 
+	libbpf_said[0] = '\0';
+	b->nslots = 0;
 	b->obj = B(bpf_object__open_mem)(obj, obj_len, NULL);
 	if (!b->obj)
 		return lj_why_err(why, len, errno ? -errno : -EINVAL, "cannot open the BPF program: %s",
 				  libbpf_said[0] ? libbpf_said : strerror(errno));
-	if ((err = choose(b, why, len)) || (err = size_rings(b, cpus, buffer_kb, why, len)))
+	if (by_btf && (err = choose(b, why, len)))
+		return err;
+	if (!by_btf)
+		guess(b);
+	if ((err = size_rings(b, cpus, buffer_kb, why, len)))
 		return err;
 	if ((err = B(bpf_object__load)(b->obj)))
 		return lj_why_err(why, len, err, "cannot load the BPF program: %s",
 				  libbpf_said[0] ? libbpf_said : strerror(-err));
+	return 0;
+}
+
+static int start(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, char *why, size_t len)
+{
+	struct lj_bpf_conf *conf;
+	int err = load(b, cpus, buffer_kb, false, why, len);
+
+	/* An older kernel, or one without a tracepoint guessed: the programs it has, from its BTF. */
+	if (err && err != -ENOENT && err != -EPERM) {
+		B(bpf_object__close)(b->obj);
+		b->obj = NULL;
+		err = load(b, cpus, buffer_kb, true, why, len);
+	}
+	if (err)
+		return err;
 	if ((err = map_region(b, "ring", (size_t)b->per_slot * (size_t)b->nslots * sizeof(struct lj_bpf_rec),
 			      PROT_READ, &b->ring)) ||
 	    (err = map_region(b, "heads", LJ_BPF_MAXSLOTS * sizeof(struct lj_bpf_head), PROT_READ, &b->heads)) ||
@@ -227,7 +268,6 @@ int lj_trace_bpf_open(struct lj_trace_bpf **out, const cpu_set_t *cpus, size_t b
 	if (err)
 		return err;
 	B(libbpf_set_print)(quiet);
-	libbpf_said[0] = '\0';
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
