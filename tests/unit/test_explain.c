@@ -441,7 +441,8 @@ static int through_bpf(void)
 		}
 		if (lj_trace_bpf_scan(ring, MAXEV, j, &sc, &all, &out, &st) || out.n != seqs[c].n)
 			ret = -1;
-		memcpy(evs[c], out.ev, (out.n < MAXEV ? out.n : MAXEV) * sizeof(*out.ev));
+		if (out.n)
+			memcpy(evs[c], out.ev, (out.n < MAXEV ? out.n : MAXEV) * sizeof(*out.ev));
 		seqs[c].n = out.n < MAXEV ? out.n : MAXEV;
 		free(out.ev);
 	}
