@@ -130,8 +130,11 @@ static void *reader(void *arg)
 		now = (uint64_t)lj_now_ns();
 		hold = now > LJ_EXPLAIN_STREAM_RECENT_NS ? now - LJ_EXPLAIN_STREAM_RECENT_NS : 0;
 		s->err = lj_trace_drain_keep(s->trace, hold, s->win, s->nwin);
-		if (hold)
-			lj_trace_prune(s->trace, hold, s->win, s->nwin);
+		/* And those of the samples late while it read (tracefs read everything). */
+		take_notifications(s);
+		now = (uint64_t)lj_now_ns();
+		if (now > LJ_EXPLAIN_STREAM_RECENT_NS)
+			lj_trace_prune(s->trace, now - LJ_EXPLAIN_STREAM_RECENT_NS, s->win, s->nwin);
 	}
 	s->cost.cpu_ns = (uint64_t)lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
