@@ -33,8 +33,7 @@ const char *lj_tev_softirq_name(unsigned int vec)
 	return vec < sizeof(names) / sizeof(names[0]) ? names[vec] : "?";
 }
 
-/* Is @ts inside a window? @k walks forward with the (sorted) events. */
-static bool kept(uint64_t ts, const struct lj_tev_window *keep, size_t nkeep, size_t *k)
+bool lj_tev_kept(uint64_t ts, const struct lj_tev_window *keep, size_t nkeep, size_t *k)
 {
 	while (*k < nkeep && keep[*k].to < ts)
 		(*k)++;
@@ -51,7 +50,7 @@ size_t lj_tev_prune(struct lj_tev *ev, size_t n, uint64_t before,
 	bool hole = false;
 
 	for (size_t i = 0; i < n; i++) {
-		if (ev[i].ts < before && !kept(ev[i].ts, keep, nkeep, &k)) {
+		if (ev[i].ts < before && !lj_tev_kept(ev[i].ts, keep, nkeep, &k)) {
 			hole = true;
 			continue;
 		}

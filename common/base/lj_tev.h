@@ -94,6 +94,13 @@ size_t lj_tev_prune(struct lj_tev *ev, size_t n, uint64_t before,
 		    const struct lj_tev_window *keep, size_t nkeep);
 
 /*
+ * Is @ts inside one of @keep's windows (sorted by from)? @k (start at 0)
+ * walks forward with the times asked, which must not go back by more
+ * than the windows' gaps: the events of one CPU in time order.
+ */
+bool lj_tev_kept(uint64_t ts, const struct lj_tev_window *keep, size_t nkeep, size_t *k);
+
+/*
  * The recorder's selection (docs/explain.md, "What is recorded"): whether
  * @e is an event an explanation reads, given the measured threads @tids
  * (@n 0: not known, then every task's wake-ups count). Not read:

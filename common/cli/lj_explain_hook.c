@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,13 @@ int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 	char why[256] = "";
 	int64_t ns;
 
+	const char *rec = getenv(LJ_EXPLAIN_RECORDER_ENV);
+	enum lj_trace_backend b = LJ_TRACE_AUTO;
+
+	if (rec && rec[0] && lj_trace_backend_parse(rec, &b))
+		return lj_usage_error("%s: invalid recorder '%s' (bpf, tracefs or auto)",
+				      LJ_EXPLAIN_RECORDER_ENV, rec);
+	o->recorder = (int)b;
 	o->explain = true;
 	if (!arg)
 		return 0;
@@ -215,13 +223,19 @@ static int start(void *priv, const struct lj_run_desc *run)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++)
 		x->th[i].tid = named ? run->threads[i].tid : 0;
-	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb, x->why, sizeof(x->why));
+	/* --tracemark's trace is kept for the user to read: a tracefs instance. */
+	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb,
+			    x->opts.tracemark ? LJ_TRACE_TRACEFS : (enum lj_trace_backend)x->opts.recorder,
+			    x->why, sizeof(x->why));
 	if (err) {
 		/* The driver's one warning names the fallback; the detail with -v. */
 		lj_info("%s: %s", x->opts.explain ? "--explain" : "--tracemark", x->why);
 		return err;
 	}
 	x->start_ns = (uint64_t)lj_now_ns();
+	if (lj_trace_bpf_why(x->trace)[0])
+		lj_info("--explain: the tracefs recorder, since the BPF one could not start: %s",
+			lj_trace_bpf_why(x->trace));
 	if (named)
 		filter_threads(x, run->threads, run->nthreads);
 	/* Without it the explanation still works, from the buffer's last window only. */
@@ -587,7 +601,11 @@ static int contribute(void *priv, struct lj_result *res)
 	o = json_object_new_object();
 	arr = json_object_new_array();
 	causes = json_object_new_array();
-	json_object_object_add(o, "instance", json_object_new_string(lj_trace_dir(x->trace)));
+	json_object_object_add(o, "recorder", json_object_new_string(lj_trace_backend_name(x->trace)));
+	json_object_object_add(o, "bpf_unavailable", lj_trace_bpf_why(x->trace)[0] ?
+			       json_object_new_string(lj_trace_bpf_why(x->trace)) : NULL);
+	json_object_object_add(o, "instance", lj_trace_dir(x->trace)[0] ?
+			       json_object_new_string(lj_trace_dir(x->trace)) : NULL);
 	json_object_object_add(o, "t0_ns", lj_json_int((int64_t)x->start_ns));
 	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
 			       lj_json_int((int64_t)x->opts.threshold_ns) : NULL);
@@ -725,9 +743,9 @@ static int cost(void *priv, struct lj_instr_cost *c)
 		return 0;
 	lj_explain_stream_cost(x->stream, &sc);
 	lj_trace_get_stats(x->trace, &st);
-	*c = (struct lj_instr_cost){ .name = "explain", .what = "--explain's recorder (tracefs)",
-				     .cpu_ns = sc.cpu_ns, .after_ns = x->after_ns, .events = st.events,
+	*c = (struct lj_instr_cost){ .name = "explain", .cpu_ns = sc.cpu_ns, .after_ns = x->after_ns, .events = st.events,
 				     .passes = sc.passes, .threaded = x->stream != NULL, .apart = sc.apart };
+	snprintf(c->what, sizeof(c->what), "--explain's recorder (%s)", lj_trace_backend_name(x->trace));
 	return 1;
 }
 

@@ -21,7 +21,11 @@ struct lj_explain_opts {
 	size_t buffer_kb;	/* per CPU; 0: LJ_TRACE_BUFFER_KB */
 	bool explain;		/* --explain given: explain; else only the recorder for -b/--tracemark */
 	bool tracemark;		/* -b with --tracemark: the trace is kept whole, read after the run only */
+	int recorder;		/* enum lj_trace_backend: LJ_EXPLAIN_RECORDER, auto by default */
 };
+
+/* The environment variable that forces a recorder: bpf, tracefs or auto (docs/explain.md). */
+#define LJ_EXPLAIN_RECORDER_ENV "LJ_EXPLAIN_RECORDER"
 
 /* The samples kept per thread without a threshold, and the candidates kept at most. */
 #define LJ_EXPLAIN_TOPK 64
@@ -39,7 +43,7 @@ struct lj_explain;
 
 /*
  * Parse --explain's optional THRESHOLD ("200us", "1ms"; NULL: default)
- * into @o. Return: 0, or LJ_EXIT_USAGE after a message.
+ * into @o, and LJ_EXPLAIN_RECORDER. Return: 0, or LJ_EXIT_USAGE after a message.
  */
 int lj_explain_parse(const char *arg, struct lj_explain_opts *o);
 

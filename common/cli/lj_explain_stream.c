@@ -121,11 +121,16 @@ static void *reader(void *arg)
 	/* Its reads and decoding must not land on the CPUs measured (nor be recorded there). */
 	s->cost.apart = !CPU_COUNT(&s->avoid) || lj_cpus_keep_off(&s->avoid);
 	while (!atomic_load(&s->stop) && !s->err) {
-		uint64_t now;
+		uint64_t now, hold;
 
 		nanosleep(&period, NULL);
 		s->cost.passes++;
-		s->err = lj_trace_drain(s->trace);
+		/* The windows first: the BPF recorder copies out only what they ask for. */
+		take_notifications(s);
+		now = (uint64_t)lj_now_ns();
+		hold = now > LJ_EXPLAIN_STREAM_RECENT_NS ? now - LJ_EXPLAIN_STREAM_RECENT_NS : 0;
+		s->err = lj_trace_drain_keep(s->trace, hold, s->win, s->nwin);
+		/* And those of the samples late while it read (tracefs read everything). */
 		take_notifications(s);
 		now = (uint64_t)lj_now_ns();
 		if (now > LJ_EXPLAIN_STREAM_RECENT_NS)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_trace - the flight recorder: a tracefs instance of ljkit's own recording the events lj_explain reads. */
 #include "lj_trace.h"
+#include "lj_trace_bpf.h"
 #include "lj_trace_priv.h"
 #include "lj_why.h"
 
@@ -119,8 +120,42 @@ static int make_instance(struct lj_trace *t, char *why, size_t len)
 	return 0;
 }
 
-int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb, char *why,
-		  size_t len)
+int lj_trace_backend_parse(const char *s, enum lj_trace_backend *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = LJ_TRACE_AUTO;
+	else if (!strcmp(s, "bpf"))
+		*out = LJ_TRACE_BPF;
+	else if (!strcmp(s, "tracefs"))
+		*out = LJ_TRACE_TRACEFS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *lj_trace_backend_name(const struct lj_trace *t)
+{
+	return t->bpf ? "bpf" : "tracefs";
+}
+
+const char *lj_trace_bpf_why(const struct lj_trace *t)
+{
+	return t->bpf_why;
+}
+
+/* The BPF recorder, when asked for or possible: no instance, no journal (nothing outlives the process). */
+static int open_bpf(struct lj_trace *t, size_t buffer_kb, char *why, size_t len)
+{
+	int err = lj_trace_bpf_open(&t->bpf, &t->cpus, buffer_kb, why, len);
+
+	if (!err && (err = lj_trace_prepare(t)))
+		lj_why(why, len, "cannot allocate the BPF recorder's buffers: %s", strerror(-err));
+	t->st.pid_filter = 0;
+	return err;
+}
+
+int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb,
+		  enum lj_trace_backend want, char *why, size_t len)
 {
 	struct lj_trace *t = calloc(1, sizeof(*t));
 	int err;
@@ -130,6 +165,20 @@ int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb
 		return -ENOMEM;
 	t->marker_fd = t->on_fd = t->hold_fd = -1;
 	t->cpus = *cpus;
+	if (want != LJ_TRACE_TRACEFS) {
+		err = open_bpf(t, buffer_kb, want == LJ_TRACE_BPF ? why : t->bpf_why,
+			       want == LJ_TRACE_BPF ? len : sizeof(t->bpf_why));
+		if (!err || want == LJ_TRACE_BPF) {
+			if (err) {
+				lj_trace_close(t, false, NULL, 0);
+				return err;
+			}
+			*out = t;
+			return 0;
+		}
+		lj_trace_bpf_close(t->bpf);
+		t->bpf = NULL;
+	}
 	tracefs_set_tracing_dir((char *)TRACEFS);
 	err = make_instance(t, why, len);
 	if (!err)
@@ -153,6 +202,11 @@ int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n)
 
 	if (on < 0)
 		return on;
+	if (t->bpf) {
+		err = lj_trace_bpf_threads(t->bpf, tids, n);
+		t->st.pid_filter = on && !err ? n : 0;
+		return err;
+	}
 	for (size_t i = 0; i < lj_trace_nevents; i++) {
 		const struct lj_trace_event *e = &lj_trace_events[i];
 
@@ -176,6 +230,8 @@ int lj_trace_mark(struct lj_trace *t, const char *text)
 {
 	size_t n = strlen(text);
 
+	if (t->bpf)
+		return -ENOTSUP;
 	if (t->marker_fd < 0)
 		return -EBADF;
 	return write(t->marker_fd, text, n) == (ssize_t)n ? 0 : -errno;
@@ -187,6 +243,7 @@ int lj_trace_close(struct lj_trace *t, bool keep, char *why, size_t len)
 
 	if (!t)
 		return 0;
+	lj_trace_bpf_close(t->bpf);
 	if (t->marker_fd >= 0)
 		close(t->marker_fd);
 	if (t->on_fd >= 0)
@@ -205,9 +262,9 @@ int lj_trace_close(struct lj_trace *t, bool keep, char *why, size_t len)
 	 * this run holds the last claim; a trace kept for the user (-b) is
 	 * handed over instead, its mount with it.
 	 */
-	if (keep)
+	if (t->stack && keep)
 		lj_setup_release(t->stack);
-	else if ((err = lj_setup_undo(t->stack, NULL, NULL)))
+	else if (t->stack && (err = lj_setup_undo(t->stack, NULL, NULL)))
 		lj_why(why, len, "cannot remove the tracefs instance %s or unmount tracefs: %s; journal %s kept for lj-env --restore",
 		       t->dir, strerror(-err), lj_setup_journal(t->stack));
 	lj_setup_free(t->stack);

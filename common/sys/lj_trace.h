@@ -32,6 +32,15 @@
  */
 #define LJ_TRACE_BUFFER_KB 8192
 
+/*
+ * Which recorder (docs/explain.md, "The BPF recorder"): AUTO takes the
+ * BPF one where it loads (libbpf, BTF, the permission) and the tracefs
+ * instance otherwise; the other two only that one (an error if it cannot
+ * start). The BPF recorder has no instance: lj_trace_dir() is "" and
+ * lj_trace_mark() fails (-ENOTSUP): --tracemark's kept trace asks for tracefs.
+ */
+enum lj_trace_backend { LJ_TRACE_AUTO, LJ_TRACE_TRACEFS, LJ_TRACE_BPF };
+
 struct lj_trace;
 
 struct lj_trace_stats {
@@ -45,8 +54,17 @@ struct lj_trace_stats {
 	int pid_filter;		/* threads the wake-up and migration events are filtered on (0: none) */
 };
 
-int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb, char *why,
-		  size_t len);
+int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb,
+		  enum lj_trace_backend want, char *why, size_t len);
+
+/* "bpf" or "tracefs": the recorder that runs. */
+const char *lj_trace_backend_name(const struct lj_trace *t);
+
+/* With AUTO on tracefs: why the BPF recorder did not start ("" when it was not tried). */
+const char *lj_trace_bpf_why(const struct lj_trace *t);
+
+/* "bpf", "tracefs" or "auto" as a backend. Return: 0, or -EINVAL. */
+int lj_trace_backend_parse(const char *s, enum lj_trace_backend *out);
 
 /*
  * Record the wake-ups and migrations of these threads only (event
@@ -83,6 +101,13 @@ int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len);
  * @keep (lj_tev_prune). Return: 0 or -errno.
  */
 int lj_trace_drain(struct lj_trace *t);
+/*
+ * The same with the windows known so far: the BPF recorder copies out of
+ * the kernel only the events before @hold_from inside @keep (the later
+ * ones stay there until their windows are known); tracefs reads all.
+ */
+int lj_trace_drain_keep(struct lj_trace *t, uint64_t hold_from, const struct lj_tev_window *keep,
+			size_t nkeep);
 void lj_trace_prune(struct lj_trace *t, uint64_t before, const struct lj_tev_window *keep,
 		    size_t nkeep);
 const struct lj_trace_view *lj_trace_view(const struct lj_trace *t);

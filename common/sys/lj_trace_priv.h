@@ -40,9 +40,15 @@ struct cpu_buf {
 	size_t n, cap;
 };
 
+/* Append @ev to @b. Return: 0 or -ENOMEM. */
+int lj_trace_push(struct cpu_buf *b, const struct lj_tev *ev);
+
 struct lj_setup;
+struct lj_trace_bpf;
 
 struct lj_trace {
+	struct lj_trace_bpf *bpf;	/* the BPF recorder; NULL: the tracefs instance */
+	char bpf_why[256];		/* AUTO on tracefs: why not BPF */
 	struct lj_setup *stack;		/* the mount claim and the instance, journaled */
 	struct tracefs_instance *inst;
 	char dir[256];

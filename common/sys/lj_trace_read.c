@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_trace_read - the recorder's buffers read into lj_tev events, per CPU. */
 #include "lj_trace.h"
+#include "lj_trace_bpf.h"
 #include "lj_trace_priv.h"
 
 #include <errno.h>
@@ -131,10 +132,8 @@ static void fill(const struct lj_trace *t, const struct tep_record *r, struct lj
 	}
 }
 
-static int push(struct lj_trace *t, int cpu, const struct lj_tev *ev)
+int lj_trace_push(struct cpu_buf *b, const struct lj_tev *ev)
 {
-	struct cpu_buf *b = &t->buf[cpu];
-
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 4096;
 		struct lj_tev *p = realloc(b->ev, cap * sizeof(*p));
@@ -161,7 +160,7 @@ static int on_record(struct lj_trace *t, int id, struct tep_record *r, int cpu)
 		ev = (struct lj_tev){ .ts = r->ts, .type = LJ_TEV_LOST,
 				      .lost = r->missed_events > 0 ? (uint64_t)r->missed_events : 0 };
 		t->st.lost += ev.lost;
-		t->err = push(t, cpu, &ev);
+		t->err = lj_trace_push(&t->buf[cpu], &ev);
 	}
 	if (ty < 0)
 		return 0;
@@ -172,7 +171,7 @@ static int on_record(struct lj_trace *t, int id, struct tep_record *r, int cpu)
 	fill(t, r, &ev);
 	t->st.events++;
 	t->st.by_type[ev.type]++;
-	t->err = t->err ? t->err : push(t, cpu, &ev);
+	t->err = t->err ? t->err : lj_trace_push(&t->buf[cpu], &ev);
 	return t->err ? 1 : 0;
 }
 
@@ -251,7 +250,7 @@ static int read_text(struct lj_trace *t, int cpu)
 		}
 		if (lost && ev.type != LJ_TEV_LOST && t->buf[cpu].n)	/* the marker takes the next time */
 			t->buf[cpu].ev[t->buf[cpu].n - 1].ts = ev.ts, lost = false;
-		t->err = push(t, cpu, &ev);
+		t->err = lj_trace_push(&t->buf[cpu], &ev);
 	}
 	free(txt);
 	return t->err;
@@ -311,6 +310,10 @@ static int read_page(struct lj_trace *t, int c)
 /* Tracing off: the events already in the buffers stay there to be read. */
 int lj_trace_off(struct lj_trace *t)
 {
+	if (t->bpf) {
+		lj_trace_bpf_off(t->bpf);
+		return 0;
+	}
 	return write(t->on_fd, "0", 1) == 1 ? 0 : -errno;
 }
 
@@ -329,6 +332,8 @@ int lj_trace_prepare(struct lj_trace *t)
 	t->seqs = calloc((size_t)t->ncpus + 1, sizeof(*t->seqs));
 	if (!t->buf || !t->seqs)
 		return -ENOMEM;
+	if (t->bpf)
+		return 0;	/* no formats to parse, no files to read: the rings are mapped */
 	err = map_events(t);
 	return err ? err : open_readers(t);
 }
@@ -338,6 +343,18 @@ int lj_trace_prepare(struct lj_trace *t)
  * reader slower than the events stops there and comes back, rather than
  * never ending while tracing goes on.
  */
+int lj_trace_drain_keep(struct lj_trace *t, uint64_t hold_from, const struct lj_tev_window *keep,
+			size_t nkeep)
+{
+	struct lj_bpf_keep k = { hold_from, keep, nkeep, false };
+
+	if (!t->bpf)
+		return lj_trace_drain(t);
+	if (!t->err)
+		t->err = lj_trace_bpf_read(t->bpf, &k, t->buf, &t->st);
+	return t->err;
+}
+
 int lj_trace_drain(struct lj_trace *t)
 {
 	int err = lj_trace_prepare(t);
@@ -380,7 +397,12 @@ int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
 		snprintf(why, len, "cannot read the event formats: %s", strerror(-err));
 		return err;
 	}
-	if (keep) {
+	if (t->bpf) {
+		struct lj_bpf_keep all = { .all = true };
+
+		if (!t->err)
+			t->err = lj_trace_bpf_read(t->bpf, &all, t->buf, &t->st);
+	} else if (keep) {
 		for (int c = 0; c < t->ncpus && !t->err; c++)
 			if (CPU_ISSET(c, &t->cpus))
 				t->err = read_text(t, c);
@@ -389,13 +411,14 @@ int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
 	}
 	for (int c = 0; c < t->ncpus; c++) {
 		t->seqs[c] = (struct lj_tev_seq){ t->buf[c].ev, t->buf[c].n };
-		if (CPU_ISSET(c, &t->cpus))
+		if (CPU_ISSET(c, &t->cpus) && !t->bpf)	/* the BPF rings count theirs as read */
 			t->st.overrun += overrun_of(t, c);
 	}
 	t->view = (struct lj_trace_view){ t->seqs, t->ncpus };
 	t->st.ncpus = t->ncpus;
 	if (t->err)
-		snprintf(why, len, "reading %s: %s", t->dir, strerror(-t->err));
+		snprintf(why, len, "reading %s: %s", t->bpf ? "the BPF recorder" : t->dir,
+			 strerror(-t->err));
 	return t->err;
 }
 

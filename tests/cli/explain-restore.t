@@ -8,7 +8,9 @@
 # one's claim included; a tracefs mounted by someone else is left alone.
 # Runs in a private mount namespace with tracefs unmounted, so that the
 # tools mount it themselves; instances are the kernel's, global: every
-# instance of a run started here is removed at the end.
+# instance of a run started here is removed at the end. The tracefs
+# recorder is forced (LJ_EXPLAIN_RECORDER); the BPF one, which has nothing
+# to undo, is killed last: it leaves no mount, no journal, no program.
 if [ -z "${LJ_PRIVATE_NS:-}" ] && [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
 	LJ_PRIVATE_NS=1 exec unshare -m --propagation private bash "$0" "$@"
 fi
@@ -20,7 +22,7 @@ is_root || skip_all "needs root (tracefs)"
 TFS=/sys/kernel/tracing
 [ -d "$TFS" ] || skip_all "no $TFS mount point"
 while grep -q " $TFS .* - tracefs " /proc/self/mountinfo; do umount "$TFS" || skip_all "cannot unmount $TFS here"; done
-export LJ_JOURNAL_DIR=$TMP/journal LJ_RESULT_NO_SYSINFO=1
+export LJ_JOURNAL_DIR=$TMP/journal LJ_RESULT_NO_SYSINFO=1 LJ_EXPLAIN_RECORDER=tracefs
 CPU=$(( $(nproc) - 1 ))
 started=()
 
@@ -136,5 +138,35 @@ ok $? "a run on a tracefs mounted by someone else exits 0"
 [ "$(mounted)" = 1 ] && [ ! -d "$TFS/instances/ljkit-$pid" ]
 ok $? "it removed its instance and left the mount"
 umount "$TFS"
+
+# 6. The BPF recorder killed while it records: its programs and maps go with the process.
+prog_ids() {	# prog_ids PID: the ids of the BPF programs PID holds (fdinfo), one a line
+	local f
+	for f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = anon_inode:bpf-prog ] &&
+			sed -n 's/^prog_id:[[:space:]]*//p' "/proc/$1/fdinfo/${f##*/}" 2>/dev/null
+	done
+}
+held() { [ "$(prog_ids "$1" | wc -l)" -ge 1 ]; }
+gone() { local id; for id in $1; do bpftool prog show id "$id" >/dev/null 2>&1 && return 1; done; return 0; }
+if command -v bpftool >/dev/null && LJ_EXPLAIN_RECORDER=bpf "$LJ_BUILD/lj-cyclic" -q -l 1 --explain 2>&1 >/dev/null |
+	grep -q 'fallbacks:.*explain'; then
+	skip 3 "the BPF recorder cannot load here"
+elif command -v bpftool >/dev/null; then
+	LJ_EXPLAIN_RECORDER=bpf "$LJ_BUILD/lj-cyclic" -q -a "$CPU" -p 50 -i 1000 -l 1000000 --explain \
+		>/dev/null 2>&1 &
+	pid=$!
+	wait_for held "$pid"
+	rc=$?
+	ids=$(prog_ids "$pid" | tr '\n' ' ')
+	ok $rc "lj-cyclic --explain records with the BPF recorder (programs $ids)"
+	{ kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
+	wait_for gone "$ids"
+	ok $? "killed, its programs are gone from the kernel"
+	[ "$(mounted)" = 0 ] && ! compgen -G "$LJ_JOURNAL_DIR/journal.*" >/dev/null
+	ok $? "...and it mounted nothing and left no journal"
+else
+	skip 3 "no bpftool"
+fi
 
 done_testing

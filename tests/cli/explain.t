@@ -4,6 +4,8 @@
 # named as the cause of each missed period with its pid, policy and spin
 # time; a loopback flood shows NET_RX softirqs; without privilege the run
 # goes on (77 with --strict); no tracefs instance or mount is left behind.
+# The recorder is BPF where the kernel has BTF; explain-tracefs.t runs the
+# same known answers on the tracefs one (LJ_EXPLAIN_RECORDER=tracefs).
 . "$(dirname "$0")/lib.sh"
 
 require_spinner lj-cyclic
@@ -24,6 +26,8 @@ sys.exit(0 if x is not None and ($2) else 1)" "$1" "$2" 2>"$TMP/pyerr"
 }
 
 skip_unless_tracing
+recorder=${LJ_EXPLAIN_RECORDER:-auto}
+[ "$recorder" != auto ] || { [ -r /sys/kernel/btf/vmlinux ] && recorder=bpf || recorder=tracefs; }
 # Under QEMU's TCG emulation (a guest without KVM) timing is the emulator's (lj_sysinfo: CPUID "TCGTCGTCGTCG")
 tcg=$(lj-env --show --json 2>/dev/null | jq -r '.system.virtualised // empty' | grep TCG)
 
@@ -97,6 +101,10 @@ e = $big
 for e in e:
     print('# spike at %d ns: spinner %d us, overlap %d us' % (e['at_ns'], e['causes'][0]['ns'] / 1000, ($overlap) / 1000))" "$TMP/spin.json" 2>&1 | head -20 >&2
 	python3 -c "import json,sys; x=json.load(open(sys.argv[1]))['side']['explain']; print('# spinner us per spike:', [round(c['ns']/1000) for e in x['explanations'] for c in e['causes'] if c.get('pid') == $helper_pid])" "$TMP/spin.json"
+	# The recorder: the one LJ_EXPLAIN_RECORDER forces (explain-tracefs.t runs this file with
+	# tracefs), else BPF where the kernel has BTF; the tracefs one alone has an instance.
+	json_check "$TMP/spin.json" "x['recorder'] == '$recorder' and (x['instance'] is None) == ('$recorder' == 'bpf') and (x['bpf_unavailable'] is None) == ('$recorder' == 'bpf' or '${LJ_EXPLAIN_RECORDER:-auto}' != 'auto')" \
+		"the $recorder recorder explained ($([ -n "${LJ_EXPLAIN_RECORDER:-}" ] && echo forced || echo chosen))"
 	json_check "$TMP/spin.json" "all(sum(c['ns'] for c in e['causes']) == e['latency_ns'] for e in x['explanations'])" \
 		"every explanation's shares add up to its latency"
 	ok $(grep -c "^## missed period .* interferer (pid $helper_pid, FIFO 99) ran [23]\.[0-9]* ms" "$TMP/err" | \

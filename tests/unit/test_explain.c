@@ -9,6 +9,7 @@
 #include <sched.h>
 
 #include "lj_explain.h"
+#include "lj_trace_bpf.h"
 #include "tap.h"
 
 #include <stdbool.h>
@@ -373,6 +374,81 @@ static size_t keep_needed(pid_t tid)
 	return dropped;
 }
 
+/* An event as the BPF recorder's program writes it (lj_trace_bpf_rec.h's layout), as record @j. */
+static void to_rec(const struct lj_tev *e, uint64_t j, struct lj_bpf_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->seq = j + 1;
+	r->ts = e->ts;
+	r->type = (uint32_t)e->type;
+	r->pid = e->pid;
+	switch (e->type) {
+	case LJ_TEV_SWITCH:
+		r->a = e->sw.prev_pid, r->b = e->sw.next_pid, r->c = e->sw.prev_prio;
+		r->d = e->sw.next_prio, r->e = (int32_t)e->sw.prev_state;
+		memcpy(r->s1, e->sw.prev_comm, sizeof(r->s1));
+		memcpy(r->s2, e->sw.next_comm, sizeof(e->sw.next_comm));
+		break;
+	case LJ_TEV_WAKING:
+		r->a = e->wake.pid, r->b = e->wake.prio, r->c = e->wake.target_cpu;
+		memcpy(r->s1, e->wake.comm, sizeof(r->s1));
+		break;
+	case LJ_TEV_MIGRATE:
+		r->a = e->mig.pid, r->b = e->mig.prio, r->c = e->mig.orig_cpu, r->d = e->mig.dest_cpu;
+		memcpy(r->s1, e->mig.comm, sizeof(r->s1));
+		break;
+	case LJ_TEV_IRQ_ENTRY:
+		memcpy(r->s2, e->irq.name, sizeof(r->s2));
+		/* fallthrough */
+	case LJ_TEV_IRQ_EXIT:
+		r->a = e->irq.irq;
+		break;
+	case LJ_TEV_SOFTIRQ_ENTRY:
+	case LJ_TEV_SOFTIRQ_EXIT:
+		r->a = (int32_t)e->softirq_vec;
+		break;
+	case LJ_TEV_IDLE:
+	case LJ_TEV_FREQ:
+		r->a = (int32_t)e->idle_state;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The loaded events through the BPF recorder: written into a ring as its
+ * program writes them (events lost in the trace: a record overwritten
+ * before it was read), read back by its reader (lj_trace_bpf_scan).
+ * Return: 0, or -1 when the reader did not give back as many events.
+ */
+static int through_bpf(void)
+{
+	static struct lj_bpf_rec ring[MAXEV];
+	int ret = 0;
+
+	for (int c = 0; c < NCPU; c++) {
+		struct lj_bpf_scan sc = { 0 };
+		struct lj_bpf_keep all = { .all = true };
+		struct lj_trace_stats st = { 0 };
+		struct cpu_buf out = { 0 };
+		uint64_t j = 0;
+
+		for (size_t i = 0; i < seqs[c].n; i++, j++) {
+			to_rec(&evs[c][i], j, &ring[j % MAXEV]);
+			if (evs[c][i].type == LJ_TEV_LOST)
+				ring[j % MAXEV].seq = j + 1 + MAXEV;	/* a lap later: overwritten */
+		}
+		if (lj_trace_bpf_scan(ring, MAXEV, j, &sc, &all, &out, &st) || out.n != seqs[c].n)
+			ret = -1;
+		if (out.n)
+			memcpy(evs[c], out.ev, (out.n < MAXEV ? out.n : MAXEV) * sizeof(*out.ev));
+		seqs[c].n = out.n < MAXEV ? out.n : MAXEV;
+		free(out.ev);
+	}
+	return ret;
+}
+
 static bool same_spans(const struct lj_explanation *a, const struct lj_explanation *b)
 {
 	if (a->nspans != b->nspans || a->spans_dropped != b->spans_dropped)
@@ -437,6 +513,17 @@ static void test_light(void)
 		   light.migrated == full.migrated && light.tid_prio == full.tid_prio,
 		   "the same state, delays, idle exit and lower-priority time");
 		ok(same_spans(&light, &full), "the same spans");
+		/* The BPF recorder's records of the same events: the same answer again. */
+		is_int(through_bpf(), 0, "every event through the BPF recorder's ring and reader");
+		is_int(lj_explain(&view, cases[i].cpu, cases[i].tid, cases[i].due_us * US, cases[i].ran_us * US,
+				  &light), 0, "explained on the BPF recorder's events");
+		lj_explain_text(&light, "spike", 0, t2, sizeof(t2));
+		is_str(t2, t1, "...the same explanation");
+		ok(light.state == full.state && light.wake_delay_ns == full.wake_delay_ns &&
+		   light.runq_wait_ns == full.runq_wait_ns && light.idle_exit_ns == full.idle_exit_ns &&
+		   light.lower_prio_ns == full.lower_prio_ns && light.incomplete == full.incomplete &&
+		   light.migrated == full.migrated && light.tid_prio == full.tid_prio && same_spans(&light, &full),
+		   "...the same state, delays, idle exit, lower-priority time and spans");
 	}
 }
 

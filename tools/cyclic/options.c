@@ -132,7 +132,7 @@ static const struct lj_opt cyc_opts[] = {
 	{ "percentiles", K_PERCENTILES, LJ_OPT_NOARG, NULL, "also print percentiles and missed periods",
 	  LJ_OPT_FLAG, AT(percentiles) },
 	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
-	  "explain missed periods and the tail (or latencies above US) from trace events" },
+	  "explain missed periods and the tail (or latencies above US) from trace events (BPF or tracefs: LJ_EXPLAIN_RECORDER)" },
 	{ 0 }
 };
 

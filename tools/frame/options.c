@@ -95,7 +95,7 @@ static const struct lj_opt frame_opts[] = {
 	{ "calibration-file", K_CALIB_FILE, LJ_OPT_ARG, "FILE",
 	  "the stored calibration (default /var/lib/ljkit/frame-calibration, see docs/lj-frame.md)",
 	  LJ_OPT_STRING, AT(calib_file) },
-	{ "explain", K_EXPLAIN, LJ_OPT_NOARG, NULL, "explain dropped and late frames from trace events",
+	{ "explain", K_EXPLAIN, LJ_OPT_NOARG, NULL, "explain dropped and late frames from trace events (BPF or tracefs: LJ_EXPLAIN_RECORDER)",
 	  .group = "diagnostic options" },
 	{ "quiet", 'q', LJ_OPT_NOARG, NULL, "no text summary", LJ_OPT_FLAG, AT(quiet) },
 	{ "verbose", 'v', LJ_OPT_NOARG, NULL, "more diagnostics", LJ_OPT_VERBOSITY },

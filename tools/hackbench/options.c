@@ -65,7 +65,7 @@ static const struct lj_opt hb_opts[] = {
 	  "stamp messages with clock_gettime even where the TSC is the kernel's clock",
 	  LJ_OPT_FLAG, AT(no_tsc) },
 	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
-	  "explain the messages above the run's p99.9 (or above US) from trace events" },
+	  "explain the messages above the run's p99.9 (or above US) from trace events (BPF or tracefs: LJ_EXPLAIN_RECORDER)" },
 	{ "json", K_JSON, LJ_OPT_ARG, "FILE", "write the ljkit-result/1 document to FILE (- for stdout)",
 	  LJ_OPT_STRING, AT(json) },
 	{ 0 }

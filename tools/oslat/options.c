@@ -49,7 +49,7 @@ static const struct lj_opt osl_opts[] = {
 	{ "preheat", K_PREHEAT, LJ_OPT_ARG, "TIME", "run the loops TIME before measuring (default 1s, as oslat; 0: none)",
 	  LJ_OPT_DURATION, AT(preheat_ns), .unit = LJ_NSEC_PER_SEC, .flags = LJ_OPT_STRICT },
 	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
-	  "explain the largest gaps (or those above US) from trace events" },
+	  "explain the largest gaps (or those above US) from trace events (BPF or tracefs: LJ_EXPLAIN_RECORDER)" },
 	{ 0 }
 };
 

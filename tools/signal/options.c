@@ -70,7 +70,7 @@ static const struct lj_opt sig_opts[] = {
 	{ "pace-every", K_PACE_EVERY, LJ_OPT_ARG, "N", "pause after every N round trips (default 16, 0: never)",
 	  LJ_OPT_U64, AT(pace_every), .max = UINT64_MAX / 2, .flags = LJ_OPT_STRICT },
 	{ "explain", K_EXPLAIN, LJ_OPT_OPTARG, "US",
-	  "explain the hops above the run's p99.9 (or above US) from trace events" },
+	  "explain the hops above the run's p99.9 (or above US) from trace events (BPF or tracefs: LJ_EXPLAIN_RECORDER)" },
 	{ 0 }
 };
 

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lj_trace.bpf - the BPF recorder (docs/explain.md, "The BPF recorder"):
+ * the tracefs recorder's events, from the same tracepoints (raw, with
+ * BTF: no record is formatted for the events not kept), kept in the
+ * kernel in a ring per measured CPU that the reader maps, not streamed.
+ * Built with clang -target bpf against the vmlinux.h bpftool dumps from
+ * the build machine's BTF (CO-RE: field offsets are relocated at load).
+ */
+#include <vmlinux.h>	/* generated in the build tree (bpftool btf dump) */
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "lj_trace_bpf_rec.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);		/* set by the reader: slots * per_slot */
+	__type(key, __u32);
+	__type(value, struct lj_bpf_rec);
+} ring SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, LJ_BPF_MAXSLOTS);
+	__type(key, __u32);
+	__type(value, struct lj_bpf_head);
+} heads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lj_bpf_conf);
+} conf SEC(".maps");
+
+/* Kernels before 5.14 name the task's state "state". */
+struct task_struct___old {
+	long state;
+} __attribute__((preserve_access_index));
+
+#define barrier() asm volatile("" ::: "memory")
+
+/* The next record of this CPU's slot, or NULL when the CPU is not measured. */
+static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
+{
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), k;
+	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
+	struct lj_bpf_head *h;
+	struct lj_bpf_rec *r;
+	__s32 slot;
+	__u64 i;
+
+	if (!c || !c->on || cpu >= LJ_BPF_MAXCPUS)
+		return 0;
+	slot = c->slot_of[cpu];
+	if (slot < 0)
+		return 0;
+	k = (__u32)slot;
+	h = bpf_map_lookup_elem(&heads, &k);
+	if (!h)
+		return 0;
+	/* Atomic: a program on this CPU can be interrupted by another (an irq inside a softirq's). */
+	i = __sync_fetch_and_add(&h->head, 1);
+	k = (__u32)slot * c->per_slot + (__u32)(i & (c->per_slot - 1));
+	r = bpf_map_lookup_elem(&ring, &k);
+	if (!r)
+		return 0;
+	/* Being written (what no committed index can be); commit() turns it into i + 1. */
+	r->seq = ~0ULL - i;
+	barrier();
+	r->ts = bpf_ktime_get_ns();
+	r->type = type;
+	r->pid = (__s32)bpf_get_current_pid_tgid();
+	*cp = c;
+	return r;
+}
+
+static __always_inline void commit(struct lj_bpf_rec *r)
+{
+	barrier();
+	r->seq = ~0ULL - r->seq + 1;
+}
+
+/* The measured threads' events only, when the reader named them (lj_trace_threads). */
+static __always_inline int wanted(const struct lj_bpf_conf *c, __s32 pid)
+{
+	__u32 n = c->nfilter;
+
+	if (!n)
+		return 1;
+	for (int i = 0; i < LJ_BPF_FILTER_MAX; i++) {
+		if ((__u32)i >= n)
+			break;
+		if (c->tids[i] == pid)
+			return 1;
+	}
+	return 0;
+}
+
+static __always_inline int task_cpu_of(struct task_struct *p)
+{
+	return (int)p->thread_info.cpu;
+}
+
+/* A comm, 16 bytes, read directly (a BTF pointer: two loads, no helper call). */
+static __always_inline void comm_of(char *dst, struct task_struct *p)
+{
+	__builtin_memcpy(dst, p->comm, 16);
+}
+
+/*
+ * The state the sched_switch event reports (__trace_sched_switch_state):
+ * preempted, or the highest of the reported state bits, TASK_IDLE as
+ * its own, an RT lock wait or a frozen task as uninterruptible.
+ */
+static __always_inline __s32 switch_state(bool preempt, unsigned int st, struct task_struct *prev)
+{
+	unsigned int s;
+
+	if (preempt)
+		return 0x100;			/* TASK_REPORT_MAX */
+	s = (st | (unsigned int)prev->exit_state) & 0x7f;	/* TASK_REPORT */
+	if ((st & 0x402) == 0x402)		/* TASK_IDLE */
+		s = 0x80;
+	if (st & (0x1000 | 0x8000))		/* TASK_RTLOCK_WAIT, TASK_FROZEN */
+		s = 0x2;
+	for (int b = 7; b >= 0; b--)
+		if (s & (1u << b))
+			return (__s32)(1u << b);
+	return 0;
+}
+
+static __always_inline void fill_switch(bool preempt, struct task_struct *prev,
+					struct task_struct *next, unsigned int st)
+{
+	struct lj_bpf_conf *c;
+	struct lj_bpf_rec *r = reserve(&c, LJ_BPF_SWITCH);
+
+	if (!r)
+		return;
+	r->a = prev->pid;
+	r->b = next->pid;
+	r->c = prev->prio;
+	r->d = next->prio;
+	r->e = switch_state(preempt, st, prev);
+	comm_of(r->s1, prev);
+	comm_of(r->s2, next);
+	commit(r);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(lj_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	fill_switch(preempt, prev, next, prev_state);
+	return 0;
+}
+
+/* Before 5.18 the tracepoint had no prev_state: the task's own (the reader loads one of the two). */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(lj_switch_old, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	unsigned int st;
+
+	if (bpf_core_field_exists(prev->__state))
+		st = prev->__state;
+	else
+		st = (unsigned int)((struct task_struct___old *)prev)->state;
+	fill_switch(preempt, prev, next, st);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(lj_waking, struct task_struct *p)
+{
+	__u32 zero = 0;
+	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
+	struct lj_bpf_rec *r;
+	__s32 pid = p->pid;
+
+	if (!c || !wanted(c, pid) || !(r = reserve(&c, LJ_BPF_WAKING)))
+		return 0;
+	r->a = pid;
+	r->b = p->prio;
+	r->c = task_cpu_of(p);
+	comm_of(r->s1, p);
+	commit(r);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(lj_migrate, struct task_struct *p, int dest_cpu)
+{
+	__u32 zero = 0;
+	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
+	struct lj_bpf_rec *r;
+	__s32 pid = p->pid;
+
+	if (!c || !wanted(c, pid) || !(r = reserve(&c, LJ_BPF_MIGRATE)))
+		return 0;
+	r->a = pid;
+	r->b = p->prio;
+	r->c = task_cpu_of(p);
+	r->d = dest_cpu;
+	comm_of(r->s1, p);
+	commit(r);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(lj_irq_entry, int irq, struct irqaction *action)
+{
+	struct lj_bpf_conf *c;
+	struct lj_bpf_rec *r = reserve(&c, LJ_BPF_IRQ_ENTRY);
+
+	if (!r)
+		return 0;
+	r->a = irq;
+	bpf_probe_read_kernel_str(r->s2, sizeof(r->s2), action->name);
+	commit(r);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(lj_irq_exit, int irq)
+{
+	struct lj_bpf_conf *c;
+	struct lj_bpf_rec *r = reserve(&c, LJ_BPF_IRQ_EXIT);
+
+	if (r) {
+		r->a = irq;
+		commit(r);
+	}
+	return 0;
+}
+
+static __always_inline void one_number(__u32 type, __s32 v)
+{
+	struct lj_bpf_conf *c;
+	struct lj_bpf_rec *r = reserve(&c, type);
+
+	if (r) {
+		r->a = v;
+		commit(r);
+	}
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(lj_softirq_entry, unsigned int vec)
+{
+	one_number(LJ_BPF_SOFTIRQ_ENTRY, (__s32)vec);
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(lj_softirq_exit, unsigned int vec)
+{
+	one_number(LJ_BPF_SOFTIRQ_EXIT, (__s32)vec);
+	return 0;
+}
+
+SEC("tp_btf/local_timer_entry")
+int BPF_PROG(lj_timer_entry, int vector)
+{
+	one_number(LJ_BPF_TIMER_ENTRY, vector);
+	return 0;
+}
+
+SEC("tp_btf/local_timer_exit")
+int BPF_PROG(lj_timer_exit, int vector)
+{
+	one_number(LJ_BPF_TIMER_EXIT, vector);
+	return 0;
+}
+
+/* Its exits only (PWR_EVENT_EXIT), as the tracefs recorder's filter. */
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(lj_idle, unsigned int state, unsigned int cpu_id)
+{
+	if (state == 0xffffffffu)
+		one_number(LJ_BPF_IDLE, (__s32)state);
+	return 0;
+}
+
+SEC("tp_btf/cpu_frequency")
+int BPF_PROG(lj_freq, unsigned int frequency, unsigned int cpu_id)
+{
+	one_number(LJ_BPF_FREQ, (__s32)frequency);
+	return 0;
+}

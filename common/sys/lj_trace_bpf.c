@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lj_trace_bpf - the BPF recorder: lj_trace's events kept in the kernel, per measured CPU, copied out by window. */
+#include "lj_trace_bpf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "lj_dl.h"
+#include "lj_trace.h"
+/* The program's object, embedded by bpftool gen skeleton (generated code: its casts are its own). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#include <lj_trace.skel.h>	/* generated in the build tree */
+#pragma GCC diagnostic pop
+#include "lj_why.h"
+
+/* lj-cyclic does not link libbpf (docs/design.md, "Resident memory"): called through a table. */
+#define BPF_FNS(X)                                                                          \
+	X(bpf_object__open_mem) X(bpf_object__find_map_by_name) X(bpf_map__set_max_entries)  \
+	X(bpf_object__find_program_by_name) X(bpf_program__set_autoload) X(bpf_object__load) \
+	X(bpf_program__attach) X(bpf_link__destroy) X(bpf_object__close) X(bpf_map__fd)      \
+	X(libbpf_set_print) X(btf__load_vmlinux_btf) X(btf__find_by_name_kind)               \
+	X(btf__type_by_id) X(btf__free) X(bpf_program__autoload)
+BPF_FNS(LJ_DL_WEAK)
+LJ_DL_TABLE(libbpf, LJ_SONAME_BPF, BPF_FNS);
+#define B(f) LJ_DL_FN(libbpf, f)
+
+/* The programs, by the tracepoint each attaches to; sched_switch is required. */
+static const struct prog {
+	const char *name, *tp;
+	bool required;
+} progs[] = {
+	{ "lj_switch", "sched_switch", true },
+	{ "lj_switch_old", "sched_switch", true },
+	{ "lj_waking", "sched_waking", false },
+	{ "lj_migrate", "sched_migrate_task", false },
+	{ "lj_irq_entry", "irq_handler_entry", false },
+	{ "lj_irq_exit", "irq_handler_exit", false },
+	{ "lj_softirq_entry", "softirq_entry", false },
+	{ "lj_softirq_exit", "softirq_exit", false },
+	{ "lj_timer_entry", "local_timer_entry", false },
+	{ "lj_timer_exit", "local_timer_exit", false },
+	{ "lj_idle", "cpu_idle", false },
+	{ "lj_freq", "cpu_frequency", false },
+};
+#define NPROGS (sizeof(progs) / sizeof(progs[0]))
+
+struct region {
+	void *p;
+	size_t len;
+};
+
+struct lj_trace_bpf {
+	struct bpf_object *obj;
+	struct bpf_link *links[NPROGS];
+	struct region ring, heads, conf;
+	uint32_t per_slot;
+	int nslots;
+	int cpu_of[LJ_BPF_MAXSLOTS];		/* slot -> CPU */
+	struct lj_bpf_scan scan[LJ_BPF_MAXSLOTS];
+};
+
+static char libbpf_said[160];
+
+/* libbpf's messages: the last warning kept for @why, nothing printed (the tools print one line). */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN) {
+		vsnprintf(libbpf_said, sizeof(libbpf_said), fmt, ap);
+		libbpf_said[strcspn(libbpf_said, "\n")] = '\0';
+	}
+	return 0;
+}
+
+/* The tracepoint's BTF prototype (btf_trace_NAME): its arguments with the leading void *, or -1 when absent. */
+static int tp_args(const struct btf *vm, const char *tp)
+{
+	char name[64];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = B(btf__find_by_name_kind)(vm, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -1;
+	t = B(btf__type_by_id)(vm, (unsigned int)id);
+	while (t && (btf_is_typedef(t) || btf_is_ptr(t)))
+		t = B(btf__type_by_id)(vm, t->type);
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
+}
+
+/* Load only the programs whose tracepoint this kernel has (and the sched_switch of its arity). */
+static int choose(struct lj_trace_bpf *b, char *why, size_t len)
+{
+	struct btf *vm = B(btf__load_vmlinux_btf)();
+	int sw;
+
+	if (!vm)
+		return lj_why_err(why, len, -ENOENT, "no kernel BTF (none at /sys/kernel/btf/vmlinux, nor beside the kernel's image)");
+	sw = tp_args(vm, "sched_switch");
+	for (size_t i = 0; i < NPROGS; i++) {
+		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
+		bool on = tp_args(vm, progs[i].tp) >= 0;
+
+		if (!strcmp(progs[i].name, "lj_switch"))
+			on = sw == 5;
+		else if (!strcmp(progs[i].name, "lj_switch_old"))
+			on = sw == 4;
+		if (p)
+			B(bpf_program__set_autoload)(p, on);
+	}
+	B(btf__free)(vm);
+	if (sw != 4 && sw != 5)
+		return lj_why_err(why, len, -ENOENT, "the kernel's BTF has no sched_switch tracepoint of a known form");
+	return 0;
+}
+
+static int map_region(struct lj_trace_bpf *b, const char *name, size_t bytes, int prot, struct region *r)
+{
+	struct bpf_map *m = B(bpf_object__find_map_by_name)(b->obj, name);
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!m)
+		return -ENOENT;
+	r->len = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+	r->p = mmap(NULL, r->len, prot, MAP_SHARED, B(bpf_map__fd)(m), 0);
+	if (r->p == MAP_FAILED) {
+		r->p = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static void unmap_region(struct region *r)
+{
+	if (r->p)
+		munmap(r->p, r->len);
+	r->p = NULL;
+}
+
+/* The measured CPUs' slots, and the rings sized to @buffer_kb each. */
+static int size_rings(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, char *why,
+		      size_t len)
+{
+	size_t want = (buffer_kb ? buffer_kb : (size_t)LJ_TRACE_BUFFER_KB) * 1024 / sizeof(struct lj_bpf_rec);
+
+	for (int c = 0; c < CPU_SETSIZE && c < LJ_BPF_MAXCPUS; c++) {
+		if (!CPU_ISSET(c, cpus))
+			continue;
+		if (b->nslots == LJ_BPF_MAXSLOTS)
+			return lj_why_err(why, len, -E2BIG, "more than %d measured CPUs", LJ_BPF_MAXSLOTS);
+		b->cpu_of[b->nslots++] = c;
+	}
+	if (!b->nslots)
+		return lj_why_err(why, len, -EINVAL, "no measured CPU below %d", LJ_BPF_MAXCPUS);
+	/* The power of two at or above: the records are larger than the trace buffer's. */
+	for (b->per_slot = 1024; (size_t)b->per_slot < want; b->per_slot *= 2)
+		;
+	return B(bpf_map__set_max_entries)(B(bpf_object__find_map_by_name)(b->obj, "ring"),
+					   b->per_slot * (uint32_t)b->nslots);
+}
+
+static int attach(struct lj_trace_bpf *b, char *why, size_t len)
+{
+	for (size_t i = 0; i < NPROGS; i++) {
+		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
+
+		if (!p || !B(bpf_program__autoload)(p))
+			continue;
+		b->links[i] = B(bpf_program__attach)(p);
+		if (!b->links[i] && progs[i].required)
+			return lj_why_err(why, len, errno ? -errno : -EIO, "cannot attach to %s: %s",
+					  progs[i].tp, strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * The programs every kernel since 5.18 has the tracepoints of (the
+ * 5-argument sched_switch; the local timer's on x86 only): parsing the
+ * kernel's BTF to check costs as much again as libbpf's own parse at load.
+ */
+static void guess(struct lj_trace_bpf *b)
+{
+	for (size_t i = 0; i < NPROGS; i++) {
+		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
+		bool on = strcmp(progs[i].name, "lj_switch_old") != 0;
+
+#if !defined(__x86_64__) && !defined(__i386__)
+		on = on && strncmp(progs[i].tp, "local_timer", 11) != 0;
+#endif
+		if (p)
+			B(bpf_program__set_autoload)(p, on);
+	}
+}
+
+/* Open and load the object, its programs chosen by guess() or, @by_btf, by the kernel's BTF. */
+static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, bool by_btf,
+		char *why, size_t len)
+{
+	size_t obj_len = 0;
+	const void *obj = lj_trace_prog__elf_bytes(&obj_len);
+	int err;
+
+	libbpf_said[0] = '\0';
+	b->nslots = 0;
+	b->obj = B(bpf_object__open_mem)(obj, obj_len, NULL);
+	if (!b->obj)
+		return lj_why_err(why, len, errno ? -errno : -EINVAL, "cannot open the BPF program: %s",
+				  libbpf_said[0] ? libbpf_said : strerror(errno));
+	if (by_btf && (err = choose(b, why, len)))
+		return err;
+	if (!by_btf)
+		guess(b);
+	if ((err = size_rings(b, cpus, buffer_kb, why, len)))
+		return err;
+	if ((err = B(bpf_object__load)(b->obj)))
+		return lj_why_err(why, len, err, "cannot load the BPF program: %s",
+				  libbpf_said[0] ? libbpf_said : strerror(-err));
+	return 0;
+}
+
+static int start(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, char *why, size_t len)
+{
+	struct lj_bpf_conf *conf;
+	int err = load(b, cpus, buffer_kb, false, why, len);
+
+	/* An older kernel, or one without a tracepoint guessed: the programs it has, from its BTF. */
+	if (err && err != -ENOENT && err != -EPERM) {
+		B(bpf_object__close)(b->obj);
+		b->obj = NULL;
+		err = load(b, cpus, buffer_kb, true, why, len);
+	}
+	if (err)
+		return err;
+	if ((err = map_region(b, "ring", (size_t)b->per_slot * (size_t)b->nslots * sizeof(struct lj_bpf_rec),
+			      PROT_READ, &b->ring)) ||
+	    (err = map_region(b, "heads", LJ_BPF_MAXSLOTS * sizeof(struct lj_bpf_head), PROT_READ, &b->heads)) ||
+	    (err = map_region(b, "conf", sizeof(struct lj_bpf_conf), PROT_READ | PROT_WRITE, &b->conf)))
+		return lj_why_err(why, len, err, "cannot map the BPF recorder's rings: %s", strerror(-err));
+	conf = b->conf.p;
+	conf->per_slot = b->per_slot;
+	for (int c = 0; c < LJ_BPF_MAXCPUS; c++)
+		conf->slot_of[c] = -1;
+	for (int s = 0; s < b->nslots; s++)
+		conf->slot_of[b->cpu_of[s]] = (int16_t)s;
+	if ((err = attach(b, why, len)))
+		return err;
+	__atomic_store_n(&conf->on, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int lj_trace_bpf_open(struct lj_trace_bpf **out, const cpu_set_t *cpus, size_t buffer_kb,
+		      char *why, size_t len)
+{
+	struct lj_trace_bpf *b;
+	int err = LJ_DL_BIND(libbpf, BPF_FNS, why, len);
+
+	*out = NULL;
+	if (err)
+		return err;
+	B(libbpf_set_print)(quiet);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	err = start(b, cpus, buffer_kb, why, len);
+	if (err) {
+		lj_trace_bpf_close(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
+int lj_trace_bpf_threads(struct lj_trace_bpf *b, const pid_t *tids, int n)
+{
+	struct lj_bpf_conf *conf = b->conf.p;
+
+	/* Every task's while the list changes; then only the listed ones. */
+	__atomic_store_n(&conf->nfilter, 0, __ATOMIC_RELEASE);
+	if (n <= 0 || n > LJ_BPF_FILTER_MAX)
+		return 0;
+	for (int i = 0; i < n; i++)
+		conf->tids[i] = tids[i];
+	__atomic_store_n(&conf->nfilter, (uint32_t)n, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void lj_trace_bpf_off(struct lj_trace_bpf *b)
+{
+	if (b && b->conf.p)
+		__atomic_store_n(&((struct lj_bpf_conf *)b->conf.p)->on, 0, __ATOMIC_RELEASE);
+}
+
+int lj_trace_bpf_read(struct lj_trace_bpf *b, const struct lj_bpf_keep *keep, struct cpu_buf *bufs,
+		      struct lj_trace_stats *st)
+{
+	const struct lj_bpf_head *heads = b->heads.p;
+	const struct lj_bpf_rec *ring = b->ring.p;
+
+	for (int s = 0; s < b->nslots; s++) {
+		uint64_t head = __atomic_load_n(&heads[s].head, __ATOMIC_ACQUIRE);
+		struct cpu_buf *out = &bufs[b->cpu_of[s]];
+		size_t before = out->n;
+		int err = lj_trace_bpf_scan(ring + (size_t)s * b->per_slot, b->per_slot, head, &b->scan[s],
+					    keep, out, st);
+
+		if (err)
+			return err;
+		lj_trace_bpf_order(out->ev + (before ? before - 1 : 0), out->n - (before ? before - 1 : 0));
+	}
+	return 0;
+}
+
+void lj_trace_bpf_close(struct lj_trace_bpf *b)
+{
+	if (!b)
+		return;
+	lj_trace_bpf_off(b);
+	for (size_t i = 0; i < NPROGS; i++)
+		if (b->links[i])
+			B(bpf_link__destroy)(b->links[i]);
+	unmap_region(&b->ring);
+	unmap_region(&b->heads);
+	unmap_region(&b->conf);
+	if (b->obj)
+		B(bpf_object__close)(b->obj);
+	free(b);
+}
