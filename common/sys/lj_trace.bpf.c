@@ -178,40 +178,42 @@ int BPF_PROG(lj_switch_old, bool preempt, struct task_struct *prev, struct task_
 	return 0;
 }
 
-SEC("tp_btf/sched_waking")
-int BPF_PROG(lj_waking, struct task_struct *p)
+/* A record of type @type about task @p (pid, priority, CPU, comm), or NULL when it is not wanted. */
+static __always_inline struct lj_bpf_rec *task_rec(__u32 type, struct task_struct *p)
 {
 	__u32 zero = 0;
 	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
 	struct lj_bpf_rec *r;
 	__s32 pid = p->pid;
 
-	if (!c || !wanted(c, pid) || !(r = reserve(&c, LJ_BPF_WAKING)))
-		return 0;
+	if (!c || !wanted(c, pid) || !(r = reserve(&c, type)))
+		return NULL;
 	r->a = pid;
 	r->b = p->prio;
 	r->c = task_cpu_of(p);
 	comm_of(r->s1, p);
-	commit(r);
+	return r;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(lj_waking, struct task_struct *p)
+{
+	struct lj_bpf_rec *r = task_rec(LJ_BPF_WAKING, p);
+
+	if (r)
+		commit(r);
 	return 0;
 }
 
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(lj_migrate, struct task_struct *p, int dest_cpu)
 {
-	__u32 zero = 0;
-	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
-	struct lj_bpf_rec *r;
-	__s32 pid = p->pid;
+	struct lj_bpf_rec *r = task_rec(LJ_BPF_MIGRATE, p);
 
-	if (!c || !wanted(c, pid) || !(r = reserve(&c, LJ_BPF_MIGRATE)))
-		return 0;
-	r->a = pid;
-	r->b = p->prio;
-	r->c = task_cpu_of(p);
-	r->d = dest_cpu;
-	comm_of(r->s1, p);
-	commit(r);
+	if (r) {
+		r->d = dest_cpu;
+		commit(r);
+	}
 	return 0;
 }
 
