@@ -6,7 +6,8 @@
 # run, limit, where they ran, events per wake-up), the recorder's events
 # by type (no hrtimer_expire_entry, no sched_wakeup beside sched_waking,
 # wake-ups filtered on the measured thread), and lj-frame's own overhead
-# per frame and per stage beside its limit.
+# per frame and per stage beside its limit, with the wait for the CPU
+# after a hand-off apart from it.
 . "$(dirname "$0")/lib.sh"
 
 is_root || skip_all "the recorder needs root (tracefs)"
@@ -67,6 +68,26 @@ jcheck "$F" "i['emulator']['limit_pct'] == 5 and abs(i['emulator']['share_pct'] 
 	"its share of the period beside the 5 % limit"
 jcheck "$F" "('emulator' in [r['what'] for r in d['validity']['reasons']]) == (i['emulator']['share_pct'] > 5)" \
 	"the emulator reason exactly when over the limit"
+
+# 4. Both stages on one CPU: the hand-off wakes stage 1, which takes the
+# CPU before stage 0's futex call returns (most frames here: a 2 ms wait
+# in stage 0's wall time). That is stage 1's work, not the emulator's
+# cost: the verdict's figure counts the hand-off in CPU time.
+run_rc lj-frame -q -D 1s --stages 2 --work-time 2ms,2ms --cpus "$CPU" --json "$TMP/f1.json"
+is "$rc" 0 "lj-frame with both stages on CPU $CPU runs"
+if python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['side']['instruments']['emulator']['stages'][0]
+sys.exit(0 if s['overhead_wall_ns_per_frame'] >= 1e6 else 1)" "$TMP/f1.json"; then
+	jcheck "$TMP/f1.json" "i['emulator']['stages'][0]['overhead_ns_per_frame'] < 0.25e6" \
+		"stage 0 waited for stage 1 in its hand-off: not counted as its cost"
+	jcheck "$TMP/f1.json" "'emulator' not in [r['what'] for r in d['validity']['reasons']]" \
+		"no emulator reason for the next stage's work"
+else
+	skip 2 "stage 1 did not take stage 0's CPU at the hand-off on this scheduler"
+fi
+jcheck "$TMP/f1.json" "all(s['overhead_ns_per_frame'] <= s['overhead_wall_ns_per_frame'] + 1 for s in i['emulator']['stages'])" \
+	"per stage, the cost within its wall time"
 
 run_rc lj-frame -q -D 1s --stages 1 --work 1 --explain --json "$TMP/fx.json"
 jcheck "$TMP/fx.json" "'explain' in i and 'emulator' in i and i['explain']['events_per_sample'] > 0" \

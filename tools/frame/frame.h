@@ -161,8 +161,10 @@ struct frm_stage {
 	uint64_t ring_full;
 	int64_t work_ns;		/* wall time inside work units */
 	int64_t cpu_ns;			/* the thread's CPU time over the run (with kernel wake paths) */
-	int64_t overhead_ns;		/* wall time around the work: bookkeeping and hand-off */
+	int64_t overhead_ns;		/* own cost around the work: bookkeeping, hand-off in CPU time */
 	struct lj_hist *overhead;	/* the same per frame */
+	int64_t overhead_wall_ns;	/* wall time around the work (with waits for the CPU after a hand-off) */
+	struct lj_hist *overhead_wall;	/* the same per frame */
 	uint32_t *cpu_count;		/* frames per CPU (CPU_SETSIZE slots) */
 	int last_cpu;
 	uint64_t cpu_changes;		/* consecutive frames on different CPUs */
@@ -190,6 +192,7 @@ struct frm_trial {
 	_Atomic uint32_t go;		/* futex word: t0 is set, start */
 	atomic_int abort;		/* stop before or during the run */
 	int64_t overhead_ns;		/* all stages */
+	int64_t overhead_wall_ns;	/* all stages */
 	int64_t wall_ns;
 	int64_t main_cpu_ns;		/* the main thread's CPU time while the stages ran (its validity polls) */
 	int64_t main_wall_ns;		/* ...and the wall time it was measured over */

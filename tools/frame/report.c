@@ -41,6 +41,12 @@ static double overhead_per_frame(const struct frm_trial *tr)
 	return tr->acct.frames ? (double)tr->overhead_ns / (double)tr->acct.frames : 0.0;
 }
 
+/* The same in wall time: with the waits for the CPU after a hand-off (the next stage ran). */
+static double overhead_wall_per_frame(const struct frm_trial *tr)
+{
+	return tr->acct.frames ? (double)tr->overhead_wall_ns / (double)tr->acct.frames : 0.0;
+}
+
 static double ms(double ns)
 {
 	return ns / 1e6;
@@ -124,8 +130,9 @@ static void text_trial(FILE *out, const struct frm_config *cfg, const struct frm
 			us(q(st->lateness, 0.5)), us(q(st->lateness, 0.99)), us(lj_hist_max(st->lateness)),
 			cpus, st->migrations, st->vcsw, st->ivcsw);
 	}
-	fprintf(out, "overhead: %.0f ns per frame (%.4f%% of the period)\n",
-		overhead_per_frame(tr), 100.0 * overhead_per_frame(tr) / (double)cfg->period_ns);
+	fprintf(out, "overhead: %.0f ns per frame (%.4f%% of the period); wall %.0f ns per frame\n",
+		overhead_per_frame(tr), 100.0 * overhead_per_frame(tr) / (double)cfg->period_ns,
+		overhead_wall_per_frame(tr));
 }
 
 /* Drift of this run's check against the figure used, as a fraction. */
@@ -315,6 +322,8 @@ static json_object *stage_json(const struct frm_stage *st, const struct lj_topo 
 	lj_json_add(o, "cpu_ns_per_frame", lj_json_num(st->frames ? (double)st->cpu_ns / (double)st->frames : 0.0));
 	lj_json_add(o, "overhead_ns", lj_json_int(st->overhead_ns));
 	lj_json_add(o, "overhead", lj_result_hist_json(st->overhead, false));
+	lj_json_add(o, "overhead_wall_ns", lj_json_int(st->overhead_wall_ns));
+	lj_json_add(o, "overhead_wall", lj_result_hist_json(st->overhead_wall, false));
 	return o;
 }
 
@@ -436,6 +445,8 @@ static json_object *emulator_json(const struct frm_config *cfg, const struct frm
 
 		lj_json_add(e, "stage", lj_json_int(s));
 		lj_json_add(e, "overhead_ns_per_frame", st->frames ? lj_json_num((double)st->overhead_ns / (double)st->frames) : NULL);
+		lj_json_add(e, "overhead_wall_ns_per_frame", st->frames ?
+			    lj_json_num((double)st->overhead_wall_ns / (double)st->frames) : NULL);
 		lj_json_add(e, "cpu_ns_per_frame", st->frames && st->cpu_ns >= 0 ?
 		    lj_json_num((double)st->cpu_ns / (double)st->frames) : NULL);
 		json_object_array_add(arr, e);
@@ -467,6 +478,7 @@ static void stages_json(struct lj_result *res, const struct frm_config *cfg,
 	lj_json_add(side, "timeline_t0_ns", lj_json_int(frm_trial_vsync(tr, tr->warmup)));
 	lj_json_add(side, "overhead_ns_per_frame", lj_json_num(ovh));
 	lj_json_add(side, "overhead_pct_of_period", lj_json_num(100.0 * ovh / (double)cfg->period_ns));
+	lj_json_add(side, "overhead_wall_ns_per_frame", lj_json_num(overhead_wall_per_frame(tr)));
 	lj_json_add(side, "instruments", json_object_new_object());
 	lj_json_add(json_object_object_get(side, "instruments"), "emulator", emulator_json(cfg, tr));
 	/* lj-frame's main thread while the stages ran: the validity hook's 100 ms polls */
