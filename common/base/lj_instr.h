@@ -33,6 +33,9 @@ struct lj_instr_cost {
 	uint64_t passes;	/* the thread's wake-ups (reads, samples) */
 	bool threaded;		/* it ran a thread beside the measurement */
 	bool apart;		/* that thread kept off the measured CPUs */
+	bool kernel_measured;	/* the kernel's side was measured (the BPF recorder's programs) */
+	uint64_t kernel_ns;	/* ...their run time, every CPU */
+	uint64_t kernel_runs;	/* ...and their runs */
 };
 
 /* @c's CPU time over @span_ns (0 when @span_ns is 0). */

@@ -71,6 +71,7 @@ struct lj_explain {
 	struct lj_preempt_info preempt;	/* read when nlower: what let them run */
 	uint64_t after_ns;		/* CPU time of stop(): the rest read, decoded and explained */
 	char why[256];
+	char programs_why[160];		/* LJ_EXPLAIN_PROGRAM_COST asked and refused: why */
 };
 
 int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
@@ -78,13 +79,16 @@ int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 	char why[256] = "";
 	int64_t ns;
 
-	const char *rec = getenv(LJ_EXPLAIN_RECORDER_ENV);
+	const char *rec = getenv(LJ_EXPLAIN_RECORDER_ENV), *cost = getenv(LJ_EXPLAIN_PROGRAM_COST_ENV);
 	enum lj_trace_backend b = LJ_TRACE_AUTO;
 
 	if (rec && rec[0] && lj_trace_backend_parse(rec, &b))
 		return lj_usage_error("%s: invalid recorder '%s' (bpf, tracefs or auto)",
 				      LJ_EXPLAIN_RECORDER_ENV, rec);
+	if (cost && cost[0] && strcmp(cost, "0") && strcmp(cost, "1"))
+		return lj_usage_error("%s: invalid value '%s' (1 or 0)", LJ_EXPLAIN_PROGRAM_COST_ENV, cost);
 	o->recorder = (int)b;
+	o->measure_programs = cost && !strcmp(cost, "1");
 	o->explain = true;
 	if (!arg)
 		return 0;
@@ -236,6 +240,9 @@ static int start(void *priv, const struct lj_run_desc *run)
 	if (lj_trace_bpf_why(x->trace)[0])
 		lj_info("--explain: the tracefs recorder, since the BPF one could not start: %s",
 			lj_trace_bpf_why(x->trace));
+	if (x->opts.explain && x->opts.measure_programs &&
+	    lj_trace_measure_programs(x->trace, x->programs_why, sizeof(x->programs_why)))
+		lj_info("--explain: %s", x->programs_why);
 	if (named)
 		filter_threads(x, run->threads, run->nthreads);
 	/* Without it the explanation still works, from the buffer's last window only. */
@@ -589,6 +596,28 @@ static json_object *by_type_json(const struct lj_trace_stats *st)
 	return o;
 }
 
+/* The BPF programs' runs and run time per tracepoint (LJ_EXPLAIN_PROGRAM_COST), or null. */
+static json_object *programs_json(const struct lj_explain *x)
+{
+	struct lj_trace_prog_cost p[LJ_TRACE_MAXPROGS];
+	int n = lj_trace_programs(x->trace, p, LJ_TRACE_MAXPROGS);
+	json_object *o;
+
+	if (!n)
+		return NULL;
+	o = json_object_new_object();
+	for (int i = 0; i < n; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "runs", lj_json_int((int64_t)p[i].runs));
+		json_object_object_add(e, "ns", lj_json_int((int64_t)p[i].ns));
+		json_object_object_add(e, "ns_per_run", p[i].runs ? lj_json_num((double)p[i].ns / (double)p[i].runs) : NULL);
+		/* sched_switch has two programs (one per kernel generation): one is attached. */
+		json_object_object_add(o, p[i].tracepoint, e);
+	}
+	return o;
+}
+
 static int contribute(void *priv, struct lj_result *res)
 {
 	struct lj_explain *x = priv;
@@ -618,6 +647,9 @@ static int contribute(void *priv, struct lj_result *res)
 	json_object_object_add(o, "outside_window", lj_json_int((int64_t)x->outside_window));
 	json_object_object_add(o, "not_explained", lj_json_int((int64_t)x->failed));
 	json_object_object_add(o, "streamed", json_object_new_boolean(x->stream != NULL));
+	json_object_object_add(o, "programs", programs_json(x));
+	json_object_object_add(o, "programs_unmeasured", x->programs_why[0] ?
+			       json_object_new_string(x->programs_why) : NULL);
 	json_object_object_add(o, "windows_dropped",
 			       lj_json_int((int64_t)lj_explain_stream_dropped(x->stream)));
 	json_object_object_add(o, "candidates_dropped",
@@ -732,7 +764,23 @@ static void report(void *priv, FILE *out)
 			lj_trace_dir(x->trace));
 }
 
-/* The reader thread during the run; the kernel's writes of the events are not in it (docs/explain.md). */
+/* The programs' run time in the kernel, all CPUs, when measured (LJ_EXPLAIN_PROGRAM_COST). */
+static void kernel_cost(const struct lj_explain *x, struct lj_instr_cost *c)
+{
+	struct lj_trace_prog_cost p[LJ_TRACE_MAXPROGS];
+	int n = lj_trace_programs(x->trace, p, LJ_TRACE_MAXPROGS);
+
+	c->kernel_measured = n > 0;
+	for (int i = 0; i < n; i++) {
+		c->kernel_ns += p[i].ns;
+		c->kernel_runs += p[i].runs;
+	}
+}
+
+/*
+ * The reader thread during the run; the kernel's writes of the events are
+ * not in it (docs/explain.md), unless the BPF programs were measured.
+ */
 static int cost(void *priv, struct lj_instr_cost *c)
 {
 	struct lj_explain *x = priv;
@@ -745,6 +793,7 @@ static int cost(void *priv, struct lj_instr_cost *c)
 	lj_trace_get_stats(x->trace, &st);
 	*c = (struct lj_instr_cost){ .name = "explain", .cpu_ns = sc.cpu_ns, .after_ns = x->after_ns, .events = st.events,
 				     .passes = sc.passes, .threaded = x->stream != NULL, .apart = sc.apart };
+	kernel_cost(x, c);
 	snprintf(c->what, sizeof(c->what), "--explain's recorder (%s)", lj_trace_backend_name(x->trace));
 	return 1;
 }

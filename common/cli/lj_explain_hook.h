@@ -22,10 +22,13 @@ struct lj_explain_opts {
 	bool explain;		/* --explain given: explain; else only the recorder for -b/--tracemark */
 	bool tracemark;		/* -b with --tracemark: the trace is kept whole, read after the run only */
 	int recorder;		/* enum lj_trace_backend: LJ_EXPLAIN_RECORDER, auto by default */
+	bool measure_programs;	/* LJ_EXPLAIN_PROGRAM_COST=1: the BPF programs' run time in the kernel */
 };
 
 /* The environment variable that forces a recorder: bpf, tracefs or auto (docs/explain.md). */
 #define LJ_EXPLAIN_RECORDER_ENV "LJ_EXPLAIN_RECORDER"
+/* 1: measure the BPF recorder's programs in the kernel (side.explain.programs); 0 or unset: not. */
+#define LJ_EXPLAIN_PROGRAM_COST_ENV "LJ_EXPLAIN_PROGRAM_COST"
 
 /* The samples kept per thread without a threshold, and the candidates kept at most. */
 #define LJ_EXPLAIN_TOPK 64

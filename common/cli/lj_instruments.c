@@ -43,6 +43,12 @@ static json_object *cost_json(const struct lj_instruments *in, const struct lj_i
 	json_object_object_add(o, "off_measured_cpus", json_object_new_boolean(c->apart));
 	json_object_object_add(o, "passes", lj_json_int((int64_t)c->passes));
 	json_object_object_add(o, "outside_cpu_ns", lj_json_int((int64_t)c->after_ns));
+	if (c->kernel_measured) {
+		json_object_object_add(o, "kernel_ns", lj_json_int((int64_t)c->kernel_ns));
+		json_object_object_add(o, "kernel_runs", lj_json_int((int64_t)c->kernel_runs));
+		json_object_object_add(o, "kernel_ns_per_sample", in->samples ?
+				       lj_json_num((double)c->kernel_ns / (double)in->samples) : NULL);
+	}
 	if (c->events) {
 		json_object_object_add(o, "events", lj_json_int((int64_t)c->events));
 		json_object_object_add(o, "events_per_sample", in->samples ?

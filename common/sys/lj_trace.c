@@ -195,6 +195,18 @@ int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb
 	return 0;
 }
 
+int lj_trace_measure_programs(struct lj_trace *t, char *why, size_t len)
+{
+	if (!t->bpf)
+		return lj_why_err(why, len, -ENOTSUP, "the tracefs recorder has no programs to measure");
+	return lj_trace_bpf_measure(t->bpf, why, len);
+}
+
+int lj_trace_programs(const struct lj_trace *t, struct lj_trace_prog_cost *out, int max)
+{
+	return t->bpf ? lj_trace_bpf_programs(t->bpf, out, max) : 0;
+}
+
 int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n)
 {
 	char filter[LJ_TEV_FILTER_MAX * 24 + 8];

@@ -57,6 +57,24 @@ struct lj_trace_stats {
 int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb,
 		  enum lj_trace_backend want, char *why, size_t len);
 
+/* One BPF program's work in the kernel during the measurement: its runs on every CPU and their time. */
+struct lj_trace_prog_cost {
+	const char *tracepoint;
+	uint64_t runs, ns;
+};
+#define LJ_TRACE_MAXPROGS 16
+
+/*
+ * The BPF recorder only (-ENOTSUP on tracefs): measure what its programs
+ * cost in the kernel, from now until tracing stops (lj_trace_off);
+ * lj_trace_programs() gives the figures then. The kernel's statistics add
+ * two clock reads to every program run while on (docs/explain.md, "The
+ * recorder's cost"). Return: 0, or -errno with one line in @why.
+ */
+int lj_trace_measure_programs(struct lj_trace *t, char *why, size_t len);
+/* Return: the programs measured (0: not measured), at most @max into @out. */
+int lj_trace_programs(const struct lj_trace *t, struct lj_trace_prog_cost *out, int max);
+
 /* "bpf" or "tracefs": the recorder that runs. */
 const char *lj_trace_backend_name(const struct lj_trace *t);
 

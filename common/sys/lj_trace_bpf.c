@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -28,7 +29,8 @@
 	X(bpf_object__find_program_by_name) X(bpf_program__set_autoload) X(bpf_object__load) \
 	X(bpf_program__attach) X(bpf_link__destroy) X(bpf_object__close) X(bpf_map__fd)      \
 	X(libbpf_set_print) X(btf__load_vmlinux_btf) X(btf__find_by_name_kind)               \
-	X(btf__type_by_id) X(btf__free) X(bpf_program__autoload)
+	X(btf__type_by_id) X(btf__free) X(bpf_program__autoload) X(bpf_enable_stats)             \
+	X(bpf_program__fd) X(bpf_obj_get_info_by_fd)
 BPF_FNS(LJ_DL_WEAK)
 LJ_DL_TABLE(libbpf, LJ_SONAME_BPF, BPF_FNS);
 #define B(f) LJ_DL_FN(libbpf, f)
@@ -52,6 +54,7 @@ static const struct prog {
 	{ "lj_freq", "cpu_frequency", false },
 };
 #define NPROGS (sizeof(progs) / sizeof(progs[0]))
+_Static_assert(sizeof(progs) / sizeof(progs[0]) <= LJ_TRACE_MAXPROGS, "lj_trace_programs' room");
 
 struct region {
 	void *p;
@@ -66,6 +69,9 @@ struct lj_trace_bpf {
 	int nslots;
 	int cpu_of[LJ_BPF_MAXSLOTS];		/* slot -> CPU */
 	struct lj_bpf_scan scan[LJ_BPF_MAXSLOTS];
+	int stats_fd;				/* the kernel's run-time statistics, on while open; -1 off */
+	bool measured;				/* prog[] holds the measurement's figures */
+	struct lj_trace_prog_cost prog[NPROGS];	/* per attached program: at lj_trace_bpf_measure, then their difference */
 };
 
 static char libbpf_said[160];
@@ -271,6 +277,7 @@ int lj_trace_bpf_open(struct lj_trace_bpf **out, const cpu_set_t *cpus, size_t b
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
+	b->stats_fd = -1;
 	err = start(b, cpus, buffer_kb, why, len);
 	if (err) {
 		lj_trace_bpf_close(b);
@@ -294,10 +301,65 @@ int lj_trace_bpf_threads(struct lj_trace_bpf *b, const pid_t *tids, int n)
 	return 0;
 }
 
+/* Each attached program's runs and run time so far, the kernel's counts (while statistics are on). */
+static void prog_counts(const struct lj_trace_bpf *b, struct lj_trace_prog_cost *out)
+{
+	for (size_t i = 0; i < NPROGS; i++) {
+		struct bpf_prog_info info = { 0 };
+		uint32_t n = sizeof(info);
+
+		out[i] = (struct lj_trace_prog_cost){ .tracepoint = progs[i].tp };
+		if (b->links[i] &&
+		    !B(bpf_obj_get_info_by_fd)(B(bpf_program__fd)(B(bpf_object__find_program_by_name)(b->obj, progs[i].name)),
+					       &info, &n)) {
+			out[i].runs = info.run_cnt;
+			out[i].ns = info.run_time_ns;
+		}
+	}
+}
+
+int lj_trace_bpf_measure(struct lj_trace_bpf *b, char *why, size_t len)
+{
+	int fd = B(bpf_enable_stats)(BPF_STATS_RUN_TIME);
+
+	if (fd < 0)
+		return lj_why_err(why, len, fd, "cannot turn the kernel's BPF run-time statistics on: %s",
+				  strerror(-fd));
+	b->stats_fd = fd;
+	/* Counts since the load (another holder may have had them on): subtracted at the end. */
+	prog_counts(b, b->prog);
+	return 0;
+}
+
 void lj_trace_bpf_off(struct lj_trace_bpf *b)
 {
+	struct lj_trace_prog_cost now[NPROGS];
+
 	if (b && b->conf.p)
 		__atomic_store_n(&((struct lj_bpf_conf *)b->conf.p)->on, 0, __ATOMIC_RELEASE);
+	if (!b || b->stats_fd < 0)
+		return;
+	prog_counts(b, now);
+	for (size_t i = 0; i < NPROGS; i++) {
+		b->prog[i].runs = now[i].runs - b->prog[i].runs;
+		b->prog[i].ns = now[i].ns - b->prog[i].ns;
+	}
+	b->measured = true;
+	/* Off now: the statistics cost every program run its clock reads. */
+	close(b->stats_fd);
+	b->stats_fd = -1;
+}
+
+int lj_trace_bpf_programs(const struct lj_trace_bpf *b, struct lj_trace_prog_cost *out, int max)
+{
+	int n = 0;
+
+	if (!b || !b->measured)
+		return 0;
+	for (size_t i = 0; i < NPROGS && n < max; i++)
+		if (b->links[i])
+			out[n++] = b->prog[i];
+	return n;
 }
 
 int lj_trace_bpf_read(struct lj_trace_bpf *b, const struct lj_bpf_keep *keep, struct cpu_buf *bufs,
@@ -325,6 +387,8 @@ void lj_trace_bpf_close(struct lj_trace_bpf *b)
 	if (!b)
 		return;
 	lj_trace_bpf_off(b);
+	if (b->stats_fd >= 0)
+		close(b->stats_fd);
 	for (size_t i = 0; i < NPROGS; i++)
 		if (b->links[i])
 			B(bpf_link__destroy)(b->links[i]);

@@ -38,8 +38,18 @@ int lj_trace_bpf_open(struct lj_trace_bpf **out, const cpu_set_t *cpus, size_t b
 /* The measured threads' wake-ups and migrations only (@n 0 or above the filter's room: every task's). */
 int lj_trace_bpf_threads(struct lj_trace_bpf *b, const pid_t *tids, int n);
 
-/* Stop recording (the events kept stay to be read). */
+/*
+ * Measure the programs' own run time in the kernel until lj_trace_bpf_off
+ * (BPF_ENABLE_STATS: on while the file descriptor is open, so a killed
+ * run leaves it off). Return: 0, or -errno with one line in @why.
+ */
+int lj_trace_bpf_measure(struct lj_trace_bpf *b, char *why, size_t len);
+
+/* Stop recording (the events kept stay to be read); the measurement, if on, ends here. */
 void lj_trace_bpf_off(struct lj_trace_bpf *b);
+
+/* The attached programs' figures of the measurement (none before lj_trace_bpf_off). Return: how many. */
+int lj_trace_bpf_programs(const struct lj_trace_bpf *b, struct lj_trace_prog_cost *out, int max);
 
 /* What a pass copies: with @all everything left, else the records before @hold_from inside @win. */
 struct lj_bpf_keep {
