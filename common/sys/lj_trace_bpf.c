@@ -386,9 +386,7 @@ void lj_trace_bpf_close(struct lj_trace_bpf *b)
 {
 	if (!b)
 		return;
-	lj_trace_bpf_off(b);
-	if (b->stats_fd >= 0)
-		close(b->stats_fd);
+	lj_trace_bpf_off(b);	/* the statistics too */
 	for (size_t i = 0; i < NPROGS; i++)
 		if (b->links[i])
 			B(bpf_link__destroy)(b->links[i]);
