@@ -4,10 +4,11 @@
  * the tracefs recorder's events, from the same tracepoints (raw, with
  * BTF: no record is formatted for the events not kept), kept in the
  * kernel in a ring per measured CPU that the reader maps, not streamed.
- * Built with clang -target bpf against the vmlinux.h bpftool dumps from
- * the build machine's BTF (CO-RE: field offsets are relocated at load).
+ * Built with clang -target bpf against the kernel fields it reads,
+ * declared in lj_trace_bpf_kernel.h (CO-RE: their offsets are relocated
+ * at load, from the running kernel's BTF).
  */
-#include <vmlinux.h>	/* generated in the build tree (bpftool btf dump) */
+#include "lj_trace_bpf_kernel.h"
 
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>

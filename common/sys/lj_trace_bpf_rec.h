@@ -4,17 +4,16 @@
 #define LJ_TRACE_BPF_REC_H
 
 /*
- * Included by the BPF program (common/sys/lj_trace.bpf.c, built with
- * vmlinux.h, which gives the __u32 types) and by userspace (linux/types.h).
+ * Included by the BPF program (common/sys/lj_trace.bpf.c, after
+ * lj_trace_bpf_kernel.h) and by userspace: both take the __u32 types
+ * from linux/types.h.
  * Each measured CPU has a slot: a ring of LJ_BPF_REC records in the map
  * "ring" (slot * per_slot + index % per_slot) and a head in "heads",
  * written by that CPU only. The reader maps both (BPF_F_MMAPABLE) and
  * copies out only what an explanation needs: no system call per event,
  * nothing streamed.
  */
-#ifndef __BPF__
 #include <linux/types.h>
-#endif
 
 #define LJ_BPF_MAXCPUS 1024	/* CPU numbers the program knows (CPU_SETSIZE) */
 #define LJ_BPF_MAXSLOTS 256	/* measured CPUs at most */
