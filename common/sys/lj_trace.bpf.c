@@ -49,6 +49,21 @@ struct task_struct___old {
 
 #define barrier() asm volatile("" ::: "memory")
 
+/*
+ * A record's sequence word, published so that the reader (another CPU,
+ * lj_trace_bpf_scan's take(): acquire, copy, fence, reload) never takes a
+ * torn record: the "being written" mark must be visible before the new
+ * fields, and the fields before the commit. x86 keeps stores in order,
+ * so a plain store between compiler barriers does; elsewhere (arm64's
+ * weaker order) BPF has no fence instruction, and an exchange, which the
+ * JITs emit fully ordered, stands for one.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define publish(p, v) do { barrier(); *(p) = (v); barrier(); } while (0)
+#else
+#define publish(p, v) ((void)__sync_lock_test_and_set((p), (v)))
+#endif
+
 /* The next record of this CPU's slot, or NULL when the CPU is not measured. */
 static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
 {
@@ -75,8 +90,7 @@ static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32
 	if (!r)
 		return 0;
 	/* Being written (what no committed index can be); commit() turns it into i + 1. */
-	r->seq = ~0ULL - i;
-	barrier();
+	publish(&r->seq, ~0ULL - i);
 	r->ts = bpf_ktime_get_ns();
 	r->type = type;
 	r->pid = (__s32)bpf_get_current_pid_tgid();
@@ -86,8 +100,7 @@ static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32
 
 static __always_inline void commit(struct lj_bpf_rec *r)
 {
-	barrier();
-	r->seq = ~0ULL - r->seq + 1;
+	publish(&r->seq, ~0ULL - r->seq + 1);
 }
 
 /* The measured threads' events only, when the reader named them (lj_trace_threads). */
