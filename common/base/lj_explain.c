@@ -14,6 +14,8 @@
 #define INFO_SCAN 65536
 /* Events searched back from the due time for a sched_switch to start the walk at. */
 #define START_SCAN 65536
+/* Events searched each way for switches to and from the idle task (idle_switch_untraced). */
+#define IDLE_SCAN 4096
 
 /* What one CPU is doing at a point of the walk. */
 struct cpu_ctx {
@@ -376,15 +378,50 @@ static size_t walk_start(const struct lj_tev_seq *s, uint64_t due)
 	return lo > START_SCAN ? lo - START_SCAN : 0;
 }
 
+/*
+ * Whether this CPU's trace around @at lacks the switches away from the
+ * idle task: some kernels' trace buffers drop the events of the idle
+ * task's own context (here 6.18's tracefs instances: on CPU 1, 525
+ * switches to idle and none from it, nor a cpu_idle event, while BPF
+ * programs on the same tracepoints see them all; interrupt events while
+ * idle are there). Several switches to idle and none from it say so.
+ */
+static bool idle_switch_untraced(const struct lj_tev_seq *s, size_t at)
+{
+	size_t to_idle = 0, lo = at > IDLE_SCAN ? at - IDLE_SCAN : 0;
+	size_t hi = s->n - at > IDLE_SCAN ? at + IDLE_SCAN : s->n;
+
+	for (size_t i = lo; i < hi; i++) {
+		const struct lj_tev *e = &s->ev[i];
+
+		if (e->type != LJ_TEV_SWITCH)
+			continue;
+		if (e->sw.prev_pid == 0)
+			return false;
+		to_idle += e->sw.next_pid == 0;
+	}
+	return to_idle >= 2;
+}
+
 static void walk(const struct lj_tev_seq *s, uint64_t wake_ts, struct lj_explanation *x,
 		 struct acc *acc)
 {
 	struct cpu_ctx c = { 0 };
 	uint64_t prev = x->due_ns;
 	bool idle_at_due = false, exit_seen = false;
+	size_t start = walk_start(s, x->due_ns);
+	bool untraced = idle_switch_untraced(s, start);
 
-	for (size_t i = walk_start(s, x->due_ns); i < s->n; i++) {
+	for (size_t i = start; i < s->n; i++) {
 		const struct lj_tev *e = &s->ev[i];
+
+		/*
+		 * Idle, then another task's event without the switch: the task
+		 * was switched in right after the idle task's last event (the
+		 * interrupt that woke it), so the gap is the task's, not idle.
+		 */
+		if (untraced && c.known && c.pid == 0 && e->type != LJ_TEV_LOST && e->pid != 0)
+			task_info(&c, s, i, e->pid);
 
 		/* The events lost came before the marker: their stretch is unknown. */
 		if (e->type == LJ_TEV_LOST) {

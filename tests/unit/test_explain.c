@@ -286,6 +286,31 @@ static void test_idle_exit(void)
 }
 
 /*
+ * A kernel that does not trace the switch away from idle (the fixture's
+ * CPU 1: switches to idle, none from it): the spinner's first event comes
+ * 130 us after the interrupt that woke it; that gap is the spinner's. In
+ * [000100, 003105): idle 100-102 (2 us), local timer 102-112 and 242-253
+ * (21 us), spinner 112-242, 253-254 and 256-3100 (2975 us), TIMER softirq
+ * 254-256 (2 us), itself 3100-3105 (5 us). Before, the 130 us were idle.
+ */
+static void test_idle_untraced(void)
+{
+	struct lj_explanation x;
+
+	is_int(load("idle-untraced.trace"), 0, "idle-untraced fixture loads");
+	is_int(lj_explain(&view, 1, 6585, 700000100 * US, 700003105 * US, &x), 0, "explained");
+	is_int(ns_of(&x, LJ_CAUSE_TASK, 6580), 2975 * US, "the spinner 2975 us: the untraced switch's gap is its");
+	is_int(ns_of(&x, LJ_CAUSE_IDLE, 0), 2 * US, "idle 2 us, until the interrupt");
+	is_int(ns_of(&x, LJ_CAUSE_IRQ, -1), 21 * US, "local timer 21 us");
+	is_int(ns_of(&x, LJ_CAUSE_SOFTIRQ, 1), 2 * US, "TIMER softirq 2 us");
+	is_int(ns_of(&x, LJ_CAUSE_SELF, 6585), 5 * US, "itself 5 us");
+	is_int(x.idle_exit_ns, 2 * US, "idle exit 2 us");
+	is_int(x.wake_delay_ns, 5 * US, "woken 5 us after due");
+	is_int(x.state, LJ_STATE_WAITING, "then waited for the CPU");
+	is_int(total(&x), x.latency_ns, "the shares add up to the latency");
+}
+
+/*
  * Pruning keeps the windows and everything after @before, and marks the
  * holes: on the wake-behind-fifo trace, keeping only [169225, 172250]
  * (and nothing after) still explains that interval exactly as before.
@@ -583,6 +608,7 @@ int main(void)
 	test_unaccounted();
 	test_idle_exit();
 	test_bad_input();
+	test_idle_untraced();
 	test_prune();
 	test_light();
 	test_pid_filter();
