@@ -420,8 +420,10 @@ static void walk(const struct lj_tev_seq *s, uint64_t wake_ts, struct lj_explana
 		 * was switched in right after the idle task's last event (the
 		 * interrupt that woke it), so the gap is the task's, not idle.
 		 */
-		if (untraced && c.known && c.pid == 0 && e->type != LJ_TEV_LOST && e->pid != 0)
+		if (untraced && c.known && c.pid == 0 && e->type != LJ_TEV_LOST && e->pid != 0) {
 			task_info(&c, s, i, e->pid);
+			x->switch_inferred = true;
+		}
 
 		/* The events lost came before the marker: their stretch is unknown. */
 		if (e->type == LJ_TEV_LOST) {

@@ -94,6 +94,7 @@ struct lj_explanation {
 	int mig_from, mig_to;
 	uint32_t freq_khz;	/* last cpu_frequency of the CPU (0: none seen) */
 	bool incomplete;	/* part of the interval before the trace or after lost events */
+	bool switch_inferred;	/* a switch away from idle the trace lacks was placed (idle_switch_untraced) */
 	int ncauses;		/* causes[] by ns, descending; the rest folded into an "other" */
 	struct lj_cause causes[LJ_EXPLAIN_MAXCAUSES];
 	int nspans;		/* when each cause held the CPU (a trace viewer's slices) */

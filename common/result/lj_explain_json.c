@@ -57,6 +57,7 @@ json_object *lj_explanation_json(const struct lj_explanation *x, const char *wha
 	json_object_object_add(o, "freq_khz", x->freq_khz ? lj_json_int(x->freq_khz) : NULL);
 	lj_json_add_int(o, "unaccounted_ns", (int64_t)lj_explain_unaccounted(x));
 	json_object_object_add(o, "incomplete", json_object_new_boolean(x->incomplete));
+	json_object_object_add(o, "switch_inferred", json_object_new_boolean(x->switch_inferred));
 	for (int i = 0; i < x->ncauses; i++)
 		json_object_array_add(causes, lj_cause_json(&x->causes[i]));
 	json_object_object_add(o, "causes", causes);

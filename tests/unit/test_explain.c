@@ -142,6 +142,7 @@ static void test_wake_behind_fifo(void)
 	is_int(total(&x), x.latency_ns, "the shares add up to the latency");
 	is_int(lj_explain_unaccounted(&x), 0, "nothing unaccounted");
 	ok(!x.incomplete, "the trace covers the interval");
+	ok(!x.switch_inferred, "no switch inferred (this trace has the switches)");
 	lj_explain_text(&x, "spike", 585 * 1000000000ULL, text, sizeof(text));
 	is_str(text, "spike 3.02 ms on CPU 1 at +0.169 s (waiting for CPU): interferer (pid 9667, "
 	       "RT 99) ran 3.00 ms; irq local timer 15.0 us; itself 9.00 us; softirq RCU 1.00 us; "
@@ -282,6 +283,7 @@ static void test_idle_exit(void)
 	is_int(ns_of(&x, LJ_CAUSE_SELF, 8574), 3 * US, "itself 3 us");
 	is_int(x.state, LJ_STATE_WAITING, "woken 2 us late, then 7 us to run: waiting");
 	is_int(total(&x), 12 * US, "the shares add up");
+	ok(!x.switch_inferred, "CPU 0 traces its switches from idle: nothing inferred");
 	test_aggregate(&x);
 }
 
@@ -308,6 +310,7 @@ static void test_idle_untraced(void)
 	is_int(x.wake_delay_ns, 5 * US, "woken 5 us after due");
 	is_int(x.state, LJ_STATE_WAITING, "then waited for the CPU");
 	is_int(total(&x), x.latency_ns, "the shares add up to the latency");
+	ok(x.switch_inferred, "...and it says the switch from idle was inferred");
 }
 
 /*
