@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lj_alternate.h"
 #include "lj_err.h"
 #include "lj_explain.h"
 #include "lj_explain_stream.h"
@@ -53,6 +54,8 @@ struct lj_explain {
 	struct lj_explain_opts opts;
 	struct lj_trace *trace;
 	struct lj_explain_stream *stream;	/* NULL: the trace is read after the run only */
+	struct lj_alternate *alt;	/* LJ_EXPLAIN_ALTERNATE's windows, or NULL */
+	char alt_why[200];		/* asked for and not started: why */
 	struct lj_hooks *hs;		/* the list it joined: its validity hook hears of lost events */
 	uint64_t start_ns;
 	int nthreads;
@@ -81,12 +84,17 @@ int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 
 	const char *rec = getenv(LJ_EXPLAIN_RECORDER_ENV), *cost = getenv(LJ_EXPLAIN_PROGRAM_COST_ENV);
 	enum lj_trace_backend b = LJ_TRACE_AUTO;
+	struct lj_alternate_opts alt;
 
 	if (rec && rec[0] && lj_trace_backend_parse(rec, &b))
 		return lj_usage_error("%s: invalid recorder '%s' (bpf, tracefs or auto)",
 				      LJ_EXPLAIN_RECORDER_ENV, rec);
 	if (cost && cost[0] && strcmp(cost, "0") && strcmp(cost, "1"))
 		return lj_usage_error("%s: invalid value '%s' (1 or 0)", LJ_EXPLAIN_PROGRAM_COST_ENV, cost);
+	if (lj_alternate_parse(getenv(LJ_EXPLAIN_ALTERNATE_ENV), "attached", &alt, why, sizeof(why)))
+		return lj_usage_error("%s: %s", LJ_EXPLAIN_ALTERNATE_ENV, why);
+	o->alternate_ms = alt.ms;
+	o->alternate_attached = alt.word;
 	o->recorder = (int)b;
 	o->measure_programs = cost && !strcmp(cost, "1");
 	o->explain = true;
@@ -111,8 +119,8 @@ int lj_explain_new(struct lj_explain **out, const struct lj_explain_opts *o)
 int lj_explain_add(struct lj_hooks *hs, struct lj_explain *x)
 {
 	x->hs = hs;
-	/* Without a threshold every sample comes in: the run's p99.9 is only known at the end. */
-	return lj_hooks_add(hs, &lj_explain_ops, x, x->opts.threshold_ns);
+	/* Without a threshold every sample comes in: the run's p99.9 is only known at the end (so with windows). */
+	return lj_hooks_add(hs, &lj_explain_ops, x, x->opts.alternate_ms ? 0 : x->opts.threshold_ns);
 }
 
 static void free_(void *priv);
@@ -166,6 +174,12 @@ static void LJ_HOT late(void *priv, const struct lj_late *ev)
 		atomic_fetch_add_explicit(&x->unmatched, 1, memory_order_relaxed);
 		return;
 	}
+	if (x->opts.alternate_ms && ev->kind == LJ_LATE_SAMPLE) {
+		if (x->alt)
+			lj_alternate_sample(x->alt, ev->due_ns, ev->ran_ns);
+		if (c.lat < x->opts.threshold_ns)
+			return;		/* every sample comes in for the windows */
+	}
 	if (ev->kind == LJ_LATE_SAMPLE && !x->opts.threshold_ns) {
 		tc->nsamples++;
 		if (!keep_top(tc, &c))
@@ -206,6 +220,35 @@ static void filter_threads(struct lj_explain *x, const struct lj_run_thread *th,
 	if (err)
 		lj_info("--explain: cannot filter the wake-up events on the measured threads: %s; recording every task's",
 			lj_strerror(err));
+}
+
+/* LJ_EXPLAIN_ALTERNATE's switch: the programs detached or attached, or (",attached") their records stopped. */
+static int set_recorder(void *ctx, bool on, char *why, size_t len)
+{
+	struct lj_explain *x = ctx;
+
+	return x->opts.alternate_attached ? lj_trace_recording(x->trace, on) : lj_trace_attached(x->trace, on, why, len);
+}
+
+static uint64_t records(void *ctx)
+{
+	return lj_trace_recorded(((struct lj_explain *)ctx)->trace);
+}
+
+static void start_windows(struct lj_explain *x, const cpu_set_t *measured)
+{
+	static const struct lj_alternate_ops detach = { set_recorder, records, "detached", "records" },
+		attached = { set_recorder, records, "attached, not recording", "records" };
+	char why[sizeof(x->alt_why) - 40];
+
+	if (strcmp(lj_trace_backend_name(x->trace), "bpf"))
+		snprintf(x->alt_why, sizeof(x->alt_why), "%s: the tracefs recorder cannot be detached",
+			 LJ_EXPLAIN_ALTERNATE_ENV);
+	else if (lj_alternate_start(&x->alt, x->opts.alternate_ms, x->opts.alternate_attached ? &attached : &detach, x,
+				    measured, why, sizeof(why)))
+		snprintf(x->alt_why, sizeof(x->alt_why), "%s: %s", LJ_EXPLAIN_ALTERNATE_ENV, why);
+	if (x->alt_why[0])
+		lj_warn("--explain: %s", x->alt_why);
 }
 
 static int start(void *priv, const struct lj_run_desc *run)
@@ -250,6 +293,8 @@ static int start(void *priv, const struct lj_run_desc *run)
 	    (err = lj_explain_stream_start(&x->stream, x->trace, n, &run->measured)))
 		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
 			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
+	if (x->opts.explain && x->opts.alternate_ms)
+		start_windows(x, &run->measured);
 	return 0;
 }
 
@@ -280,6 +325,7 @@ static void free_(void *priv)
 
 	if (!x)
 		return;
+	lj_alternate_free(x->alt);
 	lj_explain_stream_free(x->stream);
 	if (lj_trace_close(x->trace, atomic_load(&x->broke), x->why, sizeof(x->why)))
 		lj_warn("--explain: %s", x->why);
@@ -527,6 +573,7 @@ static void stop(void *priv)
 
 	if (!x->trace || !x->opts.explain)
 		return;
+	lj_alternate_stop(x->alt);
 	explain_run(x);
 	x->after_ns = (uint64_t)(lj_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
 }
@@ -650,6 +697,9 @@ static int contribute(void *priv, struct lj_result *res)
 	json_object_object_add(o, "programs", programs_json(x));
 	json_object_object_add(o, "programs_unmeasured", x->programs_why[0] ?
 			       json_object_new_string(x->programs_why) : NULL);
+	json_object_object_add(o, "alternate", x->alt ? lj_alternate_json(x->alt) : NULL);
+	if (!x->alt && x->alt_why[0])
+		json_object_object_add(o, "alternate_unavailable", json_object_new_string(x->alt_why));
 	json_object_object_add(o, "windows_dropped",
 			       lj_json_int((int64_t)lj_explain_stream_dropped(x->stream)));
 	json_object_object_add(o, "candidates_dropped",

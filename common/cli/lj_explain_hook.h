@@ -23,10 +23,14 @@ struct lj_explain_opts {
 	bool tracemark;		/* -b with --tracemark: the trace is kept whole, read after the run only */
 	int recorder;		/* enum lj_trace_backend: LJ_EXPLAIN_RECORDER, auto by default */
 	bool measure_programs;	/* LJ_EXPLAIN_PROGRAM_COST=1: the BPF programs' run time in the kernel */
+	uint32_t alternate_ms;	/* LJ_EXPLAIN_ALTERNATE: windows with and without the recorder; 0 off */
+	bool alternate_attached;	/* ...without it meaning attached and not recording */
 };
 
 /* The environment variable that forces a recorder: bpf, tracefs or auto (docs/explain.md). */
 #define LJ_EXPLAIN_RECORDER_ENV "LJ_EXPLAIN_RECORDER"
+/* MS or MS,attached: windows of the run with and without the BPF recorder (lj_alternate.h); unset: none. */
+#define LJ_EXPLAIN_ALTERNATE_ENV "LJ_EXPLAIN_ALTERNATE"
 /* 1: measure the BPF recorder's programs in the kernel (side.explain.programs); 0 or unset: not. */
 #define LJ_EXPLAIN_PROGRAM_COST_ENV "LJ_EXPLAIN_PROGRAM_COST"
 

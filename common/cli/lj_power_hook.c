@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lj_power_hook - the power sampler beside a run: summary metrics, the "power" block, throttling as a validity reason. */
 #include "lj_power_hook.h"
+#include "lj_alternate.h"
+#include "lj_err.h"
+#include "lj_hot.h"
 #include "lj_instr.h"
 #include "lj_parse.h"
 #include "lj_power_report.h"
@@ -28,6 +31,9 @@ struct lj_power_hook {
 	bool derived;
 	char throttle[400];		/* why the run counts as throttled */
 	size_t series_max;		/* readings kept as a series, 0: none */
+	uint32_t alternate_ms;		/* LJ_POWER_ALTERNATE: windows with and without the sampler; 0 off */
+	struct lj_alternate *alt;
+	char alt_why[200];		/* asked for and not started: why */
 };
 
 /* Kinds in metric names: little and big for two, kindN for more, "all" for one kind of several clusters. */
@@ -59,14 +65,21 @@ struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs, const struct lj_top
 
 int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo, struct lj_power_hook **out)
 {
-	struct lj_power_hook *h = lj_power_hook_new(hs, topo);
+	struct lj_alternate_opts alt;
+	struct lj_power_hook *h;
+	char why[200];
 	int ret;
 
 	if (out)
 		*out = NULL;
+	if (lj_alternate_parse(getenv(LJ_POWER_ALTERNATE_ENV), NULL, &alt, why, sizeof(why)))
+		return lj_usage_error("%s: %s", LJ_POWER_ALTERNATE_ENV, why);
+	h = lj_power_hook_new(hs, topo);
 	if (!h)
 		return -ENOMEM;
-	ret = lj_hooks_add(hs, &lj_power_hook_ops, h, UINT64_MAX);
+	h->alternate_ms = alt.ms;
+	/* With windows every sample comes in (lj_alternate); else none. */
+	ret = lj_hooks_add(hs, &lj_power_hook_ops, h, alt.ms ? 0 : UINT64_MAX);
 	if (ret)
 		lj_power_hook_ops.free(h);
 	else if (out)
@@ -94,12 +107,48 @@ const struct lj_pw_figures *lj_power_hook_figures(const struct lj_power_hook *h)
 	return h && h->derived ? &h->fig : NULL;
 }
 
+static int set_sampler(void *ctx, bool on, char *why, size_t len)
+{
+	lj_pw_sampler_pause(((struct lj_power_hook *)ctx)->sampler, !on);
+	return 0;
+}
+
+static uint64_t readings(void *ctx)
+{
+	return lj_pw_sampler_steps(((struct lj_power_hook *)ctx)->sampler);
+}
+
+static void start_windows(struct lj_power_hook *h, const cpu_set_t *measured)
+{
+	static const struct lj_alternate_ops ops = { set_sampler, readings, "asleep", "readings" };
+	char why[sizeof(h->alt_why) - 40];
+
+	if (!lj_pw_sampler_threaded(h->sampler))
+		snprintf(h->alt_why, sizeof(h->alt_why), "%s: no sampler thread runs here (nothing to read but at the run's ends)",
+			 LJ_POWER_ALTERNATE_ENV);
+	else if (lj_alternate_start(&h->alt, h->alternate_ms, &ops, h, measured, why, sizeof(why)))
+		snprintf(h->alt_why, sizeof(h->alt_why), "%s: %s", LJ_POWER_ALTERNATE_ENV, why);
+	if (h->alt_why[0])
+		lj_warn("--power: %s", h->alt_why);
+}
+
 static int ph_start(void *priv, const struct lj_run_desc *run)
 {
 	struct lj_power_hook *h = priv;
+	int err = lj_pw_sampler_start(&h->sampler, PW_ROOT, PW_INTERVAL_NS, run ? &run->measured : NULL,
+				      h->series_max);
 
-	return lj_pw_sampler_start(&h->sampler, PW_ROOT, PW_INTERVAL_NS, run ? &run->measured : NULL,
-				   h->series_max);
+	if (!err && h->alternate_ms && run)
+		start_windows(h, &run->measured);
+	return err;
+}
+
+static void LJ_HOT ph_late(void *priv, const struct lj_late *ev)
+{
+	struct lj_power_hook *h = priv;
+
+	if (h->alt && ev->kind == LJ_LATE_SAMPLE)
+		lj_alternate_sample(h->alt, ev->due_ns, ev->ran_ns);
 }
 
 static void append(char *buf, size_t len, const char *text)
@@ -147,6 +196,7 @@ static void ph_stop(void *priv)
 
 	if (!h->sampler || h->derived)
 		return;
+	lj_alternate_stop(h->alt);
 	lj_pw_sampler_stop(h->sampler);
 	if (lj_pw_sampler_derive(h->sampler, &h->fig))
 		return;
@@ -236,13 +286,18 @@ static int ph_contribute(void *priv, struct lj_result *res)
 	struct lj_power_hook *h = priv;
 	const struct lj_pw_figures *f = &h->fig;
 	const struct lj_pw_snap *first;
+	json_object *side;
 	double tmax = NAN;
 
 	if (!h->sampler)
 		return 0;
 	first = lj_pw_sampler_first(h->sampler);
-	json_object_object_add(lj_result_side(res), "power", lj_power_json(lj_pw_sampler_first(h->sampler), h->derived ? f : NULL,
-									  h->throttle));
+	side = lj_power_json(first, h->derived ? f : NULL, h->throttle);
+	if (h->alternate_ms) {
+		json_object_object_add(side, "alternate", h->alt ? lj_alternate_json(h->alt) : NULL);
+		json_object_object_add(side, "alternate_unavailable", h->alt_why[0] ? json_object_new_string(h->alt_why) : NULL);
+	}
+	json_object_object_add(lj_result_side(res), "power", side);
 	if (!h->derived)
 		return 0;
 	for (int i = 0; i < f->nclusters; i++)
@@ -291,6 +346,7 @@ static void ph_free(void *priv)
 
 	if (!h)
 		return;
+	lj_alternate_free(h->alt);
 	lj_pw_sampler_free(h->sampler);
 	lj_power_figures_free(&h->fig);
 	free(h);
@@ -299,6 +355,7 @@ static void ph_free(void *priv)
 const struct lj_hook_ops lj_power_hook_ops = {
 	.name = "power",
 	.start = ph_start,
+	.late = ph_late,
 	.stop = ph_stop,
 	.contribute = ph_contribute,
 	.report = ph_report,

@@ -30,7 +30,13 @@ extern const struct lj_hook_ops lj_power_hook_ops;
  * others are allowed.
  */
 struct lj_power_hook *lj_power_hook_new(struct lj_hooks *hs, const struct lj_topo *topo);
-/* Create and add to @hs; *@out (may be NULL) gets the hook. Return: 0, -ENOMEM or -ENOSPC. */
+/* A window length in ms: windows of the run with and without the sampler (lj_alternate.h, docs/power.md); unset: none. */
+#define LJ_POWER_ALTERNATE_ENV "LJ_POWER_ALTERNATE"
+
+/*
+ * Create and add to @hs; *@out (may be NULL) gets the hook. Return: 0,
+ * -ENOMEM, -ENOSPC, or LJ_EXIT_USAGE (said) for a bad LJ_POWER_ALTERNATE.
+ */
 int lj_power_hook_add(struct lj_hooks *hs, const struct lj_topo *topo, struct lj_power_hook **out);
 /* Before start: keep up to @max readings as a series (lj_pw_series), for a trace of the run. */
 void lj_power_hook_keep_series(struct lj_power_hook *h, size_t max);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@ struct lj_pw_sampler {
 	pthread_cond_t cond;
 	cpu_set_t avoid;
 	bool threaded, stopping, stopped;
+	bool paused;			/* lj_pw_sampler_pause: the thread waits, reading nothing */
+	_Atomic uint64_t steps;		/* readings the thread took */
 	struct lj_pw_series *series;	/* NULL: not asked */
 	struct lj_pw_cost cost;		/* what it cost: thread_ns written by the thread before it ends */
 };
@@ -94,6 +97,8 @@ static void step(struct lj_pw_sampler *s)
 	struct lj_pw_snap *t;
 
 	s->cost.samples++;
+	if (s->threaded)
+		atomic_fetch_add_explicit(&s->steps, 1, memory_order_relaxed);
 	if (lj_pw_read(s->root, s->cur))
 		return;
 	series_add(s->series, s->cur);
@@ -113,10 +118,16 @@ static void *sampler_main(void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &due);
 	pthread_mutex_lock(&s->lock);
 	while (!s->stopping) {
+		if (s->paused) {
+			pthread_cond_wait(&s->cond, &s->lock);
+			clock_gettime(CLOCK_MONOTONIC, &due);	/* the next reading an interval after the resume */
+			continue;
+		}
 		due.tv_nsec += (long)(s->interval_ns % 1000000000u);
 		due.tv_sec += (time_t)(s->interval_ns / 1000000000u) + due.tv_nsec / 1000000000;
 		due.tv_nsec %= 1000000000;
-		if (pthread_cond_timedwait(&s->cond, &s->lock, &due) == ETIMEDOUT && !s->stopping) {
+		/* Paused while it waited: no reading (the window without it begins). */
+		if (pthread_cond_timedwait(&s->cond, &s->lock, &due) == ETIMEDOUT && !s->stopping && !s->paused) {
 			pthread_mutex_unlock(&s->lock);
 			step(s);
 			pthread_mutex_lock(&s->lock);
@@ -209,6 +220,26 @@ void lj_pw_sampler_stop(struct lj_pw_sampler *s)
 	step(s);
 	s->cost.edge_ns += (uint64_t)(lj_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0);
 	s->stopped = true;
+}
+
+bool lj_pw_sampler_threaded(const struct lj_pw_sampler *s)
+{
+	return s && s->threaded;
+}
+
+void lj_pw_sampler_pause(struct lj_pw_sampler *s, bool paused)
+{
+	if (!s || !s->threaded)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->paused = paused;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t lj_pw_sampler_steps(const struct lj_pw_sampler *s)
+{
+	return atomic_load_explicit(&s->steps, memory_order_relaxed);
 }
 
 void lj_pw_sampler_cost(const struct lj_pw_sampler *s, struct lj_pw_cost *c)

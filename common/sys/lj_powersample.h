@@ -32,6 +32,13 @@ struct lj_pw_sampler;
 int lj_pw_sampler_start(struct lj_pw_sampler **out, const char *root, uint64_t interval_ns,
 			const cpu_set_t *avoid, size_t series_max);
 void lj_pw_sampler_stop(struct lj_pw_sampler *s);
+
+/* Whether a thread samples between the ends (not when there is nothing to read but at them). */
+bool lj_pw_sampler_threaded(const struct lj_pw_sampler *s);
+/* The thread sleeps reading nothing (@paused), or reads again an interval later (LJ_POWER_ALTERNATE's windows). */
+void lj_pw_sampler_pause(struct lj_pw_sampler *s, bool paused);
+/* The readings the thread took so far. */
+uint64_t lj_pw_sampler_steps(const struct lj_pw_sampler *s);
 /* After stop: the figures of the run. Return: 0, -EINVAL before stop, -ENOMEM. */
 int lj_pw_sampler_derive(const struct lj_pw_sampler *s, struct lj_pw_figures *out);
 /*

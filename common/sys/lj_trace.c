@@ -207,6 +207,26 @@ int lj_trace_programs(const struct lj_trace *t, struct lj_trace_prog_cost *out, 
 	return t->bpf ? lj_trace_bpf_programs(t->bpf, out, max) : 0;
 }
 
+int lj_trace_attached(struct lj_trace *t, bool on, char *why, size_t len)
+{
+	if (!t->bpf)
+		return lj_why_err(why, len, -ENOTSUP, "the tracefs recorder cannot be detached");
+	return lj_trace_bpf_attached(t->bpf, on, why, len);
+}
+
+int lj_trace_recording(struct lj_trace *t, bool on)
+{
+	if (!t->bpf)
+		return -ENOTSUP;
+	lj_trace_bpf_recording(t->bpf, on);
+	return 0;
+}
+
+uint64_t lj_trace_recorded(const struct lj_trace *t)
+{
+	return t->bpf ? lj_trace_bpf_recorded(t->bpf) : 0;
+}
+
 int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n)
 {
 	char filter[LJ_TEV_FILTER_MAX * 24 + 8];

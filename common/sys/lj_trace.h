@@ -75,6 +75,18 @@ int lj_trace_measure_programs(struct lj_trace *t, char *why, size_t len);
 /* Return: the programs measured (0: not measured), at most @max into @out. */
 int lj_trace_programs(const struct lj_trace *t, struct lj_trace_prog_cost *out, int max);
 
+/*
+ * The BPF recorder only (-ENOTSUP on tracefs): detach its programs, or
+ * attach them again, for windows of a run without the recorder beside
+ * windows with it (LJ_EXPLAIN_ALTERNATE). Return: 0, or -errno with one
+ * line in @why.
+ */
+int lj_trace_attached(struct lj_trace *t, bool on, char *why, size_t len);
+/* The BPF recorder only (-ENOTSUP): its programs stay attached and record nothing (@on false), or record again. */
+int lj_trace_recording(struct lj_trace *t, bool on);
+/* The BPF recorder's records written so far on the measured CPUs (0 on tracefs). */
+uint64_t lj_trace_recorded(const struct lj_trace *t);
+
 /* "bpf" or "tracefs": the recorder that runs. */
 const char *lj_trace_backend_name(const struct lj_trace *t);
 

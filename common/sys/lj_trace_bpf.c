@@ -64,6 +64,7 @@ struct region {
 struct lj_trace_bpf {
 	struct bpf_object *obj;
 	struct bpf_link *links[NPROGS];
+	bool used[NPROGS];			/* attached at the start (links[] goes while detached) */
 	struct region ring, heads, conf;
 	uint32_t per_slot;
 	int nslots;
@@ -185,6 +186,7 @@ static int attach(struct lj_trace_bpf *b, char *why, size_t len)
 		if (!b->links[i] && progs[i].required)
 			return lj_why_err(why, len, errno ? -errno : -EIO, "cannot attach to %s: %s",
 					  progs[i].tp, strerror(errno));
+		b->used[i] = b->links[i] != NULL;
 	}
 	return 0;
 }
@@ -309,7 +311,7 @@ static void prog_counts(const struct lj_trace_bpf *b, struct lj_trace_prog_cost 
 		uint32_t n = sizeof(info);
 
 		out[i] = (struct lj_trace_prog_cost){ .tracepoint = progs[i].tp };
-		if (b->links[i] &&
+		if (b->used[i] &&
 		    !B(bpf_obj_get_info_by_fd)(B(bpf_program__fd)(B(bpf_object__find_program_by_name)(b->obj, progs[i].name)),
 					       &info, &n)) {
 			out[i].runs = info.run_cnt;
@@ -357,8 +359,44 @@ int lj_trace_bpf_programs(const struct lj_trace_bpf *b, struct lj_trace_prog_cos
 	if (!b || !b->measured)
 		return 0;
 	for (size_t i = 0; i < NPROGS && n < max; i++)
-		if (b->links[i])
+		if (b->used[i])
 			out[n++] = b->prog[i];
+	return n;
+}
+
+int lj_trace_bpf_attached(struct lj_trace_bpf *b, bool on, char *why, size_t len)
+{
+	for (size_t i = 0; i < NPROGS; i++) {
+		struct bpf_program *p;
+
+		if (!b->used[i] || (b->links[i] != NULL) == on)
+			continue;
+		if (!on) {
+			B(bpf_link__destroy)(b->links[i]);
+			b->links[i] = NULL;
+			continue;
+		}
+		p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
+		b->links[i] = p ? B(bpf_program__attach)(p) : NULL;
+		if (!b->links[i])
+			return lj_why_err(why, len, errno ? -errno : -EIO, "cannot attach to %s again: %s",
+					  progs[i].tp, strerror(errno));
+	}
+	return 0;
+}
+
+void lj_trace_bpf_recording(struct lj_trace_bpf *b, bool on)
+{
+	__atomic_store_n(&((struct lj_bpf_conf *)b->conf.p)->on, on ? 1u : 0u, __ATOMIC_RELEASE);
+}
+
+uint64_t lj_trace_bpf_recorded(const struct lj_trace_bpf *b)
+{
+	const struct lj_bpf_head *heads = b->heads.p;
+	uint64_t n = 0;
+
+	for (int s = 0; s < b->nslots; s++)
+		n += __atomic_load_n(&heads[s].head, __ATOMIC_ACQUIRE);
 	return n;
 }
 

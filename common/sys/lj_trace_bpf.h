@@ -51,6 +51,19 @@ void lj_trace_bpf_off(struct lj_trace_bpf *b);
 /* The attached programs' figures of the measurement (none before lj_trace_bpf_off). Return: how many. */
 int lj_trace_bpf_programs(const struct lj_trace_bpf *b, struct lj_trace_prog_cost *out, int max);
 
+/*
+ * Detach the programs (@on false: the tracepoints run without them, as
+ * with no recorder) or attach them again (LJ_EXPLAIN_ALTERNATE's windows).
+ * Return: 0, or -errno with one line in @why.
+ */
+int lj_trace_bpf_attached(struct lj_trace_bpf *b, bool on, char *why, size_t len);
+
+/* The programs stay attached and record nothing (@on false), or record again. */
+void lj_trace_bpf_recording(struct lj_trace_bpf *b, bool on);
+
+/* The records written so far on every measured CPU (their rings' heads). */
+uint64_t lj_trace_bpf_recorded(const struct lj_trace_bpf *b);
+
 /* What a pass copies: with @all everything left, else the records before @hold_from inside @win. */
 struct lj_bpf_keep {
 	uint64_t hold_from;
