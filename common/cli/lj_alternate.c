@@ -61,6 +61,15 @@ int lj_alternate_parse(const char *val, const char *word, struct lj_alternate_op
 	return 0;
 }
 
+bool lj_alternate_tool_ok(const char *tool, char *why, size_t len)
+{
+	if (tool && (!strcmp(tool, "lj-cyclic") || !strcmp(tool, "lj-signal")))
+		return true;
+	snprintf(why, len, "windows are for the tools whose samples are timed wake-ups (lj-cyclic, lj-signal), not %s",
+		 tool ? tool : "this one");
+	return false;
+}
+
 bool lj_alternate_on(int k)
 {
 	return (k / 3 + k % 3) % 3 == 1;

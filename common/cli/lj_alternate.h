@@ -52,6 +52,13 @@ struct lj_alternate_ops {
 
 struct lj_alternate;
 
+/*
+ * Whether @tool's samples are timed wake-ups the windows can split by
+ * their due time (lj-cyclic, lj-signal); lj-frame reports frames, not
+ * samples, lj-oslat every turn of its loop. Else why not, in @why.
+ */
+bool lj_alternate_tool_ok(const char *tool, char *why, size_t len);
+
 /* Start the windows, the instrument on; the switching thread kept off @avoid. Return: 0, or -errno with one line in @why. */
 int lj_alternate_start(struct lj_alternate **out, uint32_t ms, const struct lj_alternate_ops *ops, void *ctx,
 		       const cpu_set_t *avoid, char *why, size_t len);

@@ -235,13 +235,16 @@ static uint64_t records(void *ctx)
 	return lj_trace_recorded(((struct lj_explain *)ctx)->trace);
 }
 
-static void start_windows(struct lj_explain *x, const cpu_set_t *measured)
+static void start_windows(struct lj_explain *x, const struct lj_run_desc *run)
 {
 	static const struct lj_alternate_ops detach = { set_recorder, records, "detached", "records" },
 		attached = { set_recorder, records, "attached, not recording", "records" };
+	const cpu_set_t *measured = &run->measured;
 	char why[sizeof(x->alt_why) - 40];
 
-	if (strcmp(lj_trace_backend_name(x->trace), "bpf"))
+	if (!lj_alternate_tool_ok(run->tool, why, sizeof(why)))
+		snprintf(x->alt_why, sizeof(x->alt_why), "%s: %s", LJ_EXPLAIN_ALTERNATE_ENV, why);
+	else if (strcmp(lj_trace_backend_name(x->trace), "bpf"))
 		snprintf(x->alt_why, sizeof(x->alt_why), "%s: the tracefs recorder cannot be detached",
 			 LJ_EXPLAIN_ALTERNATE_ENV);
 	else if (lj_alternate_start(&x->alt, x->opts.alternate_ms, x->opts.alternate_attached ? &attached : &detach, x,
@@ -294,7 +297,7 @@ static int start(void *priv, const struct lj_run_desc *run)
 		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
 			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
 	if (x->opts.explain && x->opts.alternate_ms)
-		start_windows(x, &run->measured);
+		start_windows(x, run);
 	return 0;
 }
 

@@ -118,12 +118,15 @@ static uint64_t readings(void *ctx)
 	return lj_pw_sampler_steps(((struct lj_power_hook *)ctx)->sampler);
 }
 
-static void start_windows(struct lj_power_hook *h, const cpu_set_t *measured)
+static void start_windows(struct lj_power_hook *h, const struct lj_run_desc *run)
 {
 	static const struct lj_alternate_ops ops = { set_sampler, readings, "asleep", "readings" };
+	const cpu_set_t *measured = &run->measured;
 	char why[sizeof(h->alt_why) - 40];
 
-	if (!lj_pw_sampler_threaded(h->sampler))
+	if (!lj_alternate_tool_ok(run->tool, why, sizeof(why)))
+		snprintf(h->alt_why, sizeof(h->alt_why), "%s: %s", LJ_POWER_ALTERNATE_ENV, why);
+	else if (!lj_pw_sampler_threaded(h->sampler))
 		snprintf(h->alt_why, sizeof(h->alt_why), "%s: no sampler thread runs here (nothing to read but at the run's ends)",
 			 LJ_POWER_ALTERNATE_ENV);
 	else if (lj_alternate_start(&h->alt, h->alternate_ms, &ops, h, measured, why, sizeof(why)))
@@ -139,7 +142,7 @@ static int ph_start(void *priv, const struct lj_run_desc *run)
 				      h->series_max);
 
 	if (!err && h->alternate_ms && run)
-		start_windows(h, &run->measured);
+		start_windows(h, run);
 	return err;
 }
 

@@ -7,7 +7,8 @@
 # heads show (no record written there) while the windows with them record
 # at least a switch per wake-up; every sample in one window or left out;
 # ",attached" keeps the programs attached and stops only their records;
-# tracefs says why it cannot; a bad value is a usage error.
+# tracefs says why it cannot, and so does lj-frame (frames, not timed
+# wake-ups); a bad value is a usage error.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/alternate-lib.sh"
 
@@ -42,4 +43,15 @@ jq -e '.side.explain.alternate == null and (.side.explain.alternate_unavailable 
 ok $? "...without windows, and says why ($(jq -r .side.explain.alternate_unavailable "$TMP/t.json"))"
 grep -q "LJ_EXPLAIN_ALTERNATE: the tracefs recorder cannot be detached" "$TMP/err"
 ok $? "...on stderr too"
+
+# lj-frame's late events are frames, not timed wake-ups: nothing to split.
+if [ -x "$LJ_BUILD/lj-frame" ]; then
+	run_rc env LJ_EXPLAIN_ALTERNATE=100 lj-frame -D 1s --explain --json "$TMP/f.json"
+	is "$rc" 0 "lj-frame --explain with LJ_EXPLAIN_ALTERNATE: exits 0"
+	jq -e '.side.explain.alternate == null and (.side.explain.alternate_unavailable | test("timed wake-ups .*not lj-frame"))' \
+		"$TMP/f.json" >/dev/null
+	ok $? "...without windows, saying why ($(jq -r .side.explain.alternate_unavailable "$TMP/f.json"))"
+else
+	skip 2 "lj-frame not built"
+fi
 done_testing
