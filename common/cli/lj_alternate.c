@@ -61,13 +61,10 @@ int lj_alternate_parse(const char *val, const char *word, struct lj_alternate_op
 	return 0;
 }
 
-bool lj_alternate_tool_ok(const char *tool, char *why, size_t len)
+/* Whether @tool's samples are timed wake-ups the windows can split by their due time. */
+static bool tool_ok(const char *tool)
 {
-	if (tool && (!strcmp(tool, "lj-cyclic") || !strcmp(tool, "lj-signal")))
-		return true;
-	snprintf(why, len, "windows are for the tools whose samples are timed wake-ups (lj-cyclic, lj-signal), not %s",
-		 tool ? tool : "this one");
-	return false;
+	return tool && (!strcmp(tool, "lj-cyclic") || !strcmp(tool, "lj-signal"));
 }
 
 bool lj_alternate_on(int k)
@@ -143,16 +140,22 @@ static void *toggle(void *arg)
 }
 
 int lj_alternate_start(struct lj_alternate **out, uint32_t ms, const struct lj_alternate_ops *ops, void *ctx,
-		       const cpu_set_t *avoid, char *why, size_t len)
+		       const struct lj_run_desc *run, char *why, size_t len)
 {
+	const char *no = ops->unavailable ? ops->unavailable(ctx) : NULL;
 	struct lj_alternate *a;
 	int err;
 
 	*out = NULL;
+	if (!tool_ok(run->tool))
+		return lj_why_err(why, len, -ENOTSUP, "%s: windows are for the tools whose samples are timed wake-ups "
+				  "(lj-cyclic, lj-signal), not %s", ops->env, run->tool ? run->tool : "this one");
+	if (no)
+		return lj_why_err(why, len, -ENOTSUP, "%s: %s", ops->env, no);
 	a = calloc(1, sizeof(*a));
 	if (!a || !(a->s = calloc(LJ_ALTERNATE_SAMPLES, sizeof(*a->s)))) {
 		free(a);
-		return lj_why_err(why, len, -ENOMEM, "out of memory");
+		return lj_why_err(why, len, -ENOMEM, "%s: out of memory", ops->env);
 	}
 	/* The measuring threads store into it: no page fault of theirs on the way. */
 	for (size_t o = 0; o < LJ_ALTERNATE_SAMPLES * sizeof(*a->s); o += 4096)
@@ -160,12 +163,12 @@ int lj_alternate_start(struct lj_alternate **out, uint32_t ms, const struct lj_a
 	a->ops = ops;
 	a->ctx = ctx;
 	a->w_ns = (uint64_t)ms * 1000000u;
-	a->avoid = *avoid;
+	a->avoid = run->measured;
 	a->t0 = (uint64_t)lj_now_ns();
 	err = -pthread_create(&a->th, NULL, toggle, a);
 	if (err) {
 		lj_alternate_free(a);
-		return lj_why_err(why, len, err, "cannot start its thread");
+		return lj_why_err(why, len, err, "%s: cannot start its thread", ops->env);
 	}
 	a->started = true;
 	pthread_setname_np(a->th, "lj-alternate");
@@ -203,36 +206,40 @@ void lj_alternate_stop(struct lj_alternate *a)
 	a->started = false;
 }
 
-static int by_u32(const void *x, const void *y)
+static int by_u64(const void *x, const void *y)
 {
-	uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+	uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
 
 	return p < q ? -1 : p > q;
 }
 
-/* The nearest-rank quantile @q of @v (sorted, @n > 0). */
-static uint32_t quantile(const uint32_t *v, size_t n, double q)
+/* A kept sample as one sort key: its window, then its latency. */
+#define KEY(k, lat) ((uint64_t)(k) << 32 | (lat))
+#define LAT(key) ((uint32_t)(key))
+
+/* The nearest-rank quantile @q of @v (sorted, @n > 0), as lj_hist_quantile's. */
+static uint32_t quantile(const uint64_t *v, size_t n, double q)
 {
 	size_t r = (size_t)(q * (double)n + 0.999999);
 
-	return v[r ? (r > n ? n - 1 : r - 1) : 0];
+	return LAT(v[r ? (r > n ? n - 1 : r - 1) : 0]);
 }
 
-static json_object *window_json(const struct lj_alt_window *w, int k, bool last, uint32_t *v, size_t n)
+/* Window @k with its @n samples' keys @v, in order. */
+static json_object *window_json(const struct lj_alt_window *w, int k, bool last, const uint64_t *v, size_t n)
 {
 	json_object *o = json_object_new_object();
 	double sum = 0;
 
-	qsort(v, n, sizeof(*v), by_u32);
 	for (size_t i = 0; i < n; i++)
-		sum += v[i];
+		sum += LAT(v[i]);
 	json_object_object_add(o, "triple", lj_json_int(k / 3));
 	json_object_object_add(o, "role", json_object_new_string_len(&(char){ role_of(k) }, 1));
 	json_object_object_add(o, "on", json_object_new_boolean(lj_alternate_on(k)));
 	json_object_object_add(o, "toggle_ns", lj_json_int((int64_t)w->toggle_ns));
 	json_object_object_add(o, "work", !last && w->work1 >= w->work0 ? lj_json_int((int64_t)(w->work1 - w->work0)) : NULL);
 	json_object_object_add(o, "n", lj_json_int((int64_t)n));
-	json_object_object_add(o, "min_ns", n ? lj_json_int(v[0]) : NULL);
+	json_object_object_add(o, "min_ns", n ? lj_json_int(LAT(v[0])) : NULL);
 	json_object_object_add(o, "p50_ns", n ? lj_json_int(quantile(v, n, 0.5)) : NULL);
 	json_object_object_add(o, "mean_ns", n ? lj_json_num(sum / (double)n) : NULL);
 	json_object_object_add(o, "p99_ns", n ? lj_json_int(quantile(v, n, 0.99)) : NULL);
@@ -251,38 +258,34 @@ static int64_t window_of(const struct lj_alt_sample *s, const struct lj_alt_wind
 }
 
 json_object *lj_alternate_windows(const struct lj_alt_sample *s, uint32_t ns, const struct lj_alt_window *w,
-					  int nwin, uint64_t w_ns)
+				  int nwin, uint64_t w_ns, uint32_t *in)
 {
-	size_t *count = calloc((size_t)nwin + 1, sizeof(*count)), *at = calloc((size_t)nwin + 1, sizeof(*at));
-	uint32_t *lat = calloc((size_t)ns + 1u, sizeof(*lat));
+	uint64_t *key = malloc(((size_t)ns + 1u) * sizeof(*key));
 	json_object *arr = json_object_new_array();
+	size_t m = 0, i = 0;
 
-	if (!count || !at || !lat) {
-		free(count);
-		free(at);
-		free(lat);
+	if (in)
+		*in = 0;
+	if (!key)
 		return arr;
-	}
-	/* Each window's latencies together: counted, then placed (a counting sort by window). */
-	for (uint32_t i = 0; i < ns; i++) {
-		int64_t k = window_of(&s[i], w, nwin, w_ns);
+	/* Sorted by window then latency: each window's samples together, in order. */
+	for (uint32_t j = 0; j < ns; j++) {
+		int64_t k = window_of(&s[j], w, nwin, w_ns);
 
 		if (k >= 0)
-			count[k]++;
+			key[m++] = KEY(k, s[j].lat_ns);
 	}
-	for (int k = 1; k <= nwin; k++)
-		at[k] = at[k - 1] + count[k - 1];
-	for (uint32_t i = 0; i < ns; i++) {
-		int64_t k = window_of(&s[i], w, nwin, w_ns);
+	qsort(key, m, sizeof(*key), by_u64);
+	for (int k = 0; k < nwin; k++) {
+		size_t from = i;
 
-		if (k >= 0)
-			lat[at[k]++] = s[i].lat_ns;
+		while (i < m && key[i] >> 32 == (uint64_t)k)
+			i++;
+		json_object_array_add(arr, window_json(&w[k], k, k == nwin - 1, key + from, i - from));
 	}
-	for (int k = 0; k < nwin; k++)
-		json_object_array_add(arr, window_json(&w[k], k, k == nwin - 1, lat + at[k] - count[k], count[k]));
-	free(count);
-	free(at);
-	free(lat);
+	free(key);
+	if (in)
+		*in = (uint32_t)m;
 	return arr;
 }
 
@@ -290,18 +293,16 @@ json_object *lj_alternate_json(struct lj_alternate *a)
 {
 	int nwin = atomic_load(&a->nwin);
 	uint32_t total = atomic_load(&a->ns), kept = total < LJ_ALTERNATE_SAMPLES ? total : LJ_ALTERNATE_SAMPLES;
-	json_object *o = json_object_new_object(), *arr = lj_alternate_windows(a->s, kept, a->win, nwin, a->w_ns);
-	int64_t in = 0;
+	uint32_t in;
+	json_object *o = json_object_new_object(), *arr = lj_alternate_windows(a->s, kept, a->win, nwin, a->w_ns, &in);
 
-	for (size_t k = 0; k < json_object_array_length(arr); k++)
-		in += json_object_get_int64(json_object_object_get(json_object_array_get_idx(arr, k), "n"));
 	json_object_object_add(o, "window_ms", lj_json_int((int64_t)(a->w_ns / 1000000u)));
 	json_object_object_add(o, "without", json_object_new_string(a->ops->without));
 	json_object_object_add(o, "work_is", json_object_new_string(a->ops->work_is));
 	json_object_object_add(o, "settle_ms", lj_json_int((int64_t)(a->w_ns / 10000000u)));
 	json_object_object_add(o, "samples", lj_json_int(total));
 	json_object_object_add(o, "not_kept", lj_json_int(total - kept));
-	json_object_object_add(o, "excluded", lj_json_int((int64_t)kept - in));
+	json_object_object_add(o, "excluded", lj_json_int((int64_t)(kept - in)));
 	json_object_object_add(o, "error", a->why[0] ? json_object_new_string(a->why) : NULL);
 	json_object_object_add(o, "windows", arr);
 	return o;

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lj_hook.h"
+
 /*
  * docs/explain.md, "Its cost inside one run". Separate runs with and
  * without an instrument cannot resolve a few per cent on a machine whose
@@ -46,6 +48,9 @@ struct lj_alternate_ops {
 	int (*set)(void *ctx, bool on, char *why, size_t len);
 	/* What it has done so far, a count that only grows: records written, samples taken. */
 	uint64_t (*work)(void *ctx);
+	/* Why it cannot be switched in this run (the tracefs recorder), or NULL: it can. */
+	const char *(*unavailable)(void *ctx);
+	const char *env;	/* the variable that asked, for the messages ("LJ_EXPLAIN_ALTERNATE") */
 	const char *without;	/* what off means, for the result ("detached") */
 	const char *work_is;	/* what work() counts ("records") */
 };
@@ -53,15 +58,15 @@ struct lj_alternate_ops {
 struct lj_alternate;
 
 /*
- * Whether @tool's samples are timed wake-ups the windows can split by
- * their due time (lj-cyclic, lj-signal); lj-frame reports frames, not
- * samples, lj-oslat every turn of its loop. Else why not, in @why.
+ * Start the windows of @run, the instrument on, the switching thread kept
+ * off its measured CPUs. Only for the tools whose samples are timed
+ * wake-ups the windows can split by their due time (lj-cyclic,
+ * lj-signal: lj-frame reports frames, lj-oslat every turn of its loop),
+ * and an instrument that can be switched (ops->unavailable). Return: 0,
+ * or -errno with one line in @why naming ops->env.
  */
-bool lj_alternate_tool_ok(const char *tool, char *why, size_t len);
-
-/* Start the windows, the instrument on; the switching thread kept off @avoid. Return: 0, or -errno with one line in @why. */
 int lj_alternate_start(struct lj_alternate **out, uint32_t ms, const struct lj_alternate_ops *ops, void *ctx,
-		       const cpu_set_t *avoid, char *why, size_t len);
+		       const struct lj_run_desc *run, char *why, size_t len);
 
 /* One sample (CLOCK_MONOTONIC): on the measuring thread, no lock, no allocation. */
 void lj_alternate_sample(struct lj_alternate *a, uint64_t due_ns, uint64_t ran_ns);
@@ -99,9 +104,10 @@ struct lj_alt_sample lj_alternate_encode(uint64_t t0, uint64_t w_ns, uint64_t du
 /*
  * The windows' figures ("windows"): each of @nwin windows of @w_ns with
  * the samples of @s due in it after its settle time (a tenth of it, from
- * its start or from @w[k].ready_ns if later).
+ * its start or from @w[k].ready_ns if later); *@in (may be NULL) gets how
+ * many samples the windows kept.
  */
 json_object *lj_alternate_windows(const struct lj_alt_sample *s, uint32_t ns, const struct lj_alt_window *w,
-				  int nwin, uint64_t w_ns);
+				  int nwin, uint64_t w_ns, uint32_t *in);
 
 #endif

@@ -235,24 +235,17 @@ static uint64_t records(void *ctx)
 	return lj_trace_recorded(((struct lj_explain *)ctx)->trace);
 }
 
-static void start_windows(struct lj_explain *x, const struct lj_run_desc *run)
+static const char *recorder_unavailable(void *ctx)
 {
-	static const struct lj_alternate_ops detach = { set_recorder, records, "detached", "records" },
-		attached = { set_recorder, records, "attached, not recording", "records" };
-	const cpu_set_t *measured = &run->measured;
-	char why[sizeof(x->alt_why) - 40];
-
-	if (!lj_alternate_tool_ok(run->tool, why, sizeof(why)))
-		snprintf(x->alt_why, sizeof(x->alt_why), "%s: %s", LJ_EXPLAIN_ALTERNATE_ENV, why);
-	else if (strcmp(lj_trace_backend_name(x->trace), "bpf"))
-		snprintf(x->alt_why, sizeof(x->alt_why), "%s: the tracefs recorder cannot be detached",
-			 LJ_EXPLAIN_ALTERNATE_ENV);
-	else if (lj_alternate_start(&x->alt, x->opts.alternate_ms, x->opts.alternate_attached ? &attached : &detach, x,
-				    measured, why, sizeof(why)))
-		snprintf(x->alt_why, sizeof(x->alt_why), "%s: %s", LJ_EXPLAIN_ALTERNATE_ENV, why);
-	if (x->alt_why[0])
-		lj_warn("--explain: %s", x->alt_why);
+	return strcmp(lj_trace_backend_name(((struct lj_explain *)ctx)->trace), "bpf") ?
+	       "the tracefs recorder cannot be detached" : NULL;
 }
+
+static const struct lj_alternate_ops windows_detach = {
+	set_recorder, records, recorder_unavailable, LJ_EXPLAIN_ALTERNATE_ENV, "detached", "records"
+}, windows_attached = {
+	set_recorder, records, recorder_unavailable, LJ_EXPLAIN_ALTERNATE_ENV, "attached, not recording", "records"
+};
 
 static int start(void *priv, const struct lj_run_desc *run)
 {
@@ -296,8 +289,10 @@ static int start(void *priv, const struct lj_run_desc *run)
 	    (err = lj_explain_stream_start(&x->stream, x->trace, n, &run->measured)))
 		lj_warn_errno(err, "--explain: cannot start the trace reader; only the last %d KiB per CPU are kept",
 			      (int)(x->opts.buffer_kb ? x->opts.buffer_kb : LJ_TRACE_BUFFER_KB));
-	if (x->opts.explain && x->opts.alternate_ms)
-		start_windows(x, run);
+	if (x->opts.explain && x->opts.alternate_ms &&
+	    lj_alternate_start(&x->alt, x->opts.alternate_ms, x->opts.alternate_attached ? &windows_attached : &windows_detach,
+			       x, run, x->alt_why, sizeof(x->alt_why)))
+		lj_warn("--explain: %s", x->alt_why);
 	return 0;
 }
 

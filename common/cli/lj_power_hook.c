@@ -118,22 +118,15 @@ static uint64_t readings(void *ctx)
 	return lj_pw_sampler_steps(((struct lj_power_hook *)ctx)->sampler);
 }
 
-static void start_windows(struct lj_power_hook *h, const struct lj_run_desc *run)
+static const char *sampler_unavailable(void *ctx)
 {
-	static const struct lj_alternate_ops ops = { set_sampler, readings, "asleep", "readings" };
-	const cpu_set_t *measured = &run->measured;
-	char why[sizeof(h->alt_why) - 40];
-
-	if (!lj_alternate_tool_ok(run->tool, why, sizeof(why)))
-		snprintf(h->alt_why, sizeof(h->alt_why), "%s: %s", LJ_POWER_ALTERNATE_ENV, why);
-	else if (!lj_pw_sampler_threaded(h->sampler))
-		snprintf(h->alt_why, sizeof(h->alt_why), "%s: no sampler thread runs here (nothing to read but at the run's ends)",
-			 LJ_POWER_ALTERNATE_ENV);
-	else if (lj_alternate_start(&h->alt, h->alternate_ms, &ops, h, measured, why, sizeof(why)))
-		snprintf(h->alt_why, sizeof(h->alt_why), "%s: %s", LJ_POWER_ALTERNATE_ENV, why);
-	if (h->alt_why[0])
-		lj_warn("--power: %s", h->alt_why);
+	return lj_pw_sampler_threaded(((struct lj_power_hook *)ctx)->sampler) ? NULL :
+	       "no sampler thread runs here (nothing to read but at the run's ends)";
 }
+
+static const struct lj_alternate_ops windows = {
+	set_sampler, readings, sampler_unavailable, LJ_POWER_ALTERNATE_ENV, "asleep", "readings"
+};
 
 static int ph_start(void *priv, const struct lj_run_desc *run)
 {
@@ -141,8 +134,9 @@ static int ph_start(void *priv, const struct lj_run_desc *run)
 	int err = lj_pw_sampler_start(&h->sampler, PW_ROOT, PW_INTERVAL_NS, run ? &run->measured : NULL,
 				      h->series_max);
 
-	if (!err && h->alternate_ms && run)
-		start_windows(h, run);
+	if (!err && h->alternate_ms && run &&
+	    lj_alternate_start(&h->alt, h->alternate_ms, &windows, h, run, h->alt_why, sizeof(h->alt_why)))
+		lj_warn("--power: %s", h->alt_why);
 	return err;
 }
 

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,6 @@ struct lj_pw_sampler {
 	cpu_set_t avoid;
 	bool threaded, stopping, stopped;
 	bool paused;			/* lj_pw_sampler_pause: the thread waits, reading nothing */
-	_Atomic uint64_t steps;		/* readings the thread took */
 	struct lj_pw_series *series;	/* NULL: not asked */
 	struct lj_pw_cost cost;		/* what it cost: thread_ns written by the thread before it ends */
 };
@@ -96,9 +94,7 @@ static void step(struct lj_pw_sampler *s)
 {
 	struct lj_pw_snap *t;
 
-	s->cost.samples++;
-	if (s->threaded)
-		atomic_fetch_add_explicit(&s->steps, 1, memory_order_relaxed);
+	__atomic_fetch_add(&s->cost.samples, 1, __ATOMIC_RELAXED);	/* read while the thread runs (lj_pw_sampler_steps) */
 	if (lj_pw_read(s->root, s->cur))
 		return;
 	series_add(s->series, s->cur);
@@ -239,7 +235,7 @@ void lj_pw_sampler_pause(struct lj_pw_sampler *s, bool paused)
 
 uint64_t lj_pw_sampler_steps(const struct lj_pw_sampler *s)
 {
-	return atomic_load_explicit(&s->steps, memory_order_relaxed);
+	return __atomic_load_n(&s->cost.samples, __ATOMIC_RELAXED);
 }
 
 void lj_pw_sampler_cost(const struct lj_pw_sampler *s, struct lj_pw_cost *c)

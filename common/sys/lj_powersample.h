@@ -37,7 +37,7 @@ void lj_pw_sampler_stop(struct lj_pw_sampler *s);
 bool lj_pw_sampler_threaded(const struct lj_pw_sampler *s);
 /* The thread sleeps reading nothing (@paused), or reads again an interval later (LJ_POWER_ALTERNATE's windows). */
 void lj_pw_sampler_pause(struct lj_pw_sampler *s, bool paused);
-/* The readings the thread took so far. */
+/* The readings taken so far (cost.samples, while the run goes). */
 uint64_t lj_pw_sampler_steps(const struct lj_pw_sampler *s);
 /* After stop: the figures of the run. Return: 0, -EINVAL before stop, -ENOMEM. */
 int lj_pw_sampler_derive(const struct lj_pw_sampler *s, struct lj_pw_figures *out);

@@ -175,20 +175,30 @@ static int size_rings(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buff
 					   b->per_slot * (uint32_t)b->nslots);
 }
 
-static int attach(struct lj_trace_bpf *b, char *why, size_t len)
+/* Attach each program loaded and not attached (@again: only those attached at the start). */
+static int attach(struct lj_trace_bpf *b, bool again, char *why, size_t len)
 {
 	for (size_t i = 0; i < NPROGS; i++) {
 		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
 
-		if (!p || !B(bpf_program__autoload)(p))
+		if (!p || !B(bpf_program__autoload)(p) || b->links[i] || (again && !b->used[i]))
 			continue;
 		b->links[i] = B(bpf_program__attach)(p);
-		if (!b->links[i] && progs[i].required)
-			return lj_why_err(why, len, errno ? -errno : -EIO, "cannot attach to %s: %s",
-					  progs[i].tp, strerror(errno));
+		if (!b->links[i] && (again || progs[i].required))
+			return lj_why_err(why, len, errno ? -errno : -EIO, "cannot attach to %s%s: %s",
+					  progs[i].tp, again ? " again" : "", strerror(errno));
 		b->used[i] = b->links[i] != NULL;
 	}
 	return 0;
+}
+
+static void detach(struct lj_trace_bpf *b)
+{
+	for (size_t i = 0; i < NPROGS; i++) {
+		if (b->links[i])
+			B(bpf_link__destroy)(b->links[i]);
+		b->links[i] = NULL;
+	}
 }
 
 /*
@@ -260,7 +270,7 @@ static int start(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb
 		conf->slot_of[c] = -1;
 	for (int s = 0; s < b->nslots; s++)
 		conf->slot_of[b->cpu_of[s]] = (int16_t)s;
-	if ((err = attach(b, why, len)))
+	if ((err = attach(b, false, why, len)))
 		return err;
 	__atomic_store_n(&conf->on, 1, __ATOMIC_RELEASE);
 	return 0;
@@ -338,7 +348,7 @@ void lj_trace_bpf_off(struct lj_trace_bpf *b)
 	struct lj_trace_prog_cost now[NPROGS];
 
 	if (b && b->conf.p)
-		__atomic_store_n(&((struct lj_bpf_conf *)b->conf.p)->on, 0, __ATOMIC_RELEASE);
+		lj_trace_bpf_recording(b, false);
 	if (!b || b->stats_fd < 0)
 		return;
 	prog_counts(b, now);
@@ -366,22 +376,9 @@ int lj_trace_bpf_programs(const struct lj_trace_bpf *b, struct lj_trace_prog_cos
 
 int lj_trace_bpf_attached(struct lj_trace_bpf *b, bool on, char *why, size_t len)
 {
-	for (size_t i = 0; i < NPROGS; i++) {
-		struct bpf_program *p;
-
-		if (!b->used[i] || (b->links[i] != NULL) == on)
-			continue;
-		if (!on) {
-			B(bpf_link__destroy)(b->links[i]);
-			b->links[i] = NULL;
-			continue;
-		}
-		p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
-		b->links[i] = p ? B(bpf_program__attach)(p) : NULL;
-		if (!b->links[i])
-			return lj_why_err(why, len, errno ? -errno : -EIO, "cannot attach to %s again: %s",
-					  progs[i].tp, strerror(errno));
-	}
+	if (on)
+		return attach(b, true, why, len);
+	detach(b);
 	return 0;
 }
 
@@ -425,9 +422,7 @@ void lj_trace_bpf_close(struct lj_trace_bpf *b)
 	if (!b)
 		return;
 	lj_trace_bpf_off(b);	/* the statistics too */
-	for (size_t i = 0; i < NPROGS; i++)
-		if (b->links[i])
-			B(bpf_link__destroy)(b->links[i]);
+	detach(b);
 	unmap_region(&b->ring);
 	unmap_region(&b->heads);
 	unmap_region(&b->conf);

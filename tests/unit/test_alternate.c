@@ -72,7 +72,7 @@ static void windows(void)
 		{ .ready_ns = 130 * MS, .toggle_ns = 30 * MS, .work0 = 100, .work1 = 1100 },
 		{ .ready_ns = 200 * MS + 5000, .toggle_ns = 5000, .work0 = 1100, .work1 = 0 },
 	};
-	json_object *arr = lj_alternate_windows(s, sizeof(s) / sizeof(s[0]), w, 3, W);
+	json_object *arr = lj_alternate_windows(s, sizeof(s) / sizeof(s[0]), w, 3, W, NULL);
 
 	is_int((int)json_object_array_length(arr), 3, "three windows");
 	ok(num(arr, 0, "n") == 4 && num(arr, 0, "min_ns") == 10000 && num(arr, 0, "p50_ns") == 20000 &&
@@ -102,7 +102,7 @@ static void quantiles(void)
 	/* 1..100 us in a shuffled order, due from 11 ms to 90.2 ms. */
 	for (int i = 0; i < 100; i++)
 		s[i] = at(11 + (uint64_t)((i * 37) % 100) * 4 / 5, (uint64_t)((i * 37) % 100 + 1) * 1000);
-	arr = lj_alternate_windows(s, 100, w, 1, W);
+	arr = lj_alternate_windows(s, 100, w, 1, W, NULL);
 	ok(num(arr, 0, "n") == 100 && num(arr, 0, "min_ns") == 1000 && num(arr, 0, "p50_ns") == 50000 &&
 	   num(arr, 0, "p99_ns") == 99000 && json_object_get_double(field(arr, 0, "mean_ns")) == 50500,
 	   "1..100 us: min 1, p50 50, p99 99 (nearest rank), mean 50.5");
