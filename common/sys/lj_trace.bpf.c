@@ -64,15 +64,12 @@ struct task_struct___old {
 #define publish(p, v) ((void)__sync_lock_test_and_set((p), (v)))
 #endif
 
-/* The next record of this CPU's slot, or NULL when the CPU is not measured. */
-static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
+/* This CPU's slot head, or NULL when the CPU is not measured (or nothing is recorded). */
+static __always_inline struct lj_bpf_head *slot_head(struct lj_bpf_conf **cp, __s32 *slotp)
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), k;
 	struct lj_bpf_conf *c = bpf_map_lookup_elem(&conf, &zero);
-	struct lj_bpf_head *h;
-	struct lj_bpf_rec *r;
 	__s32 slot;
-	__u64 i;
 
 	if (!c || !c->on || cpu >= LJ_BPF_MAXCPUS)
 		return 0;
@@ -80,7 +77,21 @@ static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32
 	if (slot < 0)
 		return 0;
 	k = (__u32)slot;
-	h = bpf_map_lookup_elem(&heads, &k);
+	*cp = c;
+	*slotp = slot;
+	return bpf_map_lookup_elem(&heads, &k);
+}
+
+/* The next record of this CPU's slot, or NULL when the CPU is not measured. */
+static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
+{
+	struct lj_bpf_conf *c;
+	__s32 slot;
+	struct lj_bpf_head *h = slot_head(&c, &slot);
+	struct lj_bpf_rec *r;
+	__u32 k;
+	__u64 i;
+
 	if (!h)
 		return 0;
 	/* Atomic: a program on this CPU can be interrupted by another (an irq inside a softirq's). */
@@ -297,11 +308,25 @@ int BPF_PROG(lj_timer_exit, int vector)
 	return 0;
 }
 
-/* Its exits only (PWR_EVENT_EXIT), as the tracefs recorder's filter. */
+/*
+ * Its exits (PWR_EVENT_EXIT) only, as the tracefs recorder's filter, and
+ * of those only the ones no other record preceded since the CPU went
+ * idle: an explanation reads an idle exit as the end of an idle stretch,
+ * which an interrupt taken in it (the timer's, on a wake-up's path)
+ * already ended. What is left is a poll loop's exit without one.
+ */
 SEC("tp_btf/cpu_idle")
 int BPF_PROG(lj_idle, unsigned int state, unsigned int cpu_id)
 {
-	if (state == 0xffffffffu)
+	struct lj_bpf_conf *c;
+	__s32 slot;
+	struct lj_bpf_head *h = slot_head(&c, &slot);
+
+	if (!h)
+		return 0;
+	if (state != 0xffffffffu)
+		h->idle_from = h->head;
+	else if (h->head == h->idle_from)
 		one_number(LJ_BPF_IDLE, (__s32)state);
 	return 0;
 }

@@ -52,7 +52,8 @@ struct lj_bpf_rec {
 /* A slot's head, alone on its cache line (its CPU writes it at each event). */
 struct lj_bpf_head {
 	__u64 head;
-	__u64 pad[7];
+	__u64 idle_from;	/* head when the CPU last went idle (the program's own) */
+	__u64 pad[6];
 };
 
 /* Set by the reader before it attaches the programs; tids updated while they run. */

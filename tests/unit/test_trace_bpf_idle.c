@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_trace_bpf_idle - the BPF recorder in the kernel keeps a cpu_idle
+ * exit only where nothing it recorded ended the idle first: a thread that
+ * sleeps 1 ms at a time on an idle CPU is woken by the local timer's
+ * interrupt, whose records end the idle, so its switch-in from the idle
+ * task follows the interrupt's records, not an idle exit (the recorder
+ * that kept every exit put one right before nearly every such switch).
+ * Root and a kernel with BTF, else skipped.
+ */
+#include "lj_explain.h"
+#include "lj_trace.h"
+#include "tap.h"
+
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SLEEPS 300
+
+/* Sleep 1 ms @n times on @cpu (SCHED_FIFO where allowed: PREEMPT_RT wakes other tasks from a thread). */
+static int sleep_on(int cpu, int n)
+{
+	struct sched_param fifo = { .sched_priority = 1 }, other = { 0 };
+	int policy = sched_getscheduler(0);
+	cpu_set_t one, was;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_getaffinity(0, sizeof(was), &was) || sched_setaffinity(0, sizeof(one), &one))
+		return -1;
+	sched_setscheduler(0, SCHED_FIFO, &fifo);
+	for (int i = 0; i < n; i++)
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	sched_setscheduler(0, policy, &other);
+	return sched_setaffinity(0, sizeof(was), &was);
+}
+
+int main(void)
+{
+	int cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	pid_t tid = gettid();
+	struct lj_trace *t = NULL;
+	const struct lj_tev_seq *s;
+	size_t from_idle = 0, after_idle_exit = 0, after_irq = 0, idle_exits = 0;
+	char why[256] = "";
+	cpu_set_t cpus;
+
+	if (geteuid())
+		skip_all("needs root (BPF)");
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	if (lj_trace_open(&t, &cpus, 0, LJ_TRACE_BPF, why, sizeof(why)))
+		skip_all(why[0] ? why : "the BPF recorder cannot start here");
+	plan(4);
+	is_int(sleep_on(cpu, SLEEPS), 0, "slept on the last CPU");
+	is_int(lj_trace_collect(t, false, why, sizeof(why)), 0, "the rings read");
+	s = &lj_trace_view(t)->cpus[cpu];
+	for (size_t i = 1; i < s->n; i++) {
+		const struct lj_tev *e = &s->ev[i], *before = &s->ev[i - 1];
+
+		idle_exits += e->type == LJ_TEV_IDLE;
+		if (e->type != LJ_TEV_SWITCH || e->sw.next_pid != tid || e->sw.prev_pid != 0)
+			continue;
+		from_idle++;
+		after_idle_exit += before->type == LJ_TEV_IDLE;
+		after_irq += before->type == LJ_TEV_TIMER_EXIT || before->type == LJ_TEV_IRQ_EXIT ||
+			     before->type == LJ_TEV_SOFTIRQ_EXIT;
+	}
+	diag("%zu of %d wake-ups from idle: %zu right after an interrupt's records, %zu after an idle exit; "
+	     "%zu idle exits recorded in all", from_idle, SLEEPS, after_irq, after_idle_exit, idle_exits);
+	if (from_idle < SLEEPS / 10) {
+		skip(2, "the CPU was seldom idle before a wake-up (another task ran there)");
+	} else {
+		ok(after_irq >= from_idle * 9 / 10, "a switch-in from idle follows the interrupt that woke the thread");
+		ok(after_idle_exit <= from_idle / 10, "...not an idle exit (the interrupt ended the idle)");
+	}
+	lj_trace_close(t, false, why, sizeof(why));
+	return done();
+}
