@@ -68,7 +68,7 @@ int main(void)
 		after_irq += before->type == LJ_TEV_TIMER_EXIT || before->type == LJ_TEV_IRQ_EXIT ||
 			     before->type == LJ_TEV_SOFTIRQ_EXIT;
 	}
-	diag("%zu of %d wake-ups from idle: %zu right after an interrupt's records, %zu after an idle exit; "
+	diag("%zu switch-ins from idle over %d sleeps: %zu right after an interrupt's records, %zu after an idle exit; "
 	     "%zu idle exits recorded in all", from_idle, SLEEPS, after_irq, after_idle_exit, idle_exits);
 	if (from_idle < SLEEPS / 10) {
 		skip(2, "the CPU was seldom idle before a wake-up (another task ran there)");
