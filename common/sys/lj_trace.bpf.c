@@ -82,18 +82,14 @@ static __always_inline struct lj_bpf_head *slot_head(struct lj_bpf_conf **cp, __
 	return bpf_map_lookup_elem(&heads, &k);
 }
 
-/* The next record of this CPU's slot, or NULL when the CPU is not measured. */
-static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
+/* The next record of @slot, whose head is @h (slot_head), or NULL. */
+static __always_inline struct lj_bpf_rec *reserve_in(const struct lj_bpf_conf *c, __s32 slot,
+						     struct lj_bpf_head *h, __u32 type)
 {
-	struct lj_bpf_conf *c;
-	__s32 slot;
-	struct lj_bpf_head *h = slot_head(&c, &slot);
 	struct lj_bpf_rec *r;
 	__u32 k;
 	__u64 i;
 
-	if (!h)
-		return 0;
 	/* Atomic: a program on this CPU can be interrupted by another (an irq inside a softirq's). */
 	i = __sync_fetch_and_add(&h->head, 1);
 	k = (__u32)slot * c->per_slot + (__u32)(i & (c->per_slot - 1));
@@ -105,8 +101,16 @@ static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32
 	r->ts = bpf_ktime_get_ns();
 	r->type = type;
 	r->pid = (__s32)bpf_get_current_pid_tgid();
-	*cp = c;
 	return r;
+}
+
+/* The next record of this CPU's slot, or NULL when the CPU is not measured. */
+static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
+{
+	__s32 slot;
+	struct lj_bpf_head *h = slot_head(cp, &slot);
+
+	return h ? reserve_in(*cp, slot, h, type) : 0;
 }
 
 static __always_inline void commit(struct lj_bpf_rec *r)
@@ -321,13 +325,16 @@ int BPF_PROG(lj_idle, unsigned int state, unsigned int cpu_id)
 	struct lj_bpf_conf *c;
 	__s32 slot;
 	struct lj_bpf_head *h = slot_head(&c, &slot);
+	struct lj_bpf_rec *r;
 
 	if (!h)
 		return 0;
 	if (state != 0xffffffffu)
 		h->idle_from = h->head;
-	else if (h->head == h->idle_from)
-		one_number(LJ_BPF_IDLE, (__s32)state);
+	else if (h->head == h->idle_from && (r = reserve_in(c, slot, h, LJ_BPF_IDLE))) {
+		r->a = (__s32)state;
+		commit(r);
+	}
 	return 0;
 }
 
