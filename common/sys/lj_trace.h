@@ -59,7 +59,7 @@ int lj_trace_open(struct lj_trace **out, const cpu_set_t *cpus, size_t buffer_kb
 
 /* One BPF program's work in the kernel during the measurement: its runs on every CPU and their time. */
 struct lj_trace_prog_cost {
-	const char *tracepoint;
+	const char *tracepoint, *program;	/* the program's name: sched_switch has one per kernel generation */
 	uint64_t runs, ns;
 };
 #define LJ_TRACE_MAXPROGS 16

@@ -104,6 +104,8 @@ static int tp_args(const struct btf *vm, const char *tp)
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
 }
 
+int lj_trace_bpf_switch_form;
+
 /* Load only the programs whose tracepoint this kernel has (and the sched_switch of its arity). */
 static int choose(struct lj_trace_bpf *b, char *why, size_t len)
 {
@@ -113,6 +115,8 @@ static int choose(struct lj_trace_bpf *b, char *why, size_t len)
 	if (!vm)
 		return lj_why_err(why, len, -ENOENT, "no kernel BTF (none at /sys/kernel/btf/vmlinux, nor beside the kernel's image)");
 	sw = tp_args(vm, "sched_switch");
+	if (lj_trace_bpf_switch_form == 4 && sw == 5)
+		sw = 4;
 	for (size_t i = 0; i < NPROGS; i++) {
 		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
 		bool on = tp_args(vm, progs[i].tp) >= 0;
@@ -210,7 +214,7 @@ static void guess(struct lj_trace_bpf *b)
 {
 	for (size_t i = 0; i < NPROGS; i++) {
 		struct bpf_program *p = B(bpf_object__find_program_by_name)(b->obj, progs[i].name);
-		bool on = strcmp(progs[i].name, "lj_switch_old") != 0;
+		bool on = strcmp(progs[i].name, lj_trace_bpf_switch_form == 4 ? "lj_switch" : "lj_switch_old") != 0;
 
 #if !defined(__x86_64__) && !defined(__i386__)
 		on = on && strncmp(progs[i].tp, "local_timer", 11) != 0;
@@ -320,7 +324,7 @@ static void prog_counts(const struct lj_trace_bpf *b, struct lj_trace_prog_cost 
 		struct bpf_prog_info info = { 0 };
 		uint32_t n = sizeof(info);
 
-		out[i] = (struct lj_trace_prog_cost){ .tracepoint = progs[i].tp };
+		out[i] = (struct lj_trace_prog_cost){ .tracepoint = progs[i].tp, .program = progs[i].name };
 		if (b->used[i] &&
 		    !B(bpf_obj_get_info_by_fd)(B(bpf_program__fd)(B(bpf_object__find_program_by_name)(b->obj, progs[i].name)),
 					       &info, &n)) {

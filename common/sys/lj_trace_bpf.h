@@ -35,6 +35,15 @@ struct lj_trace_bpf;
 int lj_trace_bpf_open(struct lj_trace_bpf **out, const cpu_set_t *cpus, size_t buffer_kb,
 		      char *why, size_t len);
 
+/*
+ * For tests: 4 loads the sched_switch program of kernels before 5.18
+ * (the tracepoint without prev_state: it reads the task's state itself)
+ * on a newer kernel too, which the tracepoint allows (a program may read
+ * fewer arguments than there are), so that the program runs somewhere;
+ * 0, the default, the one of the kernel's own form.
+ */
+extern int lj_trace_bpf_switch_form;
+
 /* The measured threads' wake-ups and migrations only (@n 0 or above the filter's room: every task's). */
 int lj_trace_bpf_threads(struct lj_trace_bpf *b, const pid_t *tids, int n);
 

@@ -22,6 +22,9 @@ SYSTEM="tests/cli/env-cgroup.t tests/cli/env-crash.t tests/cli/env-cgroup-b2b.t 
 	tests/cli/env-fake.t tests/cli/env.t tests/cli/matrix-cgroup.t
 	$LJ_BUILD/t/test_cgroup $LJ_BUILD/t/test_setup $LJ_BUILD/t/test_setup_trust $LJ_BUILD/t/test_setupopt"
 PREEMPT="$LJ_BUILD/t/test_preempt $LJ_BUILD/t/test_preempt_switch"
+# The BPF recorder's programs load and record on the kernel (CO-RE against its BTF): both
+# sched_switch programs, and cpu_idle's exits left out after an interrupt.
+RECORDER="$LJ_BUILD/t/test_trace_bpf_switch $LJ_BUILD/t/test_trace_bpf_idle"
 # validity.t takes 4 minutes under TCG (each chrt is a process start of tens of ms): once, on v2.
 MEASURE="tests/cli/cyclic.t tests/cli/power.t"
 
@@ -71,7 +74,7 @@ profile() {
 # show NAME JQ: a value of the guest's lj-env --show --json
 show() { jq -r "$2" "$TMP/$1/show.json" 2>/dev/null; }
 
-profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $MEASURE tests/cli/validity.t
+profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $RECORDER $MEASURE tests/cli/validity.t
 is "$(show stock-v2 '.state.cgroup.mode')" v2 "stock-v2: the guest had cgroup v2 only"
 
 profile stock-v1 "$STOCK" --cgroup v1 -- $SYSTEM tests/cli/reporter-group.t tests/cli/security.t
@@ -79,7 +82,7 @@ is "$(show stock-v1 '[.state.cgroup.mode, .state.cgroup.rt_group_sched] | join("
 	"stock-v1: cgroup v1 without RT group scheduling"
 
 profile rt-v2 "$RT" --cgroup v2 -- tests/cli/env-cgroup.t tests/cli/env-crash.t tests/cli/matrix-cgroup.t \
-	$LJ_BUILD/t/test_cgroup $PREEMPT $MEASURE
+	$LJ_BUILD/t/test_cgroup $PREEMPT $RECORDER $MEASURE
 is "$(show rt-v2 '[.state.cgroup.mode, .state.preempt.model] | join(" ")')" "v2 rt" "rt-v2: PREEMPT_RT with cgroup v2"
 
 profile stock-none "$STOCK" -a preempt=none -- tests/cli/env-crash.t tests/cli/env.t tests/cli/matrix-cgroup.t \
