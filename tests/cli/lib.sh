@@ -15,7 +15,34 @@ export LJ_FRAME_CALIBRATION="$TMP/frame-calibration"
 # Only the test's own shell removes it: a forked child of a background
 # command killed before its exec must not take the directory with it.
 _tap_shell=$BASHPID
-trap '[ "$BASHPID" = "$_tap_shell" ] && rm -rf "$TMP"' EXIT
+
+# Tests give ljkit a private journal directory in $TMP (LJ_JOURNAL_DIR),
+# where `lj-env --restore` does not look: the journals of runs killed
+# there are replayed (as root) before the directory goes, or the groups
+# and settings they undo would stay. Return: 1 when one could not be.
+_lj_restore_private() {	# _lj_restore_private DIR
+	local j rc=0
+	for j in "$1" "$1"/*/; do
+		compgen -G "${j%/}/journal.*" >/dev/null || continue
+		LJ_JOURNAL_DIR=${j%/} "$LJ_BUILD/lj-env" -q --restore >/dev/null 2>&1 || rc=1
+	done
+	return $rc
+}
+# The start time (field 22 of /proc/PID/stat) that tells a live test from a recycled PID.
+_lj_started() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+# A test killed with SIGKILL ran no exit trap: the next test's start
+# replays what its directory holds and removes it.
+_lj_sweep_killed() {
+	local d owner start
+	for d in "${TMPDIR:-/tmp}"/ljtest.*/; do
+		[ -f "$d.owner" ] && read -r owner start <"$d.owner" 2>/dev/null || continue
+		[ "$owner" != "$_tap_shell" ] && [ "$(_lj_started "$owner")" != "$start" ] || continue
+		_lj_restore_private "${d%/}" && rm -rf "${d%/}"
+	done
+}
+echo "$_tap_shell $(_lj_started "$_tap_shell")" >"$TMP/.owner"
+_lj_sweep_killed
+trap '[ "$BASHPID" = "$_tap_shell" ] && { _lj_restore_private "$TMP"; rm -rf "$TMP"; }' EXIT
 
 plan() { echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }

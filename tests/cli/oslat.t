@@ -178,11 +178,16 @@ else
 	if jq -e '.setup.fallbacks | map(.what) | index("explain") != null' "$TMP/k.json" >/dev/null; then
 		skip 1 "tracing not possible here: $(jq -c .setup.fallbacks "$TMP/k.json")"
 	else
-		is "$(jq ".side.explain as \$x | all($inside[]; . as \$s | any(\$x.explanations[];
+		explained=$(jq ".side.explain as \$x | all($inside[]; . as \$s | any(\$x.explanations[];
 			\$x.t0_ns + .at_ns <= \$s[0] and \$x.t0_ns + .at_ns + .latency_ns >= \$s[1] and
 			any(.causes[]; .pid == $hpid and .name == \"interferer\" and .sched == \"FIFO 99\" and
-			    .ns >= (\$s[1] - \$s[0]) * 0.9)))" "$TMP/k.json")" \
-			true "--explain: the gap around each spin is explained, the spinner (FIFO 99) in it for its spin"
+			    .ns >= (\$s[1] - \$s[0]) * 0.9)))" "$TMP/k.json")
+		is "$explained" true "--explain: the gap around each spin is explained, the spinner (FIFO 99) in it for its spin"
+		[ "$explained" = true ] ||
+			diag "spins [start, end] and the explanations containing them (latency, the spinner's ns):" \
+			     "$(jq -c ".side.explain as \$x | [$inside[] | . as \$s | {spin: \$s, by: [\$x.explanations[] |
+				select(\$x.t0_ns + .at_ns <= \$s[0] and \$x.t0_ns + .at_ns + .latency_ns >= \$s[1]) |
+				{latency_ns, causes: [.causes[] | {name, ns}]}]}]" "$TMP/k.json")"
 	fi
 	exec 9<&-
 fi
