@@ -36,11 +36,12 @@ int lj_trace_bpf_open(struct lj_trace_bpf **out, const cpu_set_t *cpus, size_t b
 		      char *why, size_t len);
 
 /*
- * For tests: 4 loads the sched_switch program of kernels before 5.18
- * (the tracepoint without prev_state: it reads the task's state itself)
- * on a newer kernel too, which the tracepoint allows (a program may read
- * fewer arguments than there are), so that the program runs somewhere;
- * 0, the default, the one of the kernel's own form.
+ * For tests: 4 starts the recorder as on a kernel before 5.18 (the
+ * sched_switch tracepoint without prev_state), whose guessed programs
+ * fail to load: the programs are chosen by the kernel's BTF, with the
+ * sched_switch program that reads the task's state itself, which a newer
+ * kernel takes too (a program may read fewer arguments than the
+ * tracepoint has); 0, the default: the kernel's own form.
  */
 extern int lj_trace_bpf_switch_form;
 

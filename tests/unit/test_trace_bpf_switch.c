@@ -4,7 +4,9 @@
  * report the same states. Kernels before 5.18 (the 5.15 of Android's
  * and ChromeOS's boards among them) have no prev_state argument, and the
  * program for them reads the task's own state; no such kernel is at hand,
- * so both programs run here, one after the other (lj_trace_bpf_switch_form),
+ * so both programs run here, one after the other (lj_trace_bpf_switch_form:
+ * the forced form also takes the path of such a kernel, its programs chosen
+ * by its BTF after the guessed ones fail to load),
  * on the same work: a thread that sleeps 1 ms at a time (each switch-out
  * reported sleeping, S), then spins while a higher-priority thread on its
  * CPU wakes every millisecond (each switch-out reported runnable).
@@ -166,7 +168,7 @@ int main(void)
 	     (unsigned long long)cur.new_runs, (unsigned long long)cur.old_runs,
 	     (unsigned long long)old.new_runs, (unsigned long long)old.old_runs);
 	ok(cur.new_runs > 0 && cur.old_runs == 0, "the kernel's own form ran the program with prev_state");
-	ok(old.old_runs > 0 && old.new_runs == 0, "the forced form ran the program that reads the task's state");
+	ok(old.old_runs > 0 && old.new_runs == 0, "the forced form (programs chosen by the BTF) ran the program that reads the task's state");
 	ok(cur.sleeping >= SLEEPS * 9 / 10, "with prev_state: a switch-out in a sleep is reported sleeping");
 	ok(old.sleeping >= SLEEPS * 9 / 10, "from the task's state: the same");
 	ok(old.other <= 5 && cur.other <= 5, "no other state reported (at most 5 of either)");
