@@ -30,17 +30,23 @@ _lj_restore_private() {	# _lj_restore_private DIR
 }
 # The start time (field 22 of /proc/PID/stat) that tells a live test from a recycled PID.
 _lj_started() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+# Where PIDs mean what they say: this boot and PID namespace. A guest that
+# shares the host's /tmp (make check-kernels) sees the host's tests' PIDs
+# as gone, and a container its host's.
+_lj_pid_space() { echo "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)/$(readlink /proc/self/ns/pid 2>/dev/null)"; }
 # A test killed with SIGKILL ran no exit trap: the next test's start
 # replays what its directory holds and removes it.
 _lj_sweep_killed() {
-	local d owner start
+	local d owner start space here
+	here=$(_lj_pid_space)
 	for d in "${TMPDIR:-/tmp}"/ljtest.*/; do
-		[ -f "$d.owner" ] && read -r owner start <"$d.owner" 2>/dev/null || continue
-		[ "$owner" != "$_tap_shell" ] && [ "$(_lj_started "$owner")" != "$start" ] || continue
+		[ -f "$d.owner" ] && read -r owner start space <"$d.owner" 2>/dev/null || continue
+		[ "$space" = "$here" ] && [ "$owner" != "$_tap_shell" ] && [ "$(_lj_started "$owner")" != "$start" ] ||
+			continue
 		_lj_restore_private "${d%/}" && rm -rf "${d%/}"
 	done
 }
-echo "$_tap_shell $(_lj_started "$_tap_shell")" >"$TMP/.owner"
+echo "$_tap_shell $(_lj_started "$_tap_shell") $(_lj_pid_space)" >"$TMP/.owner"
 _lj_sweep_killed
 trap '[ "$BASHPID" = "$_tap_shell" ] && { _lj_restore_private "$TMP"; rm -rf "$TMP"; }' EXIT
 
