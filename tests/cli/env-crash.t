@@ -5,10 +5,7 @@
 
 export LJ_JOURNAL_DIR=$TMP/j
 [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
-is_root || skip_all "the full setup needs root"
-cgroup_profile
-[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+require_real_cgroups "the full setup needs root"
 G=ljcrash$$
 system_lock
 

@@ -7,10 +7,7 @@ export LJ_JOURNAL_DIR=$TMP/j
 export LJ_RESULT_NO_SYSINFO=1
 [ -x "$LJ_BUILD/lj-env" ] && [ -x "$LJ_BUILD/lj-frame" ] || skip_all "lj-env and lj-frame not built"
 command -v jq >/dev/null || skip_all "jq not installed"
-is_root || skip_all "real cgroups need root"
-cgroup_profile
-[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+require_real_cgroups "real cgroups need root"
 G=ljfs$$
 system_lock
 

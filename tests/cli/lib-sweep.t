@@ -9,10 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-env not built"
-is_root || skip_all "restoring cgroups needs root"
-cgroup_profile
-[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+require_real_cgroups "restoring cgroups needs root"
 G=ljsweep$$
 system_lock
 before=$(cg_state $G)

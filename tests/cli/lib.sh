@@ -168,6 +168,16 @@ v1_mount() {
 	awk -v c="$1" '$9 == "cgroup" && $NF ~ ("(^|,)" c "(,|$)") { print $5; exit }' /proc/self/mountinfo
 }
 
+# require_real_cgroups ROOT_WHY: the preconditions of a test on the machine's own
+# cgroups (root, else skip_all ROOT_WHY; a cgroup layout ljkit uses; two CPUs), with
+# cgroup_profile's CG_* set.
+require_real_cgroups() {
+	is_root || skip_all "$1"
+	cgroup_profile
+	[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
+	[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+}
+
 # cgroup_profile: the cgroup layout lj-env's --cgroup uses on this machine,
 # as lj-env --show --json reports it (so the tests test what the tool does):
 #   CG_MODE    v1 (cpuset, and cpu when mounted, in v1 hierarchies: systemd's

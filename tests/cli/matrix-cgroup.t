@@ -9,10 +9,7 @@
 . "$(dirname "$0")/matrix-lib.sh"
 
 [ -x "$LJ_BUILD/lj-matrix" ] && [ -x "$LJ_BUILD/lj-env" ] || skip_all "lj-matrix or lj-env not built"
-is_root || skip_all "creating cgroups needs root"
-cgroup_profile
-[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
+require_real_cgroups "creating cgroups needs root"
 export LJ_JOURNAL_DIR=$TMP/j
 G=ljmx$$
 system_lock

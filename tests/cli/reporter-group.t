@@ -4,11 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 
 export LJ_JOURNAL_DIR=$TMP/j
-is_root || skip_all "real cgroups need root"
-cgroup_profile
-[ -n "$CG_MODE" ] || skip_all "$CG_WHY"
+require_real_cgroups "real cgroups need root"
 CS=$CG_CPUSET
-[ "$(nproc)" -ge 2 ] || skip_all "needs two CPUs"
 G=ljr$$
 system_lock
 
