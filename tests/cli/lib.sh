@@ -29,11 +29,21 @@ _lj_restore_private() {	# _lj_restore_private DIR
 	return $rc
 }
 # The start time (field 22 of /proc/PID/stat) that tells a live test from a recycled PID.
-_lj_started() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+# Builtins only: it runs for every directory at every test's start.
+_lj_started() {
+	local stat
+	read -r stat <"/proc/$1/stat" 2>/dev/null || return 0
+	set -- ${stat##*) }
+	echo "${20}"
+}
 # Where PIDs mean what they say: this boot and PID namespace. A guest that
 # shares the host's /tmp (make check-kernels) sees the host's tests' PIDs
 # as gone, and a container its host's.
-_lj_pid_space() { echo "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)/$(readlink /proc/self/ns/pid 2>/dev/null)"; }
+_lj_pid_space() {
+	local boot
+	read -r boot </proc/sys/kernel/random/boot_id 2>/dev/null
+	echo "$boot/$(readlink /proc/$$/ns/pid 2>/dev/null)"
+}
 # A test killed with SIGKILL ran no exit trap: the next test's start
 # replays what its directory holds and removes it.
 _lj_sweep_killed() {

@@ -83,7 +83,7 @@ struct counts {
 	bool fifo;
 };
 
-/* Record the work with the sched_switch program of @form (0: the kernel's own). Return: 0, or skip's reason in @why. */
+/* Record the work with the sched_switch program of @form (0: the kernel's own). Return: 0; -1 the recorder did not start, 1 its rings were not read (@why says why). */
 static int record(int form, struct counts *c, char *why, size_t len)
 {
 	struct lj_trace_prog_cost p[LJ_TRACE_MAXPROGS];
