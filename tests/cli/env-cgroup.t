@@ -120,6 +120,29 @@ jq -e '[.side.sweep[].cpus] | .[0:3] == ["0","1","0"]' "$TMP/s.json" >/dev/null
 ok $? "the result lists the steps in order"
 jq -e '[.side.sweep[].t_ns] as $t | ($t | sort) == $t and $t[1] >= 150000000' "$TMP/s.json" >/dev/null
 ok $? "...with rising times one dwell apart"
+jq -e '[.side.sweep[] | .write_ns >= 0 and .write_ns <= .t_ns + 1000000] | all' "$TMP/s.json" >/dev/null
+ok $? "...each with how long its write took"
+# mono_ns is when a step is in force: every affinity the command reads from
+# then until the next step's write starts (mono_ns - write_ns) is that step's.
+if command -v python3 >/dev/null; then
+	run_rc lj-env --cgroup $G --sweep cpus=0,1 --dwell 100ms --json "$TMP/s2.json" -- python3 -c '
+import os, time
+end = time.monotonic_ns() + 800000000
+while time.monotonic_ns() < end:
+	a = time.monotonic_ns(); cpus = sorted(os.sched_getaffinity(0)); b = time.monotonic_ns()
+	print(a, b, ",".join(map(str, cpus)))
+	time.sleep(0.002)' >/dev/null
+	bad=$(jq -r '.side.sweep[] | "\(.mono_ns) \(.write_ns) \(.cpus)"' "$TMP/s2.json" | awk '
+		NR == FNR { from[NR] = $1; asked[NR] = $1 - $2; cpus[NR] = $3; n = NR; next }
+		{ k = 0; for (i = 1; i <= n; i++) if (from[i] <= $1) k = i
+		  if (k == 0 || (k < n && asked[k + 1] <= $2)) next
+		  seen++; if ($3 != cpus[k]) { bad++; if (!msg) msg = $1 " read " $3 " in step " cpus[k] } }
+		END { print bad + 0, seen + 0, msg }' - "$TMP/out")
+	ok "$([ "${bad%% *}" = 0 ] && [ "$(echo "$bad" | cut -d" " -f2)" -gt 20 ] && echo 0 || echo 1)" \
+		"...from its mono_ns on, the command reads that step's CPUs (bad, read, first: $bad)"
+else
+	skip 1 "python3 not installed"
+fi
 # The command watches its own affinity (no timing: the sweep cycles, so
 # CPU 1 comes round however late the machine lets it look) for up to 10 s.
 run_rc lj-env --cgroup $G --sweep cpus=0/1 --dwell 100ms -- sh -c '

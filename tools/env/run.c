@@ -36,12 +36,18 @@ struct env_run {
 static void sweep_to(struct env_run *r, int step)
 {
 	const cpu_set_t *set = &r->cfg->sweep.steps[step];
-	int64_t t = lj_now_ns() - r->t0;
+	int64_t asked = lj_now_ns(), t;
 	char list[256];
 	int ret;
 
 	lj_cpulist_format(set, list, sizeof(list));
 	ret = lj_cgroup_set_cpus(r->stack, &r->cg, set);
+	/*
+	 * The phase starts when the write returns: the kernel moves the
+	 * group's tasks inside it, which a loaded machine can stretch to
+	 * most of a second (a timeline row before then ran on the old CPUs).
+	 */
+	t = lj_now_ns() - r->t0;
 	if (ret)
 		lj_error_errno(ret, "sweep: cannot set %s to %s", r->cg.errfile, list);
 	else
@@ -57,6 +63,7 @@ static void sweep_to(struct env_run *r, int step)
 
 		json_object_object_add(e, "t_ns", lj_json_int(t));
 		json_object_object_add(e, "mono_ns", lj_json_int(r->t0 + t));
+		json_object_object_add(e, "write_ns", lj_json_int(r->t0 + t - asked));
 		json_object_object_add(e, "cpus", json_object_new_string(list));
 		if (ret)
 			json_object_object_add(e, "error", json_object_new_string(lj_strerror(ret)));
