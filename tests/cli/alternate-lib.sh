@@ -33,10 +33,13 @@ windows_ok() {
 		"$f" >/dev/null
 	ok $? "$what: each of the $loops samples in one window or left out ($(jq -c "$b | [([.windows[].n] | add), .excluded]" "$f"))"
 	# The last window with samples is cut by the run's end, and the switching goes on until the tool stops.
+	# None can keep more than 90 % (its first tenth is left out); fewer than 60 % is
+	# a stall of the machine's (a VM's host can take the CPU for tens of ms), which
+	# a quarter of the windows may have: a window misplaced in time fails them all.
 	jq -e "[$b.windows[] | select(.n > 0)][:-1] | length >= ($loops / $ms | floor) - 1 and
-		all(.n >= $ms * 6 / 10 and .n <= $ms * 9 / 10 and .min_ns <= .p50_ns and .p50_ns <= .p99_ns
-		and .min_ns <= .mean_ns)" "$f" >/dev/null
-	ok $? "$what: each whole window keeps 60-90 % of its $ms wake-ups (its first tenth left out), min <= p50 <= p99 ($(jq -c "[$b.windows[].n]" "$f"))"
+		all(.n <= $ms * 9 / 10 and .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .min_ns <= .mean_ns) and
+		([.[] | select(.n >= $ms * 6 / 10)] | length) * 4 >= length * 3" "$f" >/dev/null
+	ok $? "$what: each whole window keeps at most 90 % of its $ms wake-ups (its first tenth left out), three quarters at least 60 %, min <= p50 <= p99 ($(jq -c "[$b.windows[].n]" "$f"))"
 	jq -e "[$b.windows | to_entries[] | select(.key > 0) | (.value.toggle_ns > 0)] ==
 		[$b.windows | . as \$w | range(1; length) | (\$w[.].on != \$w[. - 1].on)]" "$f" >/dev/null
 	ok $? "$what: switched exactly where the instrument changes"

@@ -13,12 +13,19 @@ cat >"$TMP/r.scn" <<EOF
 repeat = 2
 val = 1, 2, 3, 4
 [workload fake]
-command = $FAKE --sleep 0.3 --value \${val}
+command = $FAKE --sleep 0.3 --gate $TMP/gate.\${val} --value \${val}
 EOF
+# Each cell's runs wait for its gate: the signals below land inside the
+# second cell however slowly a loaded machine runs the first.
+gates() { rm -f "$TMP"/gate.*; for v; do : >"$TMP/gate.$v"; done; }
 
 export LJ_WAIT_TRIES=600	# wait_for (lib.sh): at most ~30 s
-# cells_done DIR N: N cells are done; wait_done DIR N waits for it
-cells_done() { [ -f "$1/manifest.json" ] && [ "$(cells "$1" | grep -c ' done ')" -ge "$2" ]; }
+# cells_done DIR N: N cells are done, in the manifest or in the progress log
+# lj-matrix appends to between the manifest's rewrites; wait_done DIR N waits for it
+cells_done() {
+	[ -f "$1/manifest.json" ] &&
+		[ $(($(cells "$1" | grep -c ' done ') + $(grep -c '"state":"done"' "$1/progress.jsonl" 2>/dev/null))) -ge "$2" ]
+}
 wait_done() { wait_for cells_done "$@"; }
 
 # run_dir STORE: the run directory lj-matrix creates there (waits for it)
@@ -26,12 +33,12 @@ has_run_dir() { [ -n "$(ls -d "$1"/*/ 2>/dev/null)" ]; }
 run_dir() { wait_for has_run_dir "$1" && ls -d "$1"/*/ | head -1 | sed 's,/$,,'; }
 
 # --- SIGINT in the middle of the second cell
+gates 1
 lj-matrix -q -o "$TMP/s" "$TMP/r.scn" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 dir=$(run_dir "$TMP/s")
 wait_done "$dir" 1
 ok $? "the first cell finishes"
-sleep 0.2	# less than one run: the SIGINT lands inside the second cell
 kill -INT $pid
 wait $pid
 rc=$?
@@ -51,6 +58,7 @@ is "$(find "$dir" -name 'run-*.json' | wc -l)" "$(cells "$dir" | awk '{n += $NF}
 runs_before=$(grep -c 'warmup=0' "$FAKE_LOG")
 
 # --- resume: the finished cells are not run again
+gates 1 2 3 4
 run_rc lj-matrix -q --resume "$dir"
 is "$rc" 0 "resume completes"
 is "$(cells "$dir" | grep -c ' done 2$')" 4 "all cells done with 2 runs each"
@@ -65,6 +73,7 @@ is "$rc" 0 "every stored result validates"
 
 # --- SIGKILL: the manifest on disk is still whole, and resume works from it
 rm -f "$FAKE_LOG"
+gates 1
 lj-matrix -q -o "$TMP/k" "$TMP/r.scn" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 dir=$(run_dir "$TMP/k")
@@ -76,6 +85,7 @@ for ((i = 0; i < 600; i++)); do flock -n "$dir" true && break; sleep 0.05; done
 json_ok "$dir/manifest.json"
 ok $? "after SIGKILL the manifest is complete JSON"
 is "$(mjson "$dir" state)" running "after SIGKILL the state is still running"
+gates 1 2 3 4
 run_rc lj-matrix -q --resume "$dir"
 is "$rc" 0 "resume after SIGKILL completes"
 is "$(cells "$dir" | grep -c ' done 2$')" 4 "all cells done"
