@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -76,14 +77,55 @@ struct lj_trace_bpf {
 };
 
 static char libbpf_said[160];
+static char verifier_said[200];	/* "PROGRAM: the verifier's refusal", from its log */
+
+/*
+ * A program's load log (libbpf prints it whole in one warning): its last
+ * line before the statistics the verifier appends is the refusal
+ * ("BPF_STX uses reserved fields" from a kernel before 5.12).
+ */
+static void keep_refusal(const char *msg)
+{
+	const char *name = strstr(msg, "prog '"), *log = strstr(msg, "-- BEGIN PROG LOAD LOG --\n");
+	const char *end = strstr(msg, "-- END PROG LOAD LOG --"), *line, *last = NULL;
+	size_t last_len = 0, name_len;
+
+	if (!name || !log || !end || verifier_said[0])
+		return;
+	name += strlen("prog '");
+	name_len = strcspn(name, "'");
+	for (line = log + strlen("-- BEGIN PROG LOAD LOG --\n"); line < end;) {
+		size_t n = strcspn(line, "\n");
+
+		if (n && strncmp(line, "processed ", 10) && strncmp(line, "verification time", 17) &&
+		    strncmp(line, "stack depth", 11)) {
+			last = line;
+			last_len = n;
+		}
+		line += n + 1;
+	}
+	if (last)
+		snprintf(verifier_said, sizeof(verifier_said), "%.*s: %.*s", (int)name_len, name,
+			 (int)(last_len < 150 ? last_len : 150), last);
+}
 
 /* libbpf's messages: the last warning kept for @why, nothing printed (the tools print one line). */
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level == LIBBPF_WARN) {
-		vsnprintf(libbpf_said, sizeof(libbpf_said), fmt, ap);
-		libbpf_said[strcspn(libbpf_said, "\n")] = '\0';
+	if (level != LIBBPF_WARN)
+		return 0;
+	/* A load log can be megabytes: formatted whole only for its refusal. */
+	if (strstr(fmt, "PROG LOAD LOG")) {
+		char *msg = NULL;
+
+		if (vasprintf(&msg, fmt, ap) >= 0) {
+			keep_refusal(msg);
+			free(msg);
+		}
+		return 0;
 	}
+	vsnprintf(libbpf_said, sizeof(libbpf_said), fmt, ap);
+	libbpf_said[strcspn(libbpf_said, "\n")] = '\0';
 	return 0;
 }
 
@@ -224,6 +266,16 @@ static void guess(struct lj_trace_bpf *b)
 	}
 }
 
+/* The running kernel is older than 5.12, whose BPF has no atomic fetch-and-add (reserve_in()'s). */
+static bool before_5_12(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	       (major < 5 || (major == 5 && minor < 12));
+}
+
 /* Open and load the object, its programs chosen by guess() or, @by_btf, by the kernel's BTF. */
 static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, bool by_btf,
 		char *why, size_t len)
@@ -233,6 +285,7 @@ static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb,
 	int err;
 
 	libbpf_said[0] = '\0';
+	verifier_said[0] = '\0';
 	b->nslots = 0;
 	b->obj = B(bpf_object__open_mem)(obj, obj_len, NULL);
 	if (!b->obj)
@@ -244,7 +297,10 @@ static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb,
 		guess(b);
 	if ((err = size_rings(b, cpus, buffer_kb, why, len)))
 		return err;
-	if ((err = B(bpf_object__load)(b->obj)))
+	if ((err = B(bpf_object__load)(b->obj)) && verifier_said[0])
+		return lj_why_err(why, len, err, "the kernel refused the BPF program %s%s", verifier_said,
+				  before_5_12() ? " (it needs Linux 5.12's atomic fetch-and-add)" : "");
+	if (err)
 		return lj_why_err(why, len, err, "cannot load the BPF program: %s",
 				  libbpf_said[0] ? libbpf_said : strerror(-err));
 	return 0;

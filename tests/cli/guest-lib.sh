@@ -4,12 +4,13 @@
 # Where scripts/deps --kernels unpacks Debian's kernel packages (docs/lj-guest.md).
 : "${LJ_KERNEL_CACHE:=/var/cache/ljkit/kernels}"
 
-# guest_kernel stock|rt: the newest unpacked image of that flavour, or "".
+# guest_kernel stock|rt|legacy: the newest unpacked image of that flavour (legacy: Debian 11's 5.10), or "".
 guest_kernel() {
 	local pat
 	case $1 in
 	stock) pat="linux-image-*[0-9]-amd64" ;;
 	rt) pat="linux-image-*-rt-amd64" ;;
+	legacy) pat="linux-image-5.10.*[0-9]-amd64" ;;
 	esac
 	ls -d "$LJ_KERNEL_CACHE"/$pat/boot/vmlinuz-* 2>/dev/null | sort -V | tail -1
 }

@@ -4,7 +4,9 @@
 # ljkit's users have (make check-kernels): Debian's stock kernel with cgroup v2 only; the
 # stock kernel with systemd's cgroup v1 layout (cpu,cpuacct co-mounted, symlinks) and no RT
 # group scheduling; the PREEMPT_RT kernel with cgroup v2; the stock kernel booted
-# preempt=none, whose model the setup switches for real (no lockdown in a guest). Each
+# preempt=none, whose model the setup switches for real (no lockdown in a guest); Debian
+# 11's 5.10 with cgroup v2 (the generation of Android 12-13's and many ChromeOS boards'
+# kernels: no PREEMPT_DYNAMIC, a BPF without atomic fetch-and-add). Each
 # profile is one boot running its files with prove; each file is one test here, its
 # failures shown. The guest sees this tree read-only: the build is the host's.
 . "$(dirname "$0")/../cli/lib.sh"
@@ -15,6 +17,7 @@ why=$(guest_skip_reason rt)
 is_root || skip_all "the guests run as the host's user: root for the system tests inside"
 STOCK=$(guest_kernel stock)
 RT=$(guest_kernel rt)
+LEGACY=$(guest_kernel legacy)
 
 # What every profile runs: cgroups (create, move back, remove, crash restore, matrix axis),
 # the setup stack and its journal.
@@ -24,7 +27,7 @@ SYSTEM="tests/cli/env-cgroup.t tests/cli/env-crash.t tests/cli/env-cgroup-b2b.t 
 PREEMPT="$LJ_BUILD/t/test_preempt $LJ_BUILD/t/test_preempt_switch"
 # The BPF recorder's programs load and record on the kernel (CO-RE against its BTF): both
 # sched_switch programs, and cpu_idle's exits left out after an interrupt.
-RECORDER="$LJ_BUILD/t/test_trace_bpf_switch $LJ_BUILD/t/test_trace_bpf_idle"
+RECORDER="$LJ_BUILD/t/test_trace_bpf_switch $LJ_BUILD/t/test_trace_bpf_idle tests/cli/explain-kernel.t"
 # validity.t takes 4 minutes under TCG (each chrt is a process start of tens of ms): once, on v2.
 MEASURE="tests/cli/cyclic.t tests/cli/power.t"
 
@@ -90,4 +93,18 @@ profile stock-none "$STOCK" -a preempt=none -- tests/cli/env-crash.t tests/cli/e
 is "$(show stock-none '.state.preempt.model')" none "stock-none: booted preempt=none"
 ok "$(grep -q '^ok .* --preempt full switched the model through debugfs' "$TMP/stock-none/env-crash.t.tap"; echo $?)" \
 	"stock-none: env-crash.t switched the model to full for real and restored it"
+
+if [ -n "$LEGACY" ]; then
+	profile legacy-v2 "$LEGACY" --cgroup v2 -- tests/cli/env-cgroup.t tests/cli/env-crash.t tests/cli/matrix-cgroup.t \
+		$LJ_BUILD/t/test_cgroup $LJ_BUILD/t/test_preempt $RECORDER
+	is "$(show legacy-v2 '[.state.cgroup.mode, .state.preempt.model, .state.preempt.dynamic] | join(" ")')" \
+		"v2 voluntary false" "legacy-v2: 5.10, cgroup v2, voluntary preemption from the kernel's config"
+	# The recorder's own tests skip there, and must say why.
+	for f in test_trace_bpf_switch test_trace_bpf_idle; do
+		grep -q '^1\.\.0 # SKIP .*needs Linux 5\.12' "$TMP/legacy-v2/$f.tap"
+		ok $? "legacy-v2: $f skips saying the BPF recorder needs 5.12 ($(head -1 "$TMP/legacy-v2/$f.tap"))"
+	done
+else
+	skip 12 "no 5.10 kernel in $LJ_KERNEL_CACHE (scripts/deps --kernels)"
+fi
 done_testing
