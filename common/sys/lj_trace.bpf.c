@@ -42,9 +42,10 @@ struct {
 	__type(value, struct lj_bpf_conf);
 } conf SEC(".maps");
 
-/* Kernels before 5.14 name the task's state "state". */
+/* Kernels before 5.14 name the task's state "state"; before 5.16 its CPU is task_struct's own. */
 struct task_struct___old {
 	long state;
+	unsigned int cpu;
 } __attribute__((preserve_access_index));
 
 #define barrier() asm volatile("" ::: "memory")
@@ -136,7 +137,9 @@ static __always_inline int wanted(const struct lj_bpf_conf *c, __s32 pid)
 
 static __always_inline int task_cpu_of(struct task_struct *p)
 {
-	return (int)p->thread_info.cpu;
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return (int)p->thread_info.cpu;
+	return (int)((struct task_struct___old *)p)->cpu;
 }
 
 /* A comm, 16 bytes, read directly (a BTF pointer: two loads, no helper call). */

@@ -318,6 +318,9 @@ static int start(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb
 			B(bpf_object__close)(b->obj);
 		b->obj = NULL;
 		err = load(b, cpus, buffer_kb, true, why, len);
+		/* The guess's refusal is no reason once the kernel's own programs loaded. */
+		if (!err && len)
+			why[0] = '\0';
 	}
 	if (err)
 		return err;

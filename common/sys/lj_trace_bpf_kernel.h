@@ -23,7 +23,7 @@ typedef _Bool bool;
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 
 struct thread_info {
-	__u32 cpu;			/* CONFIG_THREAD_INFO_IN_TASK: the task's CPU */
+	__u32 cpu;			/* CONFIG_THREAD_INFO_IN_TASK, 5.16 and later: the task's CPU */
 };
 
 struct task_struct {
