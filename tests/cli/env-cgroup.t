@@ -140,6 +140,9 @@ while time.monotonic_ns() < end:
 		END { print bad + 0, seen + 0, msg }' - "$TMP/out")
 	ok "$([ "${bad%% *}" = 0 ] && [ "$(echo "$bad" | cut -d" " -f2)" -gt 20 ] && echo 0 || echo 1)" \
 		"...from its mono_ns on, the command reads that step's CPUs (bad, read, first: $bad)"
+	[ "$(echo "$bad" | cut -d" " -f2)" -gt 20 ] ||
+		diag "exit $rc, $(wc -l <"$TMP/out") reads, steps: $(jq -c '[.side.sweep[] | [.t_ns, .write_ns, .cpus]]' "$TMP/s2.json" 2>&1)" \
+			"first reads: $(head -3 "$TMP/out")" "$(head -3 "$TMP/err")"
 else
 	skip 1 "python3 not installed"
 fi
