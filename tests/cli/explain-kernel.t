@@ -15,9 +15,6 @@ export LJ_RESULT_NO_SYSINFO=1
 unset LJ_EXPLAIN_RECORDER
 CPU=$(( $(nproc) - 1 ))
 
-IFS=.- read -r major minor _ <<<"$(uname -r)"
-old=$(( major < 5 || (major == 5 && minor < 12) ))
-btf=$([ -e /sys/kernel/btf/vmlinux ] && echo 1 || echo 0)
 
 # Without a threshold the run's tail (above its p99.9) is explained: there always is one.
 run_rc lj-cyclic -q -a "$CPU" -i 500 -l 2000 --explain --json "$TMP/r.json"
@@ -25,11 +22,11 @@ is "$rc" 0 "lj-cyclic --explain runs on $(uname -r)"
 [ "$rc" -eq 0 ] || diag "$(head -3 "$TMP/err")"
 rec=$(jq -r '.side.explain.recorder' "$TMP/r.json")
 why=$(jq -r '.side.explain.bpf_unavailable // ""' "$TMP/r.json")
-if [ "$old" = 1 ]; then
+if kernel_before 5 12; then
 	is "$rec" tracefs "before 5.12: the tracefs recorder"
 	[[ $why == *"needs Linux 5.12"* ]]
 	ok $? "...saying the BPF one needs 5.12 ($why)"
-elif [ "$btf" = 1 ]; then
+elif [ -e /sys/kernel/btf/vmlinux ]; then
 	is "$rec" bpf "5.12 or later, with BTF: the BPF recorder"
 	is "$why" "" "...with no reason to fall back"
 else

@@ -28,10 +28,9 @@ sys.exit(0 if x is not None and ($2) else 1)" "$1" "$2" 2>"$TMP/pyerr"
 skip_unless_tracing
 recorder=${LJ_EXPLAIN_RECORDER:-auto}
 # The automatic choice (explain-kernel.t checks it): BPF with BTF on 5.12 or later.
-IFS=.- read -r kmajor kminor _ <<<"$(uname -r)"
 if [ "$recorder" = auto ]; then
 	recorder=tracefs
-	[ -r /sys/kernel/btf/vmlinux ] && [ $((kmajor > 5 || (kmajor == 5 && kminor >= 12))) = 1 ] && recorder=bpf
+	[ -r /sys/kernel/btf/vmlinux ] && ! kernel_before 5 12 && recorder=bpf
 fi
 # Under QEMU's TCG emulation (a guest without KVM) timing is the emulator's (lj_sysinfo: CPUID "TCGTCGTCGTCG")
 tcg=$(lj-env --show --json 2>/dev/null | jq -r '.system.virtualised // empty' | grep TCG)

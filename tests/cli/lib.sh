@@ -178,6 +178,13 @@ v1_mount() {
 	awk -v c="$1" '$9 == "cgroup" && $NF ~ ("(^|,)" c "(,|$)") { print $5; exit }' /proc/self/mountinfo
 }
 
+# kernel_before MAJOR MINOR: the running kernel's release is older than MAJOR.MINOR.
+kernel_before() {
+	local major minor
+	IFS=.- read -r major minor _ <<<"$(uname -r)"
+	[ $((major < $1 || (major == $1 && minor < $2))) = 1 ]
+}
+
 # require_real_cgroups ROOT_WHY: the preconditions of a test on the machine's own
 # cgroups (root, else skip_all ROOT_WHY; a cgroup layout ljkit uses; two CPUs), with
 # cgroup_profile's CG_* set.
