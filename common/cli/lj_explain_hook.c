@@ -83,6 +83,7 @@ int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 	int64_t ns;
 
 	const char *rec = getenv(LJ_EXPLAIN_RECORDER_ENV), *cost = getenv(LJ_EXPLAIN_PROGRAM_COST_ENV);
+	const char *plain = getenv(LJ_EXPLAIN_BPF_PLAIN_ENV);
 	enum lj_trace_backend b = LJ_TRACE_AUTO;
 	struct lj_alternate_opts alt;
 
@@ -91,6 +92,9 @@ int lj_explain_parse(const char *arg, struct lj_explain_opts *o)
 				      LJ_EXPLAIN_RECORDER_ENV, rec);
 	if (cost && cost[0] && strcmp(cost, "0") && strcmp(cost, "1"))
 		return lj_usage_error("%s: invalid value '%s' (1 or 0)", LJ_EXPLAIN_PROGRAM_COST_ENV, cost);
+	if (plain && plain[0] && strcmp(plain, "0") && strcmp(plain, "1"))
+		return lj_usage_error("%s: invalid value '%s' (1 or 0)", LJ_EXPLAIN_BPF_PLAIN_ENV, plain);
+	lj_trace_bpf_plain_claim = plain && !strcmp(plain, "1");
 	if (lj_alternate_parse(getenv(LJ_EXPLAIN_ALTERNATE_ENV), "attached", &alt, why, sizeof(why)))
 		return lj_usage_error("%s: %s", LJ_EXPLAIN_ALTERNATE_ENV, why);
 	o->alternate_ms = alt.ms;
@@ -678,6 +682,8 @@ static int contribute(void *priv, struct lj_result *res)
 	json_object_object_add(o, "recorder", json_object_new_string(lj_trace_backend_name(x->trace)));
 	json_object_object_add(o, "bpf_unavailable", lj_trace_bpf_why(x->trace)[0] ?
 			       json_object_new_string(lj_trace_bpf_why(x->trace)) : NULL);
+	json_object_object_add(o, "bpf_object", strcmp(lj_trace_backend_name(x->trace), "bpf") ? NULL :
+			       json_object_new_string(lj_trace_bpf_plain(x->trace) ? "before-5.12" : "5.12"));
 	json_object_object_add(o, "instance", lj_trace_dir(x->trace)[0] ?
 			       json_object_new_string(lj_trace_dir(x->trace)) : NULL);
 	json_object_object_add(o, "t0_ns", lj_json_int((int64_t)x->start_ns));

@@ -33,6 +33,8 @@ struct lj_explain_opts {
 #define LJ_EXPLAIN_ALTERNATE_ENV "LJ_EXPLAIN_ALTERNATE"
 /* 1: measure the BPF recorder's programs in the kernel (side.explain.programs); 0 or unset: not. */
 #define LJ_EXPLAIN_PROGRAM_COST_ENV "LJ_EXPLAIN_PROGRAM_COST"
+/* 1: the BPF recorder's object for kernels before 5.12 on any kernel (a test's); 0 or unset: by the kernel. */
+#define LJ_EXPLAIN_BPF_PLAIN_ENV "LJ_EXPLAIN_BPF_PLAIN"
 
 /* The samples kept per thread without a threshold, and the candidates kept at most. */
 #define LJ_EXPLAIN_TOPK 64

@@ -83,18 +83,66 @@ static __always_inline struct lj_bpf_head *slot_head(struct lj_bpf_conf **cp, __
 	return bpf_map_lookup_elem(&heads, &k);
 }
 
+static __always_inline struct lj_bpf_rec *rec_at(const struct lj_bpf_conf *c, __s32 slot, __u64 i)
+{
+	__u32 k = (__u32)slot * c->per_slot + (__u32)(i & (c->per_slot - 1));
+
+	return bpf_map_lookup_elem(&ring, &k);
+}
+
+#ifndef LJ_BPF_PLAIN_CLAIM
+/* Record @*ip of @slot, its index taken from the head @h. A program on this CPU can be interrupted by another (an irq's inside a softirq's). */
+static __always_inline struct lj_bpf_rec *claim(const struct lj_bpf_conf *c, __s32 slot,
+						struct lj_bpf_head *h, __u64 *ip)
+{
+	*ip = __sync_fetch_and_add(&h->head, 1);
+	return rec_at(c, slot, *ip);
+}
+#else
+/*
+ * The same without the atomic fetch-and-add, which BPF has only since
+ * Linux 5.12 (this build is the object for older kernels). A kernel calls
+ * a tracepoint's programs with preemption off, so on one CPU they nest
+ * only as interrupts do: one that comes in runs to its end before the
+ * interrupted one goes on. A plain increment is then safe but for one
+ * that comes in between its load and its store: both take the same
+ * index, and when the interrupted one goes on, the other's record there
+ * is committed (seq = index + 1, what an older lap's cannot be). It then
+ * takes the next index; after the store, any that comes in takes a later
+ * one. Two tries more bound the verifier's path.
+ */
+static __always_inline struct lj_bpf_rec *claim(const struct lj_bpf_conf *c, __s32 slot,
+						struct lj_bpf_head *h, __u64 *ip)
+{
+	volatile __u64 *head = &h->head;
+
+#pragma unroll
+	for (int try = 0; try < 3; try++) {
+		__u64 i = *head;
+		struct lj_bpf_rec *r;
+
+		*head = i + 1;
+		barrier();
+		r = rec_at(c, slot, i);
+		if (!r)
+			return 0;
+		if (*(volatile __u64 *)&r->seq != i + 1) {
+			*ip = i;
+			return r;
+		}
+	}
+	return 0;
+}
+#endif
+
 /* The next record of @slot, whose head is @h (slot_head), or NULL. */
 static __always_inline struct lj_bpf_rec *reserve_in(const struct lj_bpf_conf *c, __s32 slot,
 						     struct lj_bpf_head *h, __u32 type)
 {
 	struct lj_bpf_rec *r;
-	__u32 k;
 	__u64 i;
 
-	/* Atomic: a program on this CPU can be interrupted by another (an irq inside a softirq's). */
-	i = __sync_fetch_and_add(&h->head, 1);
-	k = (__u32)slot * c->per_slot + (__u32)(i & (c->per_slot - 1));
-	r = bpf_map_lookup_elem(&ring, &k);
+	r = claim(c, slot, h, &i);
 	if (!r)
 		return 0;
 	/* Being written (what no committed index can be); commit() turns it into i + 1. */

@@ -143,6 +143,11 @@ const char *lj_trace_bpf_why(const struct lj_trace *t)
 	return t->bpf_why;
 }
 
+bool lj_trace_bpf_plain(const struct lj_trace *t)
+{
+	return lj_trace_bpf_is_plain(t->bpf);
+}
+
 /* The BPF recorder, when asked for or possible: no instance, no journal (nothing outlives the process). */
 static int open_bpf(struct lj_trace *t, size_t buffer_kb, char *why, size_t len)
 {

@@ -93,6 +93,17 @@ const char *lj_trace_backend_name(const struct lj_trace *t);
 /* With AUTO on tracefs: why the BPF recorder did not start ("" when it was not tried). */
 const char *lj_trace_bpf_why(const struct lj_trace *t);
 
+/*
+ * For tests (LJ_EXPLAIN_BPF_PLAIN): true loads the BPF recorder's object
+ * for kernels before 5.12 (each record's place taken without the atomic
+ * fetch-and-add they lack) whatever the kernel; false, the default: that
+ * object on such a kernel only.
+ */
+extern bool lj_trace_bpf_plain_claim;
+
+/* The BPF recorder runs its object for kernels before 5.12. */
+bool lj_trace_bpf_plain(const struct lj_trace *t);
+
 /* "bpf", "tracefs" or "auto" as a backend. Return: 0, or -EINVAL. */
 int lj_trace_backend_parse(const char *s, enum lj_trace_backend *out);
 

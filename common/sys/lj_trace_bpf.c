@@ -21,6 +21,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcast-qual"
 #include <lj_trace.skel.h>	/* generated in the build tree */
+#include <lj_trace_plain.skel.h>	/* the same, for kernels before 5.12 */
 #pragma GCC diagnostic pop
 #include "lj_why.h"
 
@@ -74,6 +75,7 @@ struct lj_trace_bpf {
 	int stats_fd;				/* the kernel's run-time statistics, on while open; -1 off */
 	bool measured;				/* prog[] holds the measurement's figures */
 	struct lj_trace_prog_cost prog[NPROGS];	/* per attached program: at lj_trace_bpf_measure, then their difference */
+	bool plain;				/* the object for kernels before 5.12 (no atomic fetch-and-add) */
 };
 
 static char libbpf_said[160];
@@ -266,7 +268,7 @@ static void guess(struct lj_trace_bpf *b)
 	}
 }
 
-/* The running kernel is older than 5.12, whose BPF has no atomic fetch-and-add (reserve_in()'s). */
+/* The running kernel is older than 5.12, whose BPF has no atomic fetch-and-add (claim()'s). */
 static bool before_5_12(void)
 {
 	struct utsname u;
@@ -276,12 +278,14 @@ static bool before_5_12(void)
 	       (major < 5 || (major == 5 && minor < 12));
 }
 
+bool lj_trace_bpf_plain_claim;
+
 /* Open and load the object, its programs chosen by guess() or, @by_btf, by the kernel's BTF. */
 static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, bool by_btf,
 		char *why, size_t len)
 {
 	size_t obj_len = 0;
-	const void *obj = lj_trace_prog__elf_bytes(&obj_len);
+	const void *obj = b->plain ? lj_trace_plain_prog__elf_bytes(&obj_len) : lj_trace_prog__elf_bytes(&obj_len);
 	int err;
 
 	libbpf_said[0] = '\0';
@@ -299,7 +303,8 @@ static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb,
 		return err;
 	if ((err = B(bpf_object__load)(b->obj)) && verifier_said[0])
 		return lj_why_err(why, len, err, "the kernel refused the BPF program %s%s", verifier_said,
-				  before_5_12() ? " (it needs Linux 5.12's atomic fetch-and-add)" : "");
+				  b->plain && strstr(verifier_said, "reserved fields") ?
+				  " (on this architecture it needs Linux 5.12's atomic exchange)" : "");
 	if (err)
 		return lj_why_err(why, len, err, "cannot load the BPF program: %s",
 				  libbpf_said[0] ? libbpf_said : strerror(-err));
@@ -309,8 +314,11 @@ static int load(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb,
 static int start(struct lj_trace_bpf *b, const cpu_set_t *cpus, size_t buffer_kb, char *why, size_t len)
 {
 	struct lj_bpf_conf *conf;
+	int err;
+
+	b->plain = lj_trace_bpf_plain_claim || before_5_12();
 	/* The form forced for tests goes the way of a kernel before 5.18: its guess fails, its BTF decides. */
-	int err = lj_trace_bpf_switch_form == 4 ? -ENOEXEC : load(b, cpus, buffer_kb, false, why, len);
+	err = lj_trace_bpf_switch_form == 4 ? -ENOEXEC : load(b, cpus, buffer_kb, false, why, len);
 
 	/* An older kernel, or one without a tracepoint guessed: the programs it has, from its BTF. */
 	if (err && err != -ENOENT && err != -EPERM) {
@@ -494,4 +502,9 @@ void lj_trace_bpf_close(struct lj_trace_bpf *b)
 	if (b->obj)
 		B(bpf_object__close)(b->obj);
 	free(b);
+}
+
+bool lj_trace_bpf_is_plain(const struct lj_trace_bpf *b)
+{
+	return b && b->plain;
 }

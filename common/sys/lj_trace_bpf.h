@@ -45,6 +45,9 @@ int lj_trace_bpf_open(struct lj_trace_bpf **out, const cpu_set_t *cpus, size_t b
  */
 extern int lj_trace_bpf_switch_form;
 
+/* Whether @b runs the object for kernels before 5.12. */
+bool lj_trace_bpf_is_plain(const struct lj_trace_bpf *b);
+
 /* The measured threads' wake-ups and migrations only (@n 0 or above the filter's room: every task's). */
 int lj_trace_bpf_threads(struct lj_trace_bpf *b, const pid_t *tids, int n);
 

@@ -27,11 +27,15 @@ sys.exit(0 if x is not None and ($2) else 1)" "$1" "$2" 2>"$TMP/pyerr"
 
 skip_unless_tracing
 recorder=${LJ_EXPLAIN_RECORDER:-auto}
-# The automatic choice (explain-kernel.t checks it): BPF with BTF on 5.12 or later.
+# The automatic choice (explain-kernel.t checks it): BPF with BTF (before 5.12, on x86 only).
 if [ "$recorder" = auto ]; then
 	recorder=tracefs
-	[ -r /sys/kernel/btf/vmlinux ] && ! kernel_before 5 12 && recorder=bpf
+	[ -r /sys/kernel/btf/vmlinux ] && { ! kernel_before 5 12 || [ "$(uname -m)" = x86_64 ]; } && recorder=bpf
 fi
+# Its object: the one without atomics before 5.12, or where LJ_EXPLAIN_BPF_PLAIN asks (explain-plain.t).
+object=None
+[ "$recorder" = bpf ] && object="'5.12'"
+[ "$recorder" = bpf ] && { kernel_before 5 12 || [ "${LJ_EXPLAIN_BPF_PLAIN:-0}" = 1 ]; } && object="'before-5.12'"
 # Under QEMU's TCG emulation (a guest without KVM) timing is the emulator's (lj_sysinfo: CPUID "TCGTCGTCGTCG")
 tcg=$(lj-env --show --json 2>/dev/null | jq -r '.system.virtualised // empty' | grep TCG)
 
@@ -112,8 +116,8 @@ for e in e:
 	python3 -c "import json,sys; x=json.load(open(sys.argv[1]))['side']['explain']; print('# spinner us per spike:', [round(c['ns']/1000) for e in x['explanations'] for c in e['causes'] if c.get('pid') == $helper_pid])" "$TMP/spin.json"
 	# The recorder: the one LJ_EXPLAIN_RECORDER forces (explain-tracefs.t runs this file with
 	# tracefs), else BPF where the kernel has BTF; the tracefs one alone has an instance.
-	json_check "$TMP/spin.json" "x['recorder'] == '$recorder' and (x['instance'] is None) == ('$recorder' == 'bpf') and (x['bpf_unavailable'] is None) == ('$recorder' == 'bpf' or '${LJ_EXPLAIN_RECORDER:-auto}' != 'auto')" \
-		"the $recorder recorder explained ($([ -n "${LJ_EXPLAIN_RECORDER:-}" ] && echo forced || echo chosen))"
+	json_check "$TMP/spin.json" "x['recorder'] == '$recorder' and (x['instance'] is None) == ('$recorder' == 'bpf') and (x['bpf_unavailable'] is None) == ('$recorder' == 'bpf' or '${LJ_EXPLAIN_RECORDER:-auto}' != 'auto') and x['bpf_object'] == $object" \
+		"the $recorder recorder explained ($([ -n "${LJ_EXPLAIN_RECORDER:-}" ] && echo forced || echo chosen)$([ "$object" != None ] && echo ", its object for $object"))"
 	json_check "$TMP/spin.json" "all(sum(c['ns'] for c in e['causes']) == e['latency_ns'] for e in x['explanations'])" \
 		"every explanation's shares add up to its latency"
 	ok $(grep -c "^## missed period .* interferer (pid $helper_pid, FIFO 99) ran [23]\.[0-9]* ms" "$TMP/err" | \

@@ -10,7 +10,10 @@
  * by its BTF after the guessed ones fail to load),
  * on the same work: a thread that sleeps 1 ms at a time (each switch-out
  * reported sleeping, S), then spins while a higher-priority thread on its
- * CPU wakes every millisecond (each switch-out reported runnable).
+ * CPU wakes every millisecond (each switch-out reported runnable). The
+ * object for kernels before 5.12 (no atomic fetch-and-add: Debian 11's
+ * 5.10, Android's) records the same work a third time, whatever the
+ * kernel, and must report the same.
  * Root and a kernel with BTF, else skipped.
  */
 #include "lj_explain.h"
@@ -82,11 +85,16 @@ static int start_waker(pthread_t *th)
 struct counts {
 	size_t sleeping, runnable, other;
 	uint64_t old_runs, new_runs;	/* the two programs' runs */
-	bool fifo;
+	bool fifo, plain;		/* plain: the object for kernels before 5.12 ran */
 };
 
-/* Record the work with the sched_switch program of @form (0: the kernel's own). Return: 0; -1 the recorder did not start, 1 its rings were not read (@why says why). */
-static int record(int form, struct counts *c, char *why, size_t len)
+/*
+ * Record the work with the sched_switch program of @form (0: the
+ * kernel's own), from the object for kernels before 5.12 if @plain.
+ * Return: 0; -1 the recorder did not start, 1 its rings were not read
+ * (@why says why).
+ */
+static int record(int form, bool plain, struct counts *c, char *why, size_t len)
 {
 	struct lj_trace_prog_cost p[LJ_TRACE_MAXPROGS];
 	struct lj_trace *t = NULL;
@@ -98,10 +106,12 @@ static int record(int form, struct counts *c, char *why, size_t len)
 
 	*c = (struct counts){ 0 };
 	lj_trace_bpf_switch_form = form;
+	lj_trace_bpf_plain_claim = plain;
 	CPU_ZERO(&cpus);
 	CPU_SET(cpu, &cpus);
 	if (lj_trace_open(&t, &cpus, 0, LJ_TRACE_BPF, why, len))
 		return -1;
+	c->plain = lj_trace_bpf_plain(t);
 	if (lj_trace_measure_programs(t, why, len)) {
 		lj_trace_close(t, false, NULL, 0);
 		return -1;
@@ -147,20 +157,20 @@ static int record(int form, struct counts *c, char *why, size_t len)
 	return 0;
 }
 
-/* The running kernel's sched_switch tracepoint passes prev_state (Linux 5.18 and later). */
-static bool has_prev_state(void)
+/* The running kernel is older than @major.@minor. */
+static bool kernel_before(int major, int minor)
 {
 	struct utsname u;
-	int major = 0, minor = 0;
+	int ma = 0, mi = 0;
 
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return true;
-	return major > 5 || (major == 5 && minor >= 18);
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
 }
 
 int main(void)
 {
-	struct counts cur, old;
+	struct counts cur, old, plain;
 	char why[256] = "";
 	cpu_set_t was;
 
@@ -169,18 +179,25 @@ int main(void)
 	cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
 	if (sched_getaffinity(0, sizeof(was), &was))
 		skip_all("sched_getaffinity failed");
-	if (record(0, &cur, why, sizeof(why)) < 0)
+	if (record(0, false, &cur, why, sizeof(why)) < 0)
 		skip_all(why[0] ? why : "the BPF recorder cannot start here");
-	plan(9);
-	if (!ok(record(4, &old, why, sizeof(why)) == 0, "the recorder starts with the program for kernels before 5.18"))
+	plan(15);
+	if (!ok(record(4, false, &old, why, sizeof(why)) == 0, "the recorder starts with the program for kernels before 5.18"))
+		diag("%s", why);
+	if (!ok(record(0, true, &plain, why, sizeof(why)) == 0, "the recorder starts with the object for kernels before 5.12"))
 		diag("%s", why);
 	sched_setaffinity(0, sizeof(was), &was);
-	diag("switch-outs of the thread, sleeping / runnable / other: kernel's form %zu / %zu / %zu, before-5.18 form %zu / %zu / %zu",
-	     cur.sleeping, cur.runnable, cur.other, old.sleeping, old.runnable, old.other);
+	diag("switch-outs of the thread, sleeping / runnable / other: kernel's form %zu / %zu / %zu, before-5.18 form %zu / %zu / %zu, before-5.12 object %zu / %zu / %zu",
+	     cur.sleeping, cur.runnable, cur.other, old.sleeping, old.runnable, old.other,
+	     plain.sleeping, plain.runnable, plain.other);
+	is_int(cur.plain, kernel_before(5, 12), "the kernel's own choice of object: the one without atomics before 5.12 only");
+	ok(plain.plain, "...and the one without atomics when asked for");
+	ok(plain.sleeping >= SLEEPS * 9 / 10 && plain.other <= 5,
+	   "the object without atomics: a switch-out in a sleep reported sleeping, no other state");
 	diag("runs of the 5.18 program / the older one: %llu / %llu, then %llu / %llu",
 	     (unsigned long long)cur.new_runs, (unsigned long long)cur.old_runs,
 	     (unsigned long long)old.new_runs, (unsigned long long)old.old_runs);
-	if (has_prev_state())
+	if (!kernel_before(5, 18))
 		ok(cur.new_runs > 0 && cur.old_runs == 0, "the kernel's own form (5.18 or later) ran the program with prev_state");
 	else
 		ok(cur.old_runs > 0 && cur.new_runs == 0, "the kernel's own form (before 5.18) ran the program that reads the task's state");
@@ -195,6 +212,13 @@ int main(void)
 	} else {
 		ok(cur.runnable >= WAKES * 4 / 5, "the kernel's own form: a preempted switch-out is reported runnable");
 		ok(old.runnable >= WAKES * 4 / 5, "from the task's state: the same");
+	}
+	if (!plain.fifo)
+		skip(2, "SCHED_FIFO not granted here: no preemption to report");
+	else {
+		ok(plain.runnable >= WAKES * 4 / 5, "the object without atomics: a preempted switch-out reported runnable");
+		ok(plain.sleeping + 10 >= cur.sleeping && cur.sleeping + 10 >= plain.sleeping,
+		   "...and as many sleeps as the kernel's own, within 10");
 	}
 	return done();
 }
