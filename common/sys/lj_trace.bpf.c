@@ -101,9 +101,10 @@ static __always_inline struct lj_bpf_rec *claim(const struct lj_bpf_conf *c, __s
 #else
 /*
  * The same without the atomic fetch-and-add, which BPF has only since
- * Linux 5.12 (this build is the object for older kernels). A kernel calls
- * a tracepoint's programs with preemption off, so on one CPU they nest
- * only as interrupts do: one that comes in runs to its end before the
+ * Linux 5.12 (this build is the object for older kernels). Those kernels
+ * call a tracepoint's programs with preemption off (newer ones need not:
+ * the reason the atomic stays theirs), so on one CPU they nest only as
+ * interrupts do: one that comes in runs to its end before the
  * interrupted one goes on. A plain increment is then safe but for one
  * that comes in between its load and its store: both take the same
  * index, and when the interrupted one goes on, the other's record there
