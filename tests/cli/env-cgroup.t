@@ -146,6 +146,20 @@ while time.monotonic_ns() < end:
 else
 	skip 1 "python3 not installed"
 fi
+# A step that begins late gets half a dwell at least, not a burst of
+# steps to catch up: lj-env stopped for 3.5 dwells here (a cpuset write
+# on a loaded machine can take as long). The gap is by construction: no timing.
+lj-env --cgroup $G --sweep cpus=0,1 --dwell 200ms --json "$TMP/late.json" -- sleep 2.5 >/dev/null 2>"$TMP/late.err" &
+late=$!
+sleep 0.5; kill -STOP $late; sleep 0.7; kill -CONT $late
+wait $late
+is "$?" 0 "--sweep stopped for 0.7 s (3.5 dwells) and continued: the command ran"
+gaps=$(jq -r '[.side.sweep[].mono_ns] as $m | [range(1; $m | length) | ($m[.] - $m[. - 1]) / 1e6 | floor] | map(tostring) | join(" ")' "$TMP/late.json")
+min=$(echo $gaps | tr ' ' '\n' | sort -n | head -1)
+ok "$([ -n "$min" ] && [ "$min" -ge 100 ] && echo 0 || echo 1)" \
+	"...and no step after it came sooner than half a dwell (ms between steps: $gaps)"
+ok "$(echo $gaps | tr ' ' '\n' | awk '$1 >= 600 { n++ } END { print !(n >= 1) }')" "...the stop itself shows as one long step"
+
 # The command watches its own affinity (no timing: the sweep cycles, so
 # CPU 1 comes round however late the machine lets it look) for up to 10 s.
 run_rc lj-env --cgroup $G --sweep cpus=0/1 --dwell 100ms -- sh -c '

@@ -28,6 +28,7 @@ struct env_run {
 	json_object *sweep_log;		/* [{t_ns, cpus, error?}] */
 	int64_t t0;
 	int step;
+	int64_t began;			/* CLOCK_MONOTONIC when the step's write returned */
 	pid_t child;
 	struct lj_power_hook *power;	/* --power, else NULL */
 	char phases[256];		/* LJ_SWEEP_PHASES, "" when none */
@@ -70,6 +71,7 @@ static void sweep_to(struct env_run *r, int step)
 		json_object_array_add(r->sweep_log, e);
 	}
 	r->step = step;
+	r->began = r->t0 + t;
 }
 
 static int sweep_prepare(struct env_run *r, const struct lj_topo *t)
@@ -126,6 +128,17 @@ static void exec_child(struct env_config *cfg, const sigset_t *mask)
 }
 
 /*
+ * When the step after the one that @began is due: on the dwell's grid
+ * (@due) when on time; a step that began late (its write took long, or
+ * the machine stalled) still gets a whole dwell, as catching up would
+ * pass through phases too short for COMMAND to measure anything in.
+ */
+static int64_t next_step(int64_t due, int64_t began, int64_t dwell)
+{
+	return due - began < dwell / 2 ? began + dwell : due;
+}
+
+/*
  * Wait for the child: forward SIGINT/SIGTERM/SIGHUP to it, and step the
  * sweep at each dwell deadline. The signals are blocked and taken with
  * sigtimedwait, so no handler races with the wait.
@@ -133,7 +146,7 @@ static void exec_child(struct env_config *cfg, const sigset_t *mask)
 static int supervise(struct env_run *r, const sigset_t *wait_set)
 {
 	const struct env_sweep *sw = &r->cfg->sweep;
-	int64_t next = sw->nsteps > 1 ? r->t0 + sw->dwell_ns : INT64_MAX;
+	int64_t next = sw->nsteps > 1 ? next_step(r->t0 + sw->dwell_ns, r->began, sw->dwell_ns) : INT64_MAX;
 	int status;
 
 	for (;;) {
@@ -153,7 +166,7 @@ static int supervise(struct env_run *r, const sigset_t *wait_set)
 		left = next == INT64_MAX ? 3600 * LJ_NSEC_PER_SEC : next - lj_now_ns();
 		if (left <= 0) {
 			sweep_to(r, (r->step + 1) % sw->nsteps);
-			next += sw->dwell_ns;
+			next = next_step(next + sw->dwell_ns, r->began, sw->dwell_ns);
 			continue;
 		}
 		ts = lj_ns_to_ts(left);
