@@ -151,7 +151,9 @@ fi
 # on a loaded machine can take as long). The gap is by construction: no timing.
 lj-env --cgroup $G --sweep cpus=0,1 --dwell 200ms --json "$TMP/late.json" -- sleep 2.5 >/dev/null 2>"$TMP/late.err" &
 late=$!
-sleep 0.5; kill -STOP $late; sleep 0.7; kill -CONT $late
+# Stopped once the sweep has begun (a slow guest's setup can outlast any fixed wait).
+for i in $(seq 100); do grep -q 'sweep: +' "$TMP/late.err" 2>/dev/null && break; sleep 0.1; done
+sleep 0.3; kill -STOP $late; sleep 0.7; kill -CONT $late
 wait $late
 is "$?" 0 "--sweep stopped for 0.7 s (3.5 dwells) and continued: the command ran"
 gaps=$(jq -r '[.side.sweep[].mono_ns] as $m | [range(1; $m | length) | ($m[.] - $m[. - 1]) / 1e6 | floor] | map(tostring) | join(" ")' "$TMP/late.json")
