@@ -30,7 +30,7 @@ is "$rc" 0 "lj-cyclic --explain runs on $(uname -r)"
 rec=$(jq -r '.side.explain.recorder' "$TMP/r.json")
 why=$(jq -r '.side.explain.bpf_unavailable // ""' "$TMP/r.json")
 object=$(jq -r '.side.explain.bpf_object // "none"' "$TMP/r.json")
-if [ -e /sys/kernel/btf/vmlinux ] && kernel_before 5 12 && [ "$(uname -m)" != x86_64 ]; then
+if [ -e /sys/kernel/btf/vmlinux ] && ! bpf_recorder_loads; then
 	is "$rec" tracefs "before 5.12 outside x86: the tracefs recorder"
 	[[ $why == *"needs Linux 5.12"* ]]
 	ok $? "...saying the BPF one needs 5.12 ($why)"

@@ -30,7 +30,7 @@ recorder=${LJ_EXPLAIN_RECORDER:-auto}
 # The automatic choice (explain-kernel.t checks it): BPF with BTF (before 5.12, on x86 only).
 if [ "$recorder" = auto ]; then
 	recorder=tracefs
-	[ -r /sys/kernel/btf/vmlinux ] && { ! kernel_before 5 12 || [ "$(uname -m)" = x86_64 ]; } && recorder=bpf
+	bpf_recorder_loads && recorder=bpf
 fi
 # Its object: the one without atomics before 5.12, or where LJ_EXPLAIN_BPF_PLAIN asks (explain-plain.t).
 object=None

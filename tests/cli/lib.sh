@@ -185,6 +185,13 @@ kernel_before() {
 	[ $((major < $1 || (major == $1 && minor < $2))) = 1 ]
 }
 
+# bpf_recorder_loads: --explain's automatic choice is the BPF recorder here: a kernel
+# with BTF, before 5.12 on x86 only (its object there has no atomics; elsewhere it
+# still needs the atomic exchange: docs/explain.md, "The BPF recorder").
+bpf_recorder_loads() {
+	[ -r /sys/kernel/btf/vmlinux ] && { ! kernel_before 5 12 || [ "$(uname -m)" = x86_64 ]; }
+}
+
 # require_real_cgroups ROOT_WHY: the preconditions of a test on the machine's own
 # cgroups (root, else skip_all ROOT_WHY; a cgroup layout ljkit uses; two CPUs), with
 # cgroup_profile's CG_* set.
