@@ -143,10 +143,12 @@ fi
 # The known answer: a FIFO 99 spinner pinned to CPU takes it for SPIN_US every 100 ms; each
 # spin inside the measured phase lies within one of the loop's largest gaps (end_ns - gap_ns
 # <= the spin's start, end_ns >= its end, all CLOCK_MONOTONIC), and --explain gives that gap's
-# time to the spinner: at least 90 % of the spin (the host may take the vCPU inside a spin, and
-# the guest's trace counts that as the spinner's; other tasks may share the gap on a loaded
-# machine, so the spinner need not be its only cause). The spinner outlives the run, so the
-# recorder reads its policy back (FIFO, not the trace's RT).
+# time to the spinner and to the interrupts that came in on it: together at least 90 % of the
+# spin, the spinner alone at least half. The host may take the vCPU inside a spin, and the
+# guest's trace counts that as whatever ran: the spinner's, or an interrupt's when the host
+# took it inside one (CI once saw the local timer hold 1.6 ms of a 5.2 ms spin under ASan).
+# Other tasks may share the gap on a loaded machine, so the spinner need not be its only cause.
+# The spinner outlives the run, so the recorder reads its policy back (FIFO, not the trace's RT).
 HELPER=$LJ_BUILD/t/helpers/interferer
 SPIN_US=5000
 if ! is_root || [ ! -x "$HELPER" ]; then
@@ -180,14 +182,17 @@ else
 	else
 		explained=$(jq ".side.explain as \$x | all($inside[]; . as \$s | any(\$x.explanations[];
 			\$x.t0_ns + .at_ns <= \$s[0] and \$x.t0_ns + .at_ns + .latency_ns >= \$s[1] and
-			any(.causes[]; .pid == $hpid and .name == \"interferer\" and .sched == \"FIFO 99\" and
-			    .ns >= (\$s[1] - \$s[0]) * 0.9)))" "$TMP/k.json")
-		is "$explained" true "--explain: the gap around each spin is explained, the spinner (FIFO 99) in it for its spin"
+			([.causes[] | select(.pid == $hpid and .name == \"interferer\" and .sched == \"FIFO 99\")
+			  | .ns] | add // 0) as \$spinner |
+			([.causes[] | select(.kind == \"irq\" or .kind == \"softirq\") | .ns] | add // 0) as \$irqs |
+			\$spinner >= (\$s[1] - \$s[0]) * 0.5 and
+			\$spinner + \$irqs >= (\$s[1] - \$s[0]) * 0.9))" "$TMP/k.json")
+		is "$explained" true "--explain: the gap around each spin is explained, the spinner (FIFO 99) and the interrupts on it for its spin"
 		[ "$explained" = true ] ||
 			diag "spins [start, end] and the explanations containing them (latency, the spinner's ns):" \
 			     "$(jq -c ".side.explain as \$x | [$inside[] | . as \$s | {spin: \$s, by: [\$x.explanations[] |
 				select(\$x.t0_ns + .at_ns <= \$s[0] and \$x.t0_ns + .at_ns + .latency_ns >= \$s[1]) |
-				{latency_ns, causes: [.causes[] | {name, ns}]}]}]" "$TMP/k.json")"
+				{latency_ns, causes: [.causes[] | {kind, name, ns}]}]}]" "$TMP/k.json")"
 	fi
 	exec 9<&-
 fi
