@@ -445,7 +445,11 @@ static void walk(const struct lj_tev_seq *s, uint64_t wake_ts, struct lj_explana
 			apply(&c, e);
 		if (e->ts <= x->due_ns)
 			idle_at_due = c.idle || (c.known && c.pid == 0);
-		/* The first thing the CPU does after due ends its idle (cpu_idle exit or an irq). */
+		/*
+		 * The first thing the CPU does after due ends its idle: an
+		 * interrupt, a cpu_idle exit (in a trace that has them; the
+		 * recorders leave them out) or the switch away from idle.
+		 */
 		if (idle_at_due && !exit_seen && e->ts > x->due_ns) {
 			exit_seen = true;
 			x->idle_exit_ns = e->ts - x->due_ns;

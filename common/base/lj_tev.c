@@ -87,7 +87,7 @@ bool lj_tev_needed(const struct lj_tev *e, const pid_t *tids, int n, bool have_w
 	case LJ_TEV_MIGRATE:
 		return among(e->mig.pid, tids, n);
 	case LJ_TEV_IDLE:
-		return e->idle_state == LJ_TEV_IDLE_EXIT;
+		return false;
 	default:
 		return true;
 	}

@@ -136,15 +136,15 @@ static __always_inline struct lj_bpf_rec *claim(const struct lj_bpf_conf *c, __s
 }
 #endif
 
-/* The next record of @slot, whose head is @h (slot_head), or NULL. */
-static __always_inline struct lj_bpf_rec *reserve_in(const struct lj_bpf_conf *c, __s32 slot,
-						     struct lj_bpf_head *h, __u32 type)
+/* The next record of this CPU's slot, or NULL when the CPU is not measured. */
+static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
 {
+	__s32 slot;
+	struct lj_bpf_head *h = slot_head(cp, &slot);
 	struct lj_bpf_rec *r;
 	__u64 i;
 
-	r = claim(c, slot, h, &i);
-	if (!r)
+	if (!h || !(r = claim(*cp, slot, h, &i)))
 		return 0;
 	/* Being written (what no committed index can be); commit() turns it into i + 1. */
 	publish(&r->seq, ~0ULL - i);
@@ -152,15 +152,6 @@ static __always_inline struct lj_bpf_rec *reserve_in(const struct lj_bpf_conf *c
 	r->type = type;
 	r->pid = (__s32)bpf_get_current_pid_tgid();
 	return r;
-}
-
-/* The next record of this CPU's slot, or NULL when the CPU is not measured. */
-static __always_inline struct lj_bpf_rec *reserve(struct lj_bpf_conf **cp, __u32 type)
-{
-	__s32 slot;
-	struct lj_bpf_head *h = slot_head(cp, &slot);
-
-	return h ? reserve_in(*cp, slot, h, type) : 0;
 }
 
 static __always_inline void commit(struct lj_bpf_rec *r)
@@ -361,32 +352,6 @@ SEC("tp_btf/local_timer_exit")
 int BPF_PROG(lj_timer_exit, int vector)
 {
 	one_number(LJ_BPF_TIMER_EXIT, vector);
-	return 0;
-}
-
-/*
- * Its exits (PWR_EVENT_EXIT) only, as the tracefs recorder's filter, and
- * of those only the ones no other record preceded since the CPU went
- * idle: an explanation reads an idle exit as the end of an idle stretch,
- * which an interrupt taken in it (the timer's, on a wake-up's path)
- * already ended. What is left is a poll loop's exit without one.
- */
-SEC("tp_btf/cpu_idle")
-int BPF_PROG(lj_idle, unsigned int state, unsigned int cpu_id)
-{
-	struct lj_bpf_conf *c;
-	__s32 slot;
-	struct lj_bpf_head *h = slot_head(&c, &slot);
-	struct lj_bpf_rec *r;
-
-	if (!h)
-		return 0;
-	if (state != 0xffffffffu)
-		h->idle_from = h->head;
-	else if (h->head == h->idle_from && (r = reserve_in(c, slot, h, LJ_BPF_IDLE))) {
-		r->a = (__s32)state;
-		commit(r);
-	}
 	return 0;
 }
 

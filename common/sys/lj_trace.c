@@ -39,10 +39,6 @@ static int enable_events(struct lj_trace *t, char *why, size_t len)
 		if (lj_trace_events[i].instead_of_waking && t->have_waking)
 			continue;
 		if (tracefs_event_enable(t->inst, lj_trace_events[i].sys, lj_trace_events[i].name) == 0) {
-			/* Without the filter the event is recorded whole: more volume, the same answers. */
-			if (lj_trace_events[i].filter)
-				tracefs_event_file_write(t->inst, lj_trace_events[i].sys, lj_trace_events[i].name,
-							 "filter", lj_trace_events[i].filter);
 			t->st.events_enabled++;
 			t->have_waking |= lj_trace_events[i].type == LJ_TEV_WAKING;
 			continue;

@@ -52,7 +52,6 @@ static const struct prog {
 	{ "lj_softirq_exit", "softirq_exit", false },
 	{ "lj_timer_entry", "local_timer_entry", false },
 	{ "lj_timer_exit", "local_timer_exit", false },
-	{ "lj_idle", "cpu_idle", false },
 	{ "lj_freq", "cpu_frequency", false },
 };
 #define NPROGS (sizeof(progs) / sizeof(progs[0]))

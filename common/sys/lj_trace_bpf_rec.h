@@ -23,7 +23,7 @@
 enum lj_bpf_type {
 	LJ_BPF_SWITCH = 0, LJ_BPF_WAKING = 1, LJ_BPF_MIGRATE = 3, LJ_BPF_IRQ_ENTRY = 4,
 	LJ_BPF_IRQ_EXIT = 5, LJ_BPF_SOFTIRQ_ENTRY = 6, LJ_BPF_SOFTIRQ_EXIT = 7,
-	LJ_BPF_TIMER_ENTRY = 8, LJ_BPF_TIMER_EXIT = 9, LJ_BPF_IDLE = 11, LJ_BPF_FREQ = 12,
+	LJ_BPF_TIMER_ENTRY = 8, LJ_BPF_TIMER_EXIT = 9, LJ_BPF_FREQ = 12,
 };
 
 /*
@@ -52,8 +52,7 @@ struct lj_bpf_rec {
 /* A slot's head, alone on its cache line (its CPU writes it at each event). */
 struct lj_bpf_head {
 	__u64 head;
-	__u64 idle_from;	/* head when the CPU last went idle (the program's own) */
-	__u64 pad[6];
+	__u64 pad[7];
 };
 
 /* Set by the reader before it attaches the programs; tids updated while they run. */

@@ -7,7 +7,7 @@
 #define SAME(x) ((int)LJ_BPF_##x == (int)LJ_TEV_##x)
 _Static_assert(SAME(SWITCH) && SAME(WAKING) && SAME(MIGRATE) && SAME(IRQ_ENTRY) && SAME(IRQ_EXIT) &&
 	       SAME(SOFTIRQ_ENTRY) && SAME(SOFTIRQ_EXIT) && SAME(TIMER_ENTRY) && SAME(TIMER_EXIT) &&
-	       SAME(IDLE) && SAME(FREQ), "the BPF program's event types are lj_tev_type's");
+	       SAME(FREQ), "the BPF program's event types are lj_tev_type's");
 
 /* A string the program copied (NUL-terminated by the kernel's helpers; bounded here anyway). */
 static void str(char *dst, size_t len, const char *src, size_t n)
@@ -62,9 +62,8 @@ int lj_trace_bpf_tev(const struct lj_bpf_rec *r, struct lj_tev *ev)
 	case LJ_TEV_SOFTIRQ_EXIT:
 		ev->softirq_vec = (unsigned int)r->a;
 		break;
-	case LJ_TEV_IDLE:
 	case LJ_TEV_FREQ:
-		ev->idle_state = (uint32_t)r->a;	/* freq_khz shares it */
+		ev->freq_khz = (uint32_t)r->a;
 		break;
 	default:
 		break;

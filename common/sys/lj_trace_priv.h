@@ -25,7 +25,6 @@ struct lj_trace_event {
 	bool required;
 	bool by_pid;		/* filtered on the measured threads (lj_trace_threads) */
 	bool instead_of_waking;	/* enabled only when sched_waking is missing */
-	const char *filter;	/* a fixed event filter (NULL: none) */
 };
 /*
  * In lj_trace_read.c, which maps the events' ids back to these types;

@@ -26,8 +26,6 @@ const struct lj_trace_event lj_trace_events[] = {
 	{ "irq", "softirq_exit", LJ_TEV_SOFTIRQ_EXIT },
 	{ "irq_vectors", "local_timer_entry", LJ_TEV_TIMER_ENTRY },
 	{ "irq_vectors", "local_timer_exit", LJ_TEV_TIMER_EXIT },
-	/* Its exits only (PWR_EVENT_EXIT): the switch to the idle task says when the CPU went idle. */
-	{ "power", "cpu_idle", LJ_TEV_IDLE, .filter = "state == 4294967295" },
 	{ "power", "cpu_frequency", LJ_TEV_FREQ },
 };
 const size_t lj_trace_nevents = sizeof(lj_trace_events) / sizeof(lj_trace_events[0]);
@@ -43,7 +41,6 @@ static const char *const field_names[LJ_TEV_NTYPES][LJ_TRACE_MAXFIELDS] = {
 	[LJ_TEV_IRQ_EXIT] = { "irq" },
 	[LJ_TEV_SOFTIRQ_ENTRY] = { "vec" },
 	[LJ_TEV_SOFTIRQ_EXIT] = { "vec" },
-	[LJ_TEV_IDLE] = { "state" },
 	[LJ_TEV_FREQ] = { "state" },
 };
 
@@ -123,9 +120,8 @@ static void fill(const struct lj_trace *t, const struct tep_record *r, struct lj
 	case LJ_TEV_SOFTIRQ_EXIT:
 		ev->softirq_vec = (unsigned int)num(f[0], r);
 		break;
-	case LJ_TEV_IDLE:
 	case LJ_TEV_FREQ:
-		ev->idle_state = (uint32_t)num(f[0], r);	/* freq_khz shares it */
+		ev->freq_khz = (uint32_t)num(f[0], r);
 		break;
 	default:
 		break;

@@ -435,9 +435,8 @@ static void to_rec(const struct lj_tev *e, uint64_t j, struct lj_bpf_rec *r)
 	case LJ_TEV_SOFTIRQ_EXIT:
 		r->a = (int32_t)e->softirq_vec;
 		break;
-	case LJ_TEV_IDLE:
 	case LJ_TEV_FREQ:
-		r->a = (int32_t)e->idle_state;
+		r->a = (int32_t)e->freq_khz;
 		break;
 	default:
 		break;
@@ -555,6 +554,32 @@ static void test_light(void)
 	}
 }
 
+/*
+ * What the recorders give up by leaving cpu_idle out (docs/explain.md,
+ * "What is recorded"): a polling idle CPU 0 left for a remote wake-up,
+ * with no interrupt. Thread 500 due at 001000 (woken then from CPU 1),
+ * idle since 000100, the idle loop's exit at 001003, the switch to the
+ * thread at 001005. The whole trace's idle exit is the cpu_idle exit's,
+ * 3 us; the recorded one's the switch's, 5 us; the causes are the same
+ * (idle 5 us: the idle task ran until the switch).
+ */
+static void test_idle_poll_exit(void)
+{
+	struct lj_explanation full, light;
+
+	is_int(load("idle-poll.trace"), 0, "idle-poll fixture loads");
+	is_int(lj_explain(&view, 0, 500, 100001000 * US, 100001005 * US, &full), 0, "explained on the whole trace");
+	is_int(full.idle_exit_ns, 3 * US, "idle exit 3 us: the cpu_idle exit");
+	is_int(ns_of(&full, LJ_CAUSE_IDLE, 0), 5 * US, "idle 5 us");
+	is_int((int)keep_needed(500), 2, "the recorders keep neither cpu_idle event");
+	is_int(lj_explain(&view, 0, 500, 100001000 * US, 100001005 * US, &light), 0, "explained on the recorded events");
+	is_int(light.idle_exit_ns, 5 * US, "idle exit 5 us: the switch away from idle, 2 us after the exit");
+	is_int(ns_of(&light, LJ_CAUSE_IDLE, 0), 5 * US, "the same idle 5 us");
+	ok(light.state == full.state && light.wake_delay_ns == full.wake_delay_ns &&
+	   light.runq_wait_ns == full.runq_wait_ns && total(&light) == total(&full),
+	   "the same state, delays and total");
+}
+
 /* The kernel's filter for the measured threads' events. */
 static void test_pid_filter(void)
 {
@@ -586,6 +611,9 @@ static void test_pid_filter(void)
 	ok(lj_tev_needed(&e, tids, 2, false), "but in its stead");
 	e.type = LJ_TEV_HRTIMER;
 	ok(!lj_tev_needed(&e, NULL, 0, true), "hrtimer_expire_entry never");
+	e.type = LJ_TEV_IDLE;
+	e.idle_state = LJ_TEV_IDLE_EXIT;
+	ok(!lj_tev_needed(&e, NULL, 0, true), "cpu_idle never, not even its exits");
 	e.type = LJ_TEV_SWITCH;
 	ok(lj_tev_needed(&e, tids, 2, true), "every switch");
 	is_str(lj_tev_type_name(LJ_TEV_MIGRATE), "sched_migrate_task", "type names are the kernel's");
@@ -609,6 +637,7 @@ int main(void)
 	test_preempt();
 	test_storm();
 	test_unaccounted();
+	test_idle_poll_exit();
 	test_idle_exit();
 	test_bad_input();
 	test_idle_untraced();

@@ -42,9 +42,9 @@ static void test_conversion(void)
 	r = (struct lj_bpf_rec){ .type = LJ_BPF_IRQ_ENTRY, .a = 36, .s2 = "virtio1-req.0" };
 	is_int(lj_trace_bpf_tev(&r, &ev), 0, "an irq entry converts");
 	ok(ev.irq.irq == 36 && !strcmp(ev.irq.name, "virtio1-req.0"), "with its number and name");
-	r = (struct lj_bpf_rec){ .type = LJ_BPF_IDLE, .a = -1 };
+	r = (struct lj_bpf_rec){ .type = LJ_BPF_FREQ, .a = 2400000 };
 	lj_trace_bpf_tev(&r, &ev);
-	ok(ev.idle_state == LJ_TEV_IDLE_EXIT, "cpu_idle's exit state");
+	ok(ev.type == LJ_TEV_FREQ && ev.freq_khz == 2400000, "cpu_frequency's kHz");
 	r = (struct lj_bpf_rec){ .type = LJ_TEV_LOST };
 	is_int(lj_trace_bpf_tev(&r, &ev), -1, "a type the program never writes is refused");
 	r.type = 99;
