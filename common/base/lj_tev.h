@@ -108,10 +108,10 @@ bool lj_tev_kept(uint64_t ts, const struct lj_tev_window *keep, size_t nkeep, si
  * which already give the interrupt its time), sched_wakeup when the kernel
  * has sched_waking (@have_waking: the earlier of the two, the one the
  * explanation prefers), cpu_idle (the switch to the idle task says the
- * CPU is idle, and the interrupt that ends the idle, or else the switch
- * away from the idle task a microsecond after the exit, that it left;
- * the program on that tracepoint, which runs a dozen times per wake-up on
- * a polling cpuidle driver, cost more than that microsecond), and
+ * CPU went idle; the interrupt that ends the idle says it left, or else
+ * the switch away from the idle task, a microsecond or two after the
+ * exit: a program there ran on every wake-up's path, and a dozen times
+ * more per wake-up while idle on a polling cpuidle driver), and
  * the wake-ups and migrations of tasks other than the measured threads
  * (a late thread's story is its own events).
  * The recorder asks the kernel for exactly this set (events left
