@@ -34,10 +34,10 @@ enum lj_bpf_type {
  *   WAKING:  a pid, b prio, c target_cpu, s1 comm
  *   MIGRATE: a pid, b prio, c orig_cpu, d dest_cpu, s1 comm
  *   IRQ_ENTRY: a irq, s2 the handler's name; IRQ_EXIT: a irq
- *   SOFTIRQ_*: a vec; IDLE: a state (exits only); FREQ: a the frequency
- * seq is the record's index + 1 once written, 0 while it is being
- * written: the reader takes a record whose seq it expects before and
- * after copying it (an overwritten one is counted as overrun).
+ *   SOFTIRQ_*: a vec; FREQ: a the frequency (no program records cpu_idle)
+ * seq is the record's index + 1 once written, ~0 - index while it is
+ * being written: the reader takes a record whose seq it expects before
+ * and after copying it (an overwritten one is counted as overrun).
  */
 struct lj_bpf_rec {
 	__u64 seq;
