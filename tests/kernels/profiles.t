@@ -26,7 +26,8 @@ SYSTEM="tests/cli/env-cgroup.t tests/cli/env-crash.t tests/cli/env-cgroup-b2b.t 
 	$LJ_BUILD/t/test_cgroup $LJ_BUILD/t/test_setup $LJ_BUILD/t/test_setup_trust $LJ_BUILD/t/test_setupopt"
 PREEMPT="$LJ_BUILD/t/test_preempt $LJ_BUILD/t/test_preempt_switch"
 # The BPF recorder's programs load and record on the kernel (CO-RE against its BTF): both
-# sched_switch programs, and cpu_idle's exits left out after an interrupt.
+# sched_switch programs, and an idle's end seen without cpu_idle (the timer's records, then
+# the switch in).
 RECORDER="$LJ_BUILD/t/test_trace_bpf_switch $LJ_BUILD/t/test_trace_bpf_idle tests/cli/explain-kernel.t"
 # validity.t takes 4 minutes under TCG (each chrt is a process start of tens of ms): once, on v2.
 MEASURE="tests/cli/cyclic.t tests/cli/power.t"
