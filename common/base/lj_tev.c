@@ -165,22 +165,58 @@ static long state_of(const char *txt)
 	return txt[0] == 'D' ? 2 : 1;
 }
 
+/*
+ * A task name after its "KEY=" at @p, into @out: it ends where the
+ * kernel's next field @next (" prev_pid=") begins. A name is up to 15
+ * bytes of anything a process chose (spaces, "=", a field's own text), so
+ * its end is the last @next that starts within a name's length, never the
+ * first space (the kernel's text after a name cannot hold @next again).
+ * Return: where @next begins, or NULL.
+ */
+static const char *name_value(const char *p, const char *next, char *out, size_t len)
+{
+	size_t nl = strlen(next), n;
+	const char *end = NULL;
+
+	for (size_t i = 0; i < LJ_TEV_COMM && p[i]; i++)
+		if (!strncmp(p + i, next, nl))
+			end = p + i;
+	if (!end)
+		return NULL;
+	n = (size_t)(end - p) < len ? (size_t)(end - p) : len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return end;
+}
+
 static int parse_switch(const char *f, struct lj_tev *ev)
 {
+	const char *prev_rest, *next_at, *next_rest;
 	char st[16];
 
-	if (!field(f, "prev_comm", ev->sw.prev_comm, sizeof(ev->sw.prev_comm)) ||
-	    !field(f, "next_comm", ev->sw.next_comm, sizeof(ev->sw.next_comm)) ||
-	    !field_int(f, "prev_pid", &ev->sw.prev_pid) || !field_int(f, "next_pid", &ev->sw.next_pid) ||
-	    !field_int(f, "prev_prio", &ev->sw.prev_prio) ||
-	    !field_int(f, "next_prio", &ev->sw.next_prio) || !field(f, "prev_state", st, sizeof(st)))
+	if (strncmp(f, " prev_comm=", 11) ||
+	    !(prev_rest = name_value(f + 11, " prev_pid=", ev->sw.prev_comm, sizeof(ev->sw.prev_comm))) ||
+	    !(next_at = strstr(prev_rest, " next_comm=")) ||
+	    !(next_rest = name_value(next_at + 11, " next_pid=", ev->sw.next_comm, sizeof(ev->sw.next_comm))) ||
+	    !field_int(prev_rest, "prev_pid", &ev->sw.prev_pid) ||
+	    !field_int(prev_rest, "prev_prio", &ev->sw.prev_prio) ||
+	    !field(prev_rest, "prev_state", st, sizeof(st)) ||
+	    !field_int(next_rest, "next_pid", &ev->sw.next_pid) ||
+	    !field_int(next_rest, "next_prio", &ev->sw.next_prio))
 		return -EINVAL;
 	ev->sw.prev_state = state_of(st);
 	return 1;
 }
 
+/* "comm=NAME pid=...": the fields after the name, or NULL. */
+static const char *task_name(const char *f, char *out, size_t len)
+{
+	return strncmp(f, " comm=", 6) ? NULL : name_value(f + 6, " pid=", out, len);
+}
+
 static int parse_fields(const char *name, const char *f, struct lj_tev *ev)
 {
+	const char *rest;
 	int v;
 
 	if (!strcmp(name, "sched_switch")) {
@@ -189,23 +225,35 @@ static int parse_fields(const char *name, const char *f, struct lj_tev *ev)
 	}
 	if (!strcmp(name, "sched_waking") || !strcmp(name, "sched_wakeup")) {
 		ev->type = !strcmp(name, "sched_waking") ? LJ_TEV_WAKING : LJ_TEV_WAKEUP;
-		return field(f, "comm", ev->wake.comm, sizeof(ev->wake.comm)) &&
-		       field_int(f, "pid", &ev->wake.pid) && field_int(f, "prio", &ev->wake.prio) &&
-		       field_int(f, "target_cpu", &ev->wake.target_cpu) ? 1 : -EINVAL;
+		return (rest = task_name(f, ev->wake.comm, sizeof(ev->wake.comm))) &&
+		       field_int(rest, "pid", &ev->wake.pid) && field_int(rest, "prio", &ev->wake.prio) &&
+		       field_int(rest, "target_cpu", &ev->wake.target_cpu) ? 1 : -EINVAL;
 	}
 	if (!strcmp(name, "sched_migrate_task")) {
 		ev->type = LJ_TEV_MIGRATE;
-		return field(f, "comm", ev->mig.comm, sizeof(ev->mig.comm)) &&
-		       field_int(f, "pid", &ev->mig.pid) && field_int(f, "prio", &ev->mig.prio) &&
-		       field_int(f, "orig_cpu", &ev->mig.orig_cpu) &&
-		       field_int(f, "dest_cpu", &ev->mig.dest_cpu) ? 1 : -EINVAL;
+		return (rest = task_name(f, ev->mig.comm, sizeof(ev->mig.comm))) &&
+		       field_int(rest, "pid", &ev->mig.pid) && field_int(rest, "prio", &ev->mig.prio) &&
+		       field_int(rest, "orig_cpu", &ev->mig.orig_cpu) &&
+		       field_int(rest, "dest_cpu", &ev->mig.dest_cpu) ? 1 : -EINVAL;
 	}
 	if (!strcmp(name, "irq_handler_entry") || !strcmp(name, "irq_handler_exit")) {
 		ev->type = name[12] == 'e' && name[13] == 'n' ? LJ_TEV_IRQ_ENTRY : LJ_TEV_IRQ_EXIT;
-		if (ev->type == LJ_TEV_IRQ_ENTRY &&
-		    !field(f, "name", ev->irq.name, sizeof(ev->irq.name)))
+		if (!field_int(f, "irq", &ev->irq.irq))
 			return -EINVAL;
-		return field_int(f, "irq", &ev->irq.irq) ? 1 : -EINVAL;
+		/* The handler's name is the last field: the rest of the line, spaces and all. */
+		if (ev->type == LJ_TEV_IRQ_ENTRY) {
+			const char *handler = strstr(f, " name=");
+			size_t n;
+
+			if (!handler)
+				return -EINVAL;
+			handler += 6;
+			n = strcspn(handler, "\r\n");
+			n = n < sizeof(ev->irq.name) ? n : sizeof(ev->irq.name) - 1;
+			memcpy(ev->irq.name, handler, n);
+			ev->irq.name[n] = '\0';
+		}
+		return 1;
 	}
 	if (!strcmp(name, "softirq_entry") || !strcmp(name, "softirq_exit")) {
 		ev->type = name[8] == 'e' && name[9] == 'n' ? LJ_TEV_SOFTIRQ_ENTRY : LJ_TEV_SOFTIRQ_EXIT;
@@ -232,12 +280,13 @@ static int parse_fields(const char *name, const char *f, struct lj_tev *ev)
 	return 0;
 }
 
-/* "CPU:1 [LOST 12 EVENTS]" */
+/* "CPU:1 [LOST 12 EVENTS]", the whole of it (a task's name can hold "[LOST 3"). */
 static int parse_lost(const char *line, struct lj_tev *ev, int *cpu)
 {
 	unsigned long long n;
+	int end = 0;
 
-	if (sscanf(line, " CPU:%d [LOST %llu EVENTS]", cpu, &n) != 2)
+	if (sscanf(line, " CPU:%d [LOST %llu EVENTS]%n", cpu, &n, &end) != 2 || !end || *cpu < 0)
 		return 0;
 	memset(ev, 0, sizeof(*ev));
 	ev->type = LJ_TEV_LOST;
@@ -245,59 +294,89 @@ static int parse_lost(const char *line, struct lj_tev *ev, int *cpu)
 	return 1;
 }
 
-/* "  comm-PID  [CPU]": the task current when the event fired, and its CPU. */
-static int current_pid(const char *line, const char *br, int *cpu, pid_t *pid)
+/* "-PID  [CPU] " at @q: the PID, the CPU and where the flags begin, or NULL. */
+static const char *pid_cpu_at(const char *q, pid_t *pid, int *cpu)
 {
-	const char *open = br, *p;
+	char *end;
+	long v;
 
-	while (open > line && *open != '[')
-		open--;
-	if (*open != '[' || sscanf(open, "[%d]", cpu) != 1)
-		return -EINVAL;
-	p = open;
-	while (p > line && p[-1] == ' ')
-		p--;
-	while (p > line && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	if (p == line || p[-1] != '-' || sscanf(p, "%d", pid) != 1)
-		return -EINVAL;
-	return 0;
+	if (*q != '-' || q[1] < '0' || q[1] > '9')
+		return NULL;
+	errno = 0;
+	v = strtol(q + 1, &end, 10);
+	if (errno || v > INT32_MAX || *end != ' ')
+		return NULL;
+	*pid = (pid_t)v;
+	while (*end == ' ')
+		end++;
+	if (*end != '[' || end[1] < '0' || end[1] > '9')
+		return NULL;
+	v = strtol(end + 1, &end, 10);
+	if (errno || v > INT32_MAX || end[0] != ']' || end[1] != ' ')
+		return NULL;
+	*cpu = (int)v;
+	return end + 2;
+}
+
+/*
+ * "  NAME-PID  [CPU] ": the task current when the event fired, its CPU,
+ * and where the flags begin, or NULL. The kernel pads the name to 16
+ * columns on the left; the name is up to 15 bytes of anything ("a-1
+ * [002] " too), so the prefix is the last "-PID [CPU] " that starts within
+ * a name's length of the padding's end (the kernel's text after it holds
+ * none).
+ */
+static const char *current_task(const char *line, int *cpu, pid_t *pid)
+{
+	const char *s = line, *after = NULL, *a;
+	pid_t p;
+	int c;
+
+	while (*s == ' ')
+		s++;
+	for (size_t i = 0; i < LJ_TEV_COMM && s[i]; i++)
+		if ((a = pid_cpu_at(s + i, &p, &c))) {
+			after = a;
+			*pid = p;
+			*cpu = c;
+		}
+	return after;
 }
 
 int lj_tev_parse_line(const char *line, struct lj_tev *ev, int *cpu)
 {
-	const char *br = strstr(line, "] ");
+	const char *flags, *colon, *p;
 	unsigned long long sec;
 	char frac[16], name[32];
 	int nfrac = 0, consumed = 0, ret;
 	uint64_t ns;
 	pid_t pid;
 
-	if (strstr(line, "[LOST "))
-		return parse_lost(line, ev, cpu);
-	if (line[0] == '#' || !br || br - line < 4)
+	if (line[0] == '#')
 		return 0;
-	if (current_pid(line, br, cpu, &pid))
+	if (parse_lost(line, ev, cpu))
+		return 1;
+	if (!(flags = current_task(line, cpu, &pid)))
 		return 0;
-	/* After the CPU: optional flags ("d.h1."), then "SEC.FRAC: NAME: fields". */
-	{
-		/* The timestamp is the word before the first ": " (the flags hold digits too). */
-		const char *colon = strstr(br, ": "), *p = colon;
-
-		if (!colon)
-			return 0;
-		while (p > br && p[-1] != ' ')
-			p--;
-		if (sscanf(p, "%llu.%15[0-9]: %31[a-z_]:%n", &sec, frac, name, &consumed) != 3)
-			return 0;
-		nfrac = (int)strlen(frac);
-		ns = 0;
-		for (int i = 0; i < 9; i++)
-			ns = ns * 10 + (i < nfrac ? (uint64_t)(frac[i] - '0') : 0);
-		memset(ev, 0, sizeof(*ev));
-		ev->ts = (uint64_t)sec * 1000000000ULL + ns;
-		ret = parse_fields(name, p + consumed - 1, ev);
-		ev->pid = pid;
-		return ret;
-	}
+	/*
+	 * Then optional flags ("d.h1."), then "SEC.FRAC: NAME: fields": the
+	 * timestamp is the word before the first ": " (the flags hold digits too).
+	 */
+	if (!(colon = strstr(flags, ": ")))
+		return 0;
+	p = colon;
+	while (p > flags && p[-1] != ' ')
+		p--;
+	if (sscanf(p, "%llu.%15[0-9]: %31[a-z_]:%n", &sec, frac, name, &consumed) != 3 ||
+	    sec >= UINT64_MAX / 1000000000ULL)
+		return 0;
+	nfrac = (int)strlen(frac);
+	ns = 0;
+	for (int i = 0; i < 9; i++)
+		ns = ns * 10 + (i < nfrac ? (uint64_t)(frac[i] - '0') : 0);
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = (uint64_t)sec * 1000000000ULL + ns;
+	ret = parse_fields(name, p + consumed, ev);
+	ev->pid = pid;
+	return ret;
 }

@@ -109,6 +109,43 @@ static void test_parse(void)
 	is_int(lj_tev_parse_line("# tracer: nop", &ev, &cpu), 0, "a header is no event");
 	is_int(lj_tev_parse_line("  a-1  [000] ....  1.0: sched_switch: prev_comm=a prev_pid=x", &ev, &cpu),
 	       -EINVAL, "a broken sched_switch is -EINVAL");
+
+	/*
+	 * A task's name is up to 15 bytes of anything its process chose,
+	 * printed as it is: spaces (Android's "Jit thread pool", "Signal
+	 * Catcher"), "=", "] ", a field's own text. The kept trace (-b) is
+	 * read as this text.
+	 */
+	is_int(lj_tev_parse_line(" Jit thread pool-4242    [001] d..2.   10.000001: sched_switch: "
+				 "prev_comm=Jit thread pool prev_pid=4242 prev_prio=120 prev_state=S ==> "
+				 "next_comm=Signal Catcher next_pid=4243 next_prio=120", &ev, &cpu), 1,
+	       "names with spaces: sched_switch parses");
+	ok(!strcmp(ev.sw.prev_comm, "Jit thread pool") && !strcmp(ev.sw.next_comm, "Signal Catcher") &&
+	   ev.pid == 4242 && ev.sw.prev_pid == 4242 && ev.sw.next_pid == 4243 && cpu == 1,
+	   "...both names whole, the pids and the CPU");
+	is_int(lj_tev_parse_line("    a next_pid=7-5       [001] d..2.   10.000002: sched_switch: "
+				 "prev_comm=a next_pid=7 prev_pid=5 prev_prio=120 prev_state=R+ ==> "
+				 "next_comm=b prev_pid=9 next_pid=2 next_prio=98", &ev, &cpu), 1,
+	       "names holding other fields' text parse");
+	ok(!strcmp(ev.sw.prev_comm, "a next_pid=7") && ev.sw.prev_pid == 5 && ev.sw.prev_state == 0x100 &&
+	   !strcmp(ev.sw.next_comm, "b prev_pid=9") && ev.sw.next_pid == 2 && ev.sw.next_prio == 98,
+	   "...the fields are the kernel's, not the names'");
+	is_int(lj_tev_parse_line("  x-1 [002] 1: y-3       [001] dNh2.   10.000003: sched_waking: "
+				 "comm=z pid=3 prio=9 pid=8 prio=120 target_cpu=001", &ev, &cpu), 1,
+	       "a name that looks like the line's prefix parses");
+	ok(ev.pid == 3 && cpu == 1 && ev.ts == 10000003000ULL && !strcmp(ev.wake.comm, "z pid=3 prio=9") &&
+	   ev.wake.pid == 8 && ev.wake.prio == 120, "...its task, CPU and time are the prefix's, after the name");
+	is_int(lj_tev_parse_line("  CPU:1 [LOST 2-9       [001] d..2.   10.000004: sched_waking: "
+				 "comm=CPU:1 [LOST 2 pid=9 prio=99 target_cpu=001", &ev, &cpu), 1,
+	       "a name starting \"CPU:1 [LOST 2\" is its event");
+	ok(ev.type == LJ_TEV_WAKING && ev.wake.pid == 9, "...a sched_waking, not a lost-events marker");
+	is_int(lj_tev_parse_line("  <idle>-0  [000] d.h1.  1.5: irq_handler_entry: irq=40 name=my dev 0", &ev, &cpu),
+	       1, "an interrupt's name with spaces parses");
+	ok(!strcmp(ev.irq.name, "my dev 0") && ev.irq.irq == 40, "...whole");
+	is_int(lj_tev_parse_line("  x-1  [-1] d..2.  1.5: sched_waking: comm=x pid=1 prio=1 target_cpu=001",
+				 &ev, &cpu), 0, "a negative CPU is no event");
+	is_int(lj_tev_parse_line("  x-1  [001] d..2.  18446744073.5: local_timer_entry: vector=236", &ev, &cpu),
+	       0, "a time past 2^64 ns is no event");
 }
 
 /*
