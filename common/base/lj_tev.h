@@ -142,7 +142,9 @@ const char *lj_tev_softirq_name(unsigned int vec);
  * options, a clock printing seconds.fraction), e.g.
  *   "  hog-1234  [001] d.h1.  812.000120: irq_handler_entry: irq=36 name=virtio1-req.0"
  * or a "CPU:1 [LOST 12 EVENTS]" line (ts 0: the caller places it after the
- * CPU's previous event). Return: 1 and @ev and @cpu filled, 0 for a line
+ * CPU's previous event). Task names are read whole, whatever their 15
+ * bytes hold (spaces, "] ", another field's text: tests/fuzz/fuzz_tev.c).
+ * Return: 1 and @ev and @cpu filled, 0 for a line
  * that is not one of the events above (headers, other events), or -EINVAL
  * for a line of a known event whose fields do not parse.
  */
