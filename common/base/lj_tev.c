@@ -116,23 +116,26 @@ int lj_tev_pid_filter(const pid_t *tids, int n, char *buf, size_t len)
 	return 1;
 }
 
+/* The @n bytes at @src into @out (@len bytes), cut to fit, terminated. */
+static void copy_cut(char *out, size_t len, const char *src, size_t n)
+{
+	n = n < len ? n : len - 1;
+	memcpy(out, src, n);
+	out[n] = '\0';
+}
+
 /* The value after "KEY=" in @s, up to the next space, into @out. */
 static bool field(const char *s, const char *key, char *out, size_t len)
 {
 	char pat[32];
 	const char *p;
-	size_t n;
 
 	snprintf(pat, sizeof(pat), " %s=", key);
 	p = strstr(s, pat);
 	if (!p)
 		return false;
 	p += strlen(pat);
-	n = strcspn(p, " \n");
-	if (n >= len)
-		n = len - 1;
-	memcpy(out, p, n);
-	out[n] = '\0';
+	copy_cut(out, len, p, strcspn(p, " \n"));
 	return true;
 }
 
@@ -175,17 +178,14 @@ static long state_of(const char *txt)
  */
 static const char *name_value(const char *p, const char *next, char *out, size_t len)
 {
-	size_t nl = strlen(next), n;
+	size_t nl = strlen(next);
 	const char *end = NULL;
 
 	for (size_t i = 0; i < LJ_TEV_COMM && p[i]; i++)
 		if (!strncmp(p + i, next, nl))
 			end = p + i;
-	if (!end)
-		return NULL;
-	n = (size_t)(end - p) < len ? (size_t)(end - p) : len - 1;
-	memcpy(out, p, n);
-	out[n] = '\0';
+	if (end)
+		copy_cut(out, len, p, (size_t)(end - p));
 	return end;
 }
 
@@ -243,15 +243,11 @@ static int parse_fields(const char *name, const char *f, struct lj_tev *ev)
 		/* The handler's name is the last field: the rest of the line, spaces and all. */
 		if (ev->type == LJ_TEV_IRQ_ENTRY) {
 			const char *handler = strstr(f, " name=");
-			size_t n;
 
 			if (!handler)
 				return -EINVAL;
 			handler += 6;
-			n = strcspn(handler, "\r\n");
-			n = n < sizeof(ev->irq.name) ? n : sizeof(ev->irq.name) - 1;
-			memcpy(ev->irq.name, handler, n);
-			ev->irq.name[n] = '\0';
+			copy_cut(ev->irq.name, sizeof(ev->irq.name), handler, strcspn(handler, "\r\n"));
 		}
 		return 1;
 	}
