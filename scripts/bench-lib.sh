@@ -15,8 +15,9 @@ median() {	# [FORMAT] for the mean of the middle two (default %.4f)
 # P(Binomial(n, 1/2) <= k) <= 0.025 ("-" below 6 values, too few for one).
 median_ci() {	# [FORMAT] of the two bounds (default %.3f-%.3f)
 	sort -g | awk -v f="${1:-%.3f-%.3f}" '{ v[NR] = $1 } END {
-		n = NR; p = 0; c = 1; k = -1
-		for (i = 0; i <= n; i++) { p += c / 2 ^ n; if (p > 0.025) break; k = i; c = c * (n - i) / (i + 1) }
+		# P(X = i) in logarithms: 2^n and C(n, i) overflow a double from n = 1024.
+		n = NR; p = 0; lc = 0; k = -1
+		for (i = 0; i <= n; i++) { p += exp(lc - n * log(2)); if (p > 0.025) break; k = i; lc += log((n - i) / (i + 1)) }
 		if (k < 0) print "-"; else printf f "\n", v[k + 1], v[n - k] }'
 }
 
