@@ -66,6 +66,46 @@ static int open_files(struct lj_trace *t, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * A new instance takes the top level's options (Android's atrace and
+ * Perfetto leave record-tgid on): these set how an event is recorded and
+ * how the kept trace prints, which lj_tev_parse_line reads as the
+ * kernel's default layout, and that --tracemark's writes are taken.
+ */
+static const struct {
+	enum tracefs_option_id id;
+	bool on;
+} own_options[] = {
+	{ TRACEFS_OPTION_RECORD_TGID, false },	/* a "(tgid)" column */
+	{ TRACEFS_OPTION_CONTEXT_INFO, true },	/* the task, CPU and time */
+	{ TRACEFS_OPTION_IRQ_INFO, true },
+	{ TRACEFS_OPTION_LATENCY_FORMAT, false },
+	{ TRACEFS_OPTION_RAW, false },
+	{ TRACEFS_OPTION_HEX, false },
+	{ TRACEFS_OPTION_BIN, false },
+	{ TRACEFS_OPTION_STACKTRACE, false },	/* a stack recorded with every event */
+	{ TRACEFS_OPTION_USERSTACKTRACE, false },
+	{ TRACEFS_OPTION_MARKERS, true },	/* off, trace_marker refuses writes */
+	{ TRACEFS_OPTION_OVERWRITE, true },	/* -b keeps the last events, not the first */
+};
+
+static int set_options(struct lj_trace *t, char *why, size_t len)
+{
+	for (size_t i = 0; i < sizeof(own_options) / sizeof(own_options[0]); i++) {
+		enum tracefs_option_id id = own_options[i].id;
+
+		if (!tracefs_option_is_supported(t->inst, id))
+			continue;
+		if ((own_options[i].on ? tracefs_option_enable : tracefs_option_disable)(t->inst, id) < 0)
+			return fail(why, len, errno ? -errno : -EIO, "cannot set the option ",
+				    tracefs_option_name(id));
+	}
+	/* Newer kernels' "fields": every field in hex, not the event's own format (libtracefs has no id for it). */
+	if (tracefs_file_exists(t->inst, "options/fields") && write_file(t, "options/fields", "0"))
+		return fail(why, len, errno ? -errno : -EIO, "cannot set the option ", "fields");
+	return 0;
+}
+
 static int configure(struct lj_trace *t, size_t buffer_kb, char *why, size_t len)
 {
 	char kb[32];
@@ -77,6 +117,8 @@ static int configure(struct lj_trace *t, size_t buffer_kb, char *why, size_t len
 	    (err = write_file(t, "trace_clock", "mono")) ||
 	    (err = write_file(t, "buffer_size_kb", kb)))
 		return fail(why, len, err, "cannot set up the tracefs instance ", t->dir);
+	if ((err = set_options(t, why, len)))
+		return err;
 	if (tracefs_instance_set_affinity_set(t->inst, &t->cpus, sizeof(t->cpus)) < 0)
 		return fail(why, len, errno ? -errno : -EIO, "cannot set the tracing_cpumask of ", t->dir);
 	if ((err = enable_events(t, why, len)) || (err = open_files(t, why, len)))

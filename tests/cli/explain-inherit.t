@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# explain-inherit.t - a new tracefs instance takes the top level's options
+# (Android's atrace and Perfetto leave record-tgid on): with the top level
+# printing a tgid column, no interrupt flags, fields in hex, stacks with
+# every event and trace_marker refusing writes, the kept trace of
+# -b --tracemark still has the marker and the explanation still names a
+# FIFO 99 spinner; the top level's options are left as they were.
+. "$(dirname "$0")/lib.sh"
+
+require_spinner lj-cyclic
+skip_unless_tracing
+
+CPU=$(( $(nproc) - 1 ))
+SPIN_US=3000
+OPTS=/sys/kernel/tracing/options
+# Each option the test changes at the top level, its value there after the change.
+declare -A want=([record-tgid]=1 [irq-info]=0 [stacktrace]=1 [markers]=0 [fields]=1)
+declare -A saved=()
+for o in "${!want[@]}"; do
+	[ -e "$OPTS/$o" ] && saved[$o]=$(cat "$OPTS/$o")
+done
+restore_options() {
+	for o in "${!saved[@]}"; do echo "${saved[$o]}" >"$OPTS/$o"; done
+}
+# lib.sh's exit trap, with the top level's options put back first.
+trap '[ "$BASHPID" = "$_tap_shell" ] && { restore_options; _lj_restore_private "$TMP"; rm -rf "$TMP"; }' EXIT
+for o in "${!saved[@]}"; do echo "${want[$o]}" >"$OPTS/$o"; done
+top() { for o in $(printf '%s\n' "${!saved[@]}" | sort); do printf '%s=%s ' "$o" "$(cat "$OPTS/$o")"; done; }
+top_before=$(top)
+
+INTERFERER_COMM='Jit thread pool' start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
+[ -n "$helper_pid" ] || { restore_options; skip_all "the spinner did not start"; }
+named=1 inherited="" marked=1
+# A break the host's stall caused before the first spin names no spinner: one retry.
+for try in 1 2; do
+	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 100 -l 20000 -b $((SPIN_US / 2)) --tracemark --explain
+	kept=$(sed -n 's/^## trace stopped at the break, kept in \(.*\) (rmdir it when done)$/\1/p' "$TMP/err")
+	if [ -n "$kept" ]; then
+		inherited=$(for o in $(printf '%s\n' "${!saved[@]}" | sort); do
+			[ "$(cat "$kept/options/$o")" = "${want[$o]}" ] && printf '%s ' "$o"; done)
+		grep -q "tracing_mark_write: hit latency threshold" "$kept/trace" && marked=0
+		rmdir "$kept"
+	fi
+	grep -q "^## .*: Jit thread pool (pid $helper_pid, FIFO 99) ran " "$TMP/err" && { named=0; break; }
+	diag "try $try: exit $rc, kept in '$kept'" "$(grep '^## ' "$TMP/err" | head -2)"
+done
+kill "$helper_job" 2>/dev/null
+wait "$helper_job" 2>/dev/null
+ok $named "the explanation names the spinner whole, with its pid"
+ok "$([ -n "$kept" ] && [ -z "$inherited" ] && echo 0 || echo 1)" \
+	"...the kept instance took none of the top level's options changed (taken: '$inherited')"
+ok $marked "...and its trace has the marker"
+is "$(top)" "$top_before" "the top level's options are as the test set them"
+is "$(ls -d /sys/kernel/tracing/instances/ljkit-* 2>/dev/null | wc -l)" 0 "no ljkit tracefs instance left"
+restore_options
+
+done_testing
