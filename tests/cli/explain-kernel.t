@@ -5,7 +5,7 @@
 # without atomics before 5.12 (whose verifier refuses the atomic
 # fetch-and-add; outside x86 it also needs the atomic exchange, and falls
 # back to tracefs saying so), else tracefs saying why; with either, the tail
-# is explained. make check runs it on the machine's kernel, make
+# is explained, and by the tracefs recorder when asked for. make check runs it on the machine's kernel, make
 # check-kernels in the guests, Debian 11's 5.10 among them.
 . "$(dirname "$0")/lib.sh"
 
@@ -51,5 +51,14 @@ jq -e '(.side.explain.explanations | length) > 0 and .side.explain.events > 0' "
 ok $? "the tail explained ($(jq -c '[(.side.explain.explanations | length), .side.explain.events]' "$TMP/r.json") explanations, events)"
 jq -e '[.side.explain.explanations[] | .causes | length > 0] | all' "$TMP/r.json" >/dev/null
 ok $? "...each with its causes"
+
+# The tracefs recorder, which sets its instance's options (those the
+# kernel has: fewer on older ones), explains the tail on this kernel too.
+run_rc env LJ_EXPLAIN_RECORDER=tracefs lj-cyclic -q -a "$CPU" -i 500 -l 2000 --explain --json "$TMP/t.json"
+is "$rc:$(jq -r '.side.explain.recorder' "$TMP/t.json" 2>/dev/null)" "0:tracefs" \
+	"LJ_EXPLAIN_RECORDER=tracefs: the tracefs recorder runs on $(uname -r)"
+[ "$rc" -eq 0 ] || diag "$(head -3 "$TMP/err")"
+jq -e '(.side.explain.explanations | length) > 0 and .side.explain.events > 0' "$TMP/t.json" >/dev/null
+ok $? "...and explains the tail ($(jq -c '[(.side.explain.explanations | length), .side.explain.events]' "$TMP/t.json" 2>/dev/null))"
 
 done_testing
