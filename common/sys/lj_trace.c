@@ -91,6 +91,8 @@ static const struct {
 
 static int set_options(struct lj_trace *t, char *why, size_t len)
 {
+	int err;
+
 	for (size_t i = 0; i < sizeof(own_options) / sizeof(own_options[0]); i++) {
 		enum tracefs_option_id id = own_options[i].id;
 
@@ -101,8 +103,8 @@ static int set_options(struct lj_trace *t, char *why, size_t len)
 				    tracefs_option_name(id));
 	}
 	/* Newer kernels' "fields": every field in hex, not the event's own format (libtracefs has no id for it). */
-	if (tracefs_file_exists(t->inst, "options/fields") && write_file(t, "options/fields", "0"))
-		return fail(why, len, errno ? -errno : -EIO, "cannot set the option ", "fields");
+	if (tracefs_file_exists(t->inst, "options/fields") && (err = write_file(t, "options/fields", "0")))
+		return fail(why, len, err, "cannot set the option ", "fields");
 	return 0;
 }
 
