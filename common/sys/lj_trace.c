@@ -67,10 +67,11 @@ static int open_files(struct lj_trace *t, char *why, size_t len)
 }
 
 /*
- * A new instance takes the top level's options (Android's atrace and
- * Perfetto leave record-tgid on): these set how an event is recorded and
- * how the kept trace prints, which lj_tev_parse_line reads as the
- * kernel's default layout, and that --tracemark's writes are taken.
+ * A new instance takes the top level's options (Android's tracing tools
+ * turn record-tgid on there and overwrite off): these set how an event
+ * is recorded and how the kept trace prints, which lj_tev_parse_line
+ * reads as the kernel's default layout, and that --tracemark's writes
+ * are taken.
  */
 static const struct {
 	enum tracefs_option_id id;

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # explain-inherit.t - a new tracefs instance takes the top level's options
-# (Android's atrace and Perfetto leave record-tgid on): with the top level
-# printing a tgid column, no interrupt flags, fields in hex, stacks with
-# every event and trace_marker refusing writes, the kept trace of
+# (Android's tracing tools turn record-tgid on there and overwrite off):
+# with the top level printing a tgid column, no interrupt flags, fields in
+# hex, stacks with every event, trace_marker refusing writes and the
+# oldest events kept, the kept trace of
 # -b --tracemark still has the marker and the explanation still names a
 # FIFO 99 spinner; the top level's options are left as they were.
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +16,7 @@ CPU=$(( $(nproc) - 1 ))
 SPIN_US=3000
 OPTS=/sys/kernel/tracing/options
 # Each option the test changes at the top level, its value there after the change.
-declare -A want=([record-tgid]=1 [irq-info]=0 [stacktrace]=1 [markers]=0 [fields]=1)
+declare -A want=([record-tgid]=1 [irq-info]=0 [stacktrace]=1 [markers]=0 [fields]=1 [overwrite]=0)
 declare -A saved=()
 for o in "${!want[@]}"; do
 	[ -e "$OPTS/$o" ] && saved[$o]=$(cat "$OPTS/$o")
