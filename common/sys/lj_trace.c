@@ -89,6 +89,7 @@ static const struct {
 	{ TRACEFS_OPTION_MARKERS, true },	/* off, trace_marker refuses writes */
 	{ TRACEFS_OPTION_OVERWRITE, true },	/* -b keeps the last events, not the first */
 };
+static const char *const own_options_off_by_name[] = { "fields", "print-tgid" };
 
 static int set_options(struct lj_trace *t, char *why, size_t len)
 {
@@ -103,9 +104,18 @@ static int set_options(struct lj_trace *t, char *why, size_t len)
 			return fail(why, len, errno ? -errno : -EIO, "cannot set the option ",
 				    tracefs_option_name(id));
 	}
-	/* Newer kernels' "fields": every field in hex, not the event's own format (libtracefs has no id for it). */
-	if (tracefs_file_exists(t->inst, "options/fields") && (err = write_file(t, "options/fields", "0")))
-		return fail(why, len, err, "cannot set the option ", "fields");
+	/*
+	 * Those libtracefs has no id for, off: newer kernels' "fields" (every
+	 * field in hex, not the event's own format) and older Android and
+	 * ChromeOS kernels' "print-tgid" (record-tgid's column before it).
+	 */
+	for (size_t i = 0; i < sizeof(own_options_off_by_name) / sizeof(own_options_off_by_name[0]); i++) {
+		char file[48];
+
+		snprintf(file, sizeof(file), "options/%s", own_options_off_by_name[i]);
+		if (tracefs_file_exists(t->inst, file) && (err = write_file(t, file, "0")))
+			return fail(why, len, err, "cannot set the option ", own_options_off_by_name[i]);
+	}
 	return 0;
 }
 
