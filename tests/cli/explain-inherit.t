@@ -15,6 +15,7 @@ skip_unless_tracing
 CPU=$(( $(nproc) - 1 ))
 SPIN_US=3000
 OPTS=/sys/kernel/tracing/options
+[ -d "$OPTS" ] || skip_all "tracefs is not mounted at /sys/kernel/tracing: no top level's options to set"
 # Each option the test changes at the top level, its value there after the change.
 declare -A want=([record-tgid]=1 [irq-info]=0 [stacktrace]=1 [markers]=0 [fields]=1 [overwrite]=0)
 declare -A saved=()
