@@ -494,3 +494,15 @@ int lj_parse_duration_list(const char *s, int64_t default_unit_ns, int64_t *out,
 {
 	return parse_list(s, out, n, why, len, one_duration, &default_unit_ns);
 }
+
+bool lj_opts_has(const char *opts, const char *opt)
+{
+	size_t n = strlen(opt), len;
+
+	for (const char *p = opts; p; p = p[len] == ',' ? p + len + 1 : NULL) {
+		len = strcspn(p, ", \t\n");
+		if (len == n && !strncmp(p, opt, n))
+			return true;
+	}
+	return false;
+}

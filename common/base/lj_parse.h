@@ -53,4 +53,7 @@ int lj_parse_i64_list(const char *s, int64_t min, int64_t max, int64_t *out, int
 int lj_parse_duration_list(const char *s, int64_t default_unit_ns, int64_t *out, int *n,
 			   char *why, size_t len);
 
+/* Does the mount option list @opts ("rw,cpuset,noprefix", to its end or a space) hold @opt whole? */
+bool lj_opts_has(const char *opts, const char *opt);
+
 #endif

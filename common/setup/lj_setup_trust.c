@@ -5,6 +5,7 @@
  * replay, only the kinds of files ljkit itself changes.
  */
 #include "lj_setup_priv.h"
+#include "lj_parse.h"
 #include "lj_preempt.h"
 
 #include <ctype.h>
@@ -187,8 +188,12 @@ static bool cpu_sysfs_file(const char *path)
 	return st && !strcmp(st, "/disable");
 }
 
-/* The cgroup control files ljkit writes (lj_cgroup): never tasks, procs or release agents. */
-static bool cgroup_control(const char *name)
+/*
+ * The cgroup control files ljkit writes (lj_cgroup): never tasks, procs or
+ * release agents. In a cpuset hierarchy mounted "noprefix" (Android's
+ * /dev/cpuset) its two have no "cpuset." prefix.
+ */
+static bool cgroup_control(const char *name, bool cpuset_noprefix)
 {
 	static const char *const files[] = {
 		"cgroup.subtree_control", "cpuset.cpus", "cpuset.mems", "cpu.rt_runtime_us",
@@ -196,6 +201,8 @@ static bool cgroup_control(const char *name)
 		"cpu.max", "cpu.cfs_quota_us", "cpu.cfs_period_us",
 	};
 
+	if (cpuset_noprefix)
+		return !strcmp(name, "cpus") || !strcmp(name, "mems");
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		if (!strcmp(name, files[i]))
 			return true;
@@ -219,8 +226,12 @@ static void unoctal(char *s)
 	*o = '\0';
 }
 
-/* The cgroup (v1 or v2) mount point @path is strictly below, into @mnt; false if none. */
-static bool under_cgroup_mount(const char *path, char *mnt, size_t len)
+/*
+ * The cgroup (v1 or v2) mount point @path is strictly below, into @mnt;
+ * false if none. @cpuset_noprefix: it is a v1 cpuset hierarchy mounted
+ * "noprefix".
+ */
+static bool under_cgroup_mount(const char *path, char *mnt, size_t len, bool *cpuset_noprefix)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL;
@@ -230,7 +241,7 @@ static bool under_cgroup_mount(const char *path, char *mnt, size_t len)
 	if (!f)
 		return false;
 	while (!found && getline(&line, &cap, f) > 0) {
-		char *fields[6] = { 0 }, *save = NULL, *dash = strstr(line, " - "), *fstype;
+		char *fields[6] = { 0 }, *save = NULL, *dash = strstr(line, " - "), *fstype, *superopts;
 		int n = 0;
 
 		if (!dash)
@@ -238,6 +249,7 @@ static bool under_cgroup_mount(const char *path, char *mnt, size_t len)
 		fstype = dash + 3;
 		if (strncmp(fstype, "cgroup ", 7) && strncmp(fstype, "cgroup2 ", 8))
 			continue;
+		superopts = strrchr(fstype, ' ');
 		*dash = '\0';
 		for (char *t = strtok_r(line, " ", &save); t && n < 6; t = strtok_r(NULL, " ", &save))
 			fields[n++] = t;
@@ -246,6 +258,8 @@ static bool under_cgroup_mount(const char *path, char *mnt, size_t len)
 		unoctal(fields[4]);
 		if (lj_setup_path_within(path, fields[4]) && strcmp(path, fields[4])) {
 			snprintf(mnt, len, "%s", fields[4]);
+			*cpuset_noprefix = !strncmp(fstype, "cgroup ", 7) && superopts &&
+					   lj_opts_has(superopts + 1, "cpuset") && lj_opts_has(superopts + 1, "noprefix");
 			found = true;
 		}
 	}
@@ -273,7 +287,8 @@ static bool sched_rt_sysctl(const char *path)
 static int file_allowed(const char *path, char *real, size_t rlen, char *why, size_t len)
 {
 	char mnt[PATH_MAX], rmnt[PATH_MAX], *slash = strrchr(path, '/');
-	bool cg = under_cgroup_mount(path, mnt, sizeof(mnt)) && cgroup_control(slash + 1);
+	bool noprefix = false, rnoprefix = false;
+	bool cg = under_cgroup_mount(path, mnt, sizeof(mnt), &noprefix) && cgroup_control(slash + 1, noprefix);
 	char buf[PATH_MAX];
 
 	if (!sched_rt_sysctl(path) && !cpu_sysfs_file(path) && !cg) {
@@ -286,7 +301,7 @@ static int file_allowed(const char *path, char *real, size_t rlen, char *why, si
 		snprintf(real, rlen, "%s", path);	/* gone with its group or CPU: nothing to restore */
 		return 0;
 	}
-	if (strcmp(buf, path) && !(cg ? under_cgroup_mount(buf, rmnt, sizeof(rmnt)) && !strcmp(mnt, rmnt) &&
+	if (strcmp(buf, path) && !(cg ? under_cgroup_mount(buf, rmnt, sizeof(rmnt), &rnoprefix) && !strcmp(mnt, rmnt) &&
 				       !strcmp(strrchr(buf, '/'), slash)
 				    : cpu_sysfs_file(buf))) {
 		lj_why(why, len, "%s leads to %s, not a file ljkit changes", path, buf);
@@ -316,6 +331,7 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 			   char *why, size_t len)
 {
 	char mnt[PATH_MAX];
+	bool noprefix;	/* a group is one whatever its files are named */
 	enum lj_preempt_model m;
 
 	snprintf(real, rlen, "%s", e->path);
@@ -327,7 +343,7 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 				 e->path, e->old ? e->old : "");
 		return -EPERM;
 	case LJ_SETUP_CGROUP:
-		if (clean_path(e->path) && under_cgroup_mount(e->path, mnt, sizeof(mnt))) {
+		if (clean_path(e->path) && under_cgroup_mount(e->path, mnt, sizeof(mnt), &noprefix)) {
 			char buf[PATH_MAX];
 
 			if (!origin_allowed(e->old, mnt)) {

@@ -46,22 +46,6 @@ static void unescape_octal(const char *in, char *out, size_t len)
 	out[o] = '\0';
 }
 
-/* @opts (comma-separated) contains the token @tok exactly. */
-static bool has_token(const char *opts, const char *tok)
-{
-	size_t n = strlen(tok);
-
-	for (const char *p = opts; p && *p; ) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len == n && !strncmp(p, tok, n))
-			return true;
-		p = end ? end + 1 : NULL;
-	}
-	return false;
-}
-
 /* The comma-separated list [@s, @end) holds @name exactly. */
 static bool list_has(const char *s, const char *end, const char *name)
 {
@@ -164,9 +148,11 @@ int lj_cgroup_parse_mountinfo(const char *text, struct lj_cgroup_mounts *out)
 			any_v1 = true;
 			if (!superopts)
 				continue;
-			if (has_token(superopts, "cpuset") && !out->v1_cpuset[0])
+			if (lj_opts_has(superopts, "cpuset") && !out->v1_cpuset[0]) {
 				snprintf(out->v1_cpuset, sizeof(out->v1_cpuset), "%s", mnt);
-			if (has_token(superopts, "cpu") && !out->v1_cpu[0])
+				out->v1_cpuset_noprefix = lj_opts_has(superopts, "noprefix");
+			}
+			if (lj_opts_has(superopts, "cpu") && !out->v1_cpu[0])
 				snprintf(out->v1_cpu, sizeof(out->v1_cpu), "%s", mnt);
 		}
 	}
@@ -311,8 +297,10 @@ static void set_paths(const struct lj_cgroup_mounts *m, const char *rel, struct 
 
 	cg->cpuset[0] = cg->cpu[0] = '\0';
 	cg->v2_cpuset = cg->v2_cpu = false;
+	cg->cpuset_noprefix = false;
 	if (m->v1_cpuset[0]) {
 		path_join(cg->cpuset, sizeof(cg->cpuset), m->v1_cpuset, rel);
+		cg->cpuset_noprefix = m->v1_cpuset_noprefix;
 	} else if (v2[0] && v2_cpuset) {
 		path_join(cg->cpuset, sizeof(cg->cpuset), v2, rel);
 		cg->v2_cpuset = true;
@@ -371,10 +359,16 @@ static int make_level(struct lj_setup *s, struct lj_cgroup *cg, const char *dir,
 	return ret ? fail(cg, dir, NULL, ret) : 0;
 }
 
+/* @cg's cpuset file @name ("cpuset.cpus"): without its prefix in a hierarchy mounted noprefix. */
+static const char *cpuset_file(const struct lj_cgroup *cg, const char *name)
+{
+	return cg->cpuset_noprefix ? name + strlen("cpuset.") : name;
+}
+
 /* A new v1 cpuset level takes its parent's cpus and mems: attach fails with ENOSPC otherwise. */
 static int v1_cpuset_inherit(struct lj_cgroup *cg, const char *dir)
 {
-	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+	const char *const files[] = { cpuset_file(cg, "cpuset.cpus"), cpuset_file(cg, "cpuset.mems") };
 	char parent[PATH_MAX], path[PATH_MAX + 32], val[4096];
 	int ret;
 
@@ -539,6 +533,7 @@ int lj_cgroup_create(struct lj_setup *s, const struct lj_cgroup_mounts *m,
 		origin[2][0] = '\0';
 	out->v2_cpuset = root.v2_cpuset;
 	out->v2_cpu = root.v2_cpu;
+	out->cpuset_noprefix = root.cpuset_noprefix;
 	if (root.cpuset[0]) {
 		struct hier h = { root.v2_cpuset ? m->v2_base : root.cpuset, root.v2_cpuset,
 				  root.v2_cpuset && root.v2_cpu ? v2_both : v1_cpuset,
@@ -600,14 +595,14 @@ int lj_cgroup_set_cpus(struct lj_setup *s, struct lj_cgroup *cg, const cpu_set_t
 	if (!cg->cpuset[0])
 		return -ENODEV;
 	lj_cpulist_format(cpus, list, sizeof(list));
-	return write_ctl(s, cg, cg->cpuset, "cpuset.cpus", list);
+	return write_ctl(s, cg, cg->cpuset, cpuset_file(cg, "cpuset.cpus"), list);
 }
 
 int lj_cgroup_set_mems(struct lj_setup *s, struct lj_cgroup *cg, const char *mems)
 {
 	if (!cg->cpuset[0])
 		return -ENODEV;
-	return write_ctl(s, cg, cg->cpuset, "cpuset.mems", mems);
+	return write_ctl(s, cg, cg->cpuset, cpuset_file(cg, "cpuset.mems"), mems);
 }
 
 int lj_cgroup_get_cpus(const struct lj_cgroup *cg, cpu_set_t *out)
@@ -617,7 +612,7 @@ int lj_cgroup_get_cpus(const struct lj_cgroup *cg, cpu_set_t *out)
 
 	if (!cg->cpuset[0])
 		return -ENODEV;
-	snprintf(path, sizeof(path), "%s/cpuset.cpus", cg->cpuset);
+	snprintf(path, sizeof(path), "%s/%s", cg->cpuset, cpuset_file(cg, "cpuset.cpus"));
 	n = lj_file_read(path, buf, sizeof(buf));
 	if (n == 0 && cg->v2_cpuset) {
 		/* an empty v2 cpuset.cpus means "the parent's": read the effective set */
@@ -803,7 +798,7 @@ const char *lj_cgroup_hint(int err, const char *file)
 	case ERANGE:
 		return "CPUs outside the parent group's cpuset";
 	case EINVAL:
-		if (!strcmp(base, "cpuset.cpus"))
+		if (!strcmp(base, "cpuset.cpus") || !strcmp(base, "cpus"))
 			return "CPUs outside the parent group's cpuset, or not online";
 		if (!strcmp(base, "tasks") || !strcmp(base, "cgroup.procs"))
 			return "an RT task cannot join a group whose cpu.rt_runtime_us is 0 (use --rt-runtime)";

@@ -27,6 +27,7 @@ enum lj_cgroup_mode {
 struct lj_cgroup_mounts {
 	enum lj_cgroup_mode mode;
 	char v1_cpuset[PATH_MAX];	/* mount point, "" if not mounted in v1 */
+	bool v1_cpuset_noprefix;	/* mounted "noprefix" (Android's /dev/cpuset): "cpus", not "cpuset.cpus" */
 	char v1_cpu[PATH_MAX];		/* may be co-mounted with cpuacct */
 	char unified[PATH_MAX];		/* v2 mount point or "" */
 	bool v2_cpuset, v2_cpu;		/* controllers offered by the v2 root */
@@ -78,6 +79,7 @@ struct lj_cgroup {
 	char cpuset[PATH_MAX];	/* "" when no cpuset controller is available */
 	char cpu[PATH_MAX];	/* "" when no cpu controller is available */
 	bool v2_cpuset, v2_cpu;	/* the directory is in the unified hierarchy */
+	bool cpuset_noprefix;	/* its cpuset files have no "cpuset." prefix */
 	bool rt_group;		/* cpu.rt_runtime_us exists (RT group scheduling) */
 	bool root;
 	int depth;		/* levels created or used below the hierarchy root (v2: below its base) */

@@ -52,7 +52,7 @@ const char *lj_guest_accel_name(enum lj_guest_accel a)
 	return a == LJ_GUEST_ACCEL_KVM ? "kvm" : a == LJ_GUEST_ACCEL_TCG ? "tcg" : "auto";
 }
 
-static const char *const cgroup_names[] = { "auto", "v2", "v1", "hybrid", "none" };
+static const char *const cgroup_names[] = { "auto", "v2", "v1", "hybrid", "android", "none" };
 
 const char *lj_guest_cgroup_name(enum lj_guest_cgroup c)
 {

@@ -34,7 +34,7 @@ enum lj_guest_accel { LJ_GUEST_ACCEL_AUTO, LJ_GUEST_ACCEL_KVM, LJ_GUEST_ACCEL_TC
  * symlinks, name=systemd; HYBRID adds cgroup2 at /sys/fs/cgroup/unified.
  */
 enum lj_guest_cgroup { LJ_GUEST_CGROUP_AUTO, LJ_GUEST_CGROUP_V2, LJ_GUEST_CGROUP_V1,
-		       LJ_GUEST_CGROUP_HYBRID, LJ_GUEST_CGROUP_NONE };
+		       LJ_GUEST_CGROUP_HYBRID, LJ_GUEST_CGROUP_ANDROID, LJ_GUEST_CGROUP_NONE };
 
 /* How a guest run ended; lj-guest's exit code per status is in docs/lj-guest.md. */
 enum lj_guest_status {

@@ -5,7 +5,7 @@
  * It talks to the runner in lines on the console that start with
  * "ljkit-guest: " (ready, exit N, error WHAT: WHY, warning ...), since the
  * console works before any share does. Its settings come as boot words
- * (ljkit.root=9p|none, ljkit.cgroup=auto|v2|v1|hybrid|none) and as files
+ * (ljkit.root=9p|none, ljkit.cgroup=auto|v2|v1|hybrid|android|none) and as files
  * in the exchange share (shares: "TAG PATH" lines; run: the command's
  * script). lj_guest_initrd puts the modules it must load in
  * /lj/modules (names, dependencies first) and /lj/mod/NAME.ko, and the
@@ -97,6 +97,10 @@ const char lj_guest_init_script[] =
 "v1) v1 $new/sys/fs/cgroup ;;\n"
 "hybrid) v1 $new/sys/fs/cgroup && mkdir $new/sys/fs/cgroup/unified &&\n"
 "\tmount -t cgroup2 -o nsdelegate cgroup2 $new/sys/fs/cgroup/unified ;;\n"
+"android) mount -t cgroup2 cgroup2 $new/sys/fs/cgroup || say \"warning cgroup: cannot mount cgroup2\"\n"
+"\tmkdir -p $new/dev/cpuset $new/dev/cpuctl\n"
+"\tmount -t cpuset none $new/dev/cpuset || say \"warning cgroup: cannot mount the cpuset at /dev/cpuset\"\n"
+"\tmount -t cgroup -o cpu none $new/dev/cpuctl || say \"warning cgroup: cannot mount the cpu controller at /dev/cpuctl\" ;;\n"
 "esac\n"
 "\n"
 "mkdir -p $new/run/ljkit-guest && mount --bind /x $new/run/ljkit-guest\n"

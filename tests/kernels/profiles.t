@@ -4,7 +4,8 @@
 # ljkit's users have (make check-kernels): Debian's stock kernel with cgroup v2 only; the
 # stock kernel with systemd's cgroup v1 layout (cpu,cpuacct co-mounted, symlinks) and no RT
 # group scheduling; the PREEMPT_RT kernel with cgroup v2; the stock kernel booted
-# preempt=none, whose model the setup switches for real (no lockdown in a guest); Debian
+# preempt=none, whose model the setup switches for real (no lockdown in a guest); the
+# stock kernel with Android's cgroup layout (the cpuset mounted noprefix at /dev/cpuset); Debian
 # 11's 5.10 with cgroup v2 (the generation of Android 12-13's and many ChromeOS boards'
 # kernels: no PREEMPT_DYNAMIC, a BPF without atomic fetch-and-add). Each
 # profile is one boot running its files with prove; each file is one test here, its
@@ -94,6 +95,13 @@ profile stock-none "$STOCK" -a preempt=none -- tests/cli/env-crash.t tests/cli/e
 is "$(show stock-none '.state.preempt.model')" none "stock-none: booted preempt=none"
 ok "$(grep -q '^ok .* --preempt full switched the model through debugfs' "$TMP/stock-none/env-crash.t.tap"; echo $?)" \
 	"stock-none: env-crash.t switched the model to full for real and restored it"
+
+# Android's layout: the v1 cpuset mounted noprefix at /dev/cpuset (files cpus, mems), cpu at /dev/cpuctl.
+profile stock-android "$STOCK" --cgroup android -- tests/cli/env-cgroup-noprefix.t $LJ_BUILD/t/test_cgroup
+is "$(show stock-android '[.state.cgroup.v1_cpuset, .state.cgroup.v1_cpuset_noprefix, .state.cgroup.v1_cpu] | join(" ")')" \
+	"/dev/cpuset true /dev/cpuctl" "stock-android: the cpuset at /dev/cpuset, noprefix; cpu at /dev/cpuctl"
+! grep -q '^1\.\.0 # SKIP' "$TMP/stock-android/env-cgroup-noprefix.t.tap" 2>/dev/null
+ok $? "stock-android: env-cgroup-noprefix.t ran, not skipped"
 
 if [ -n "$LEGACY" ]; then
 	# The setup's cgroup v2 and preemption paths, and the recorder (the suite keeps under 20 minutes).

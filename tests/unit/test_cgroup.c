@@ -34,6 +34,12 @@ static const char v1comounted[] =
 	"32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,relatime shared:9 master:3 - cgroup cgroup rw,cpu,cpuacct\n"
 	"34 31 0:31 / /mnt/my\\040cpuset rw,relatime - cgroup none rw,cpuset\n";
 
+/* Android: cpuset mounted "-t cpuset" (noprefix) at /dev/cpuset, cpu at /dev/cpuctl, cgroup2 at /sys/fs/cgroup. */
+static const char android[] =
+	"40 25 0:33 / /dev/cpuset rw,nosuid,nodev,noexec,relatime - cgroup none rw,cpuset,noprefix,release_agent=/sbin/cpuset_release_agent\n"
+	"41 25 0:34 / /dev/cpuctl rw,nosuid,nodev,noexec,relatime - cgroup none rw,cpu\n"
+	"42 22 0:35 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 none rw\n";
+
 static void test_mountinfo(void)
 {
 	struct lj_cgroup_mounts m;
@@ -53,6 +59,14 @@ static void test_mountinfo(void)
 	is_str(lj_cgroup_mode_name(m.mode), "v1", "only v1 hierarchies: v1");
 	is_str(m.v1_cpu, "/sys/fs/cgroup/cpu,cpuacct", "co-mounted cpu,cpuacct is the cpu hierarchy");
 	is_str(m.v1_cpuset, "/mnt/my cpuset", "\\040 in a mount point is a space");
+
+	ok(!m.v1_cpuset_noprefix, "a cpuset mounted with its prefix");
+
+	lj_cgroup_parse_mountinfo(android, &m);
+	is_str(m.v1_cpuset, "/dev/cpuset", "Android: the v1 cpuset at /dev/cpuset");
+	ok(m.v1_cpuset_noprefix, "...mounted noprefix");
+	is_str(m.v1_cpu, "/dev/cpuctl", "...the v1 cpu at /dev/cpuctl");
+	is_str(lj_cgroup_mode_name(m.mode), "hybrid", "...with cgroup2: hybrid");
 
 	lj_cgroup_parse_mountinfo("22 1 0:21 / / rw - ext4 /dev/vda rw\n", &m);
 	is_str(lj_cgroup_mode_name(m.mode), "none", "no cgroup mounts: none");
@@ -82,6 +96,36 @@ static const char *slurp(const char *dir, const char *name)
 	if (lj_file_read(path, buf, sizeof(buf)) < 0)
 		return "(missing)";
 	return buf;
+}
+
+/* A v1 cpuset mounted noprefix (a fake tree): its files are "cpus" and "mems". */
+static void test_fake_noprefix(const char *tmp)
+{
+	struct lj_cgroup_mounts m = { .mode = LJ_CGROUP_V1, .v1_cpuset_noprefix = true };
+	struct lj_cgroup cg;
+	struct lj_setup *s;
+	char dir[PATH_MAX + 8];
+	cpu_set_t one, got;
+
+	snprintf(m.v1_cpuset, sizeof(m.v1_cpuset), "%s/cpuset-np", tmp);
+	snprintf(dir, sizeof(dir), "%s/lj", m.v1_cpuset);
+	mkdir(m.v1_cpuset, 0755);
+	mkdir(dir, 0755);	/* an existing group: used as it is */
+	mkfile(m.v1_cpuset, "cpus", "0-1\n");
+	mkfile(dir, "cpus", "0-1\n");
+	mkfile(dir, "mems", "0\n");
+	lj_setup_new(&s, NULL);
+	is_int(lj_cgroup_create(s, &m, "lj", 1, &cg), 0, "noprefix: the group is used");
+	ok(cg.cpuset_noprefix, "...its files have no prefix");
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	is_int(lj_cgroup_set_cpus(NULL, &cg, &one), 0, "noprefix: the CPUs are set");
+	is_str(slurp(dir, "cpus"), "1", "...in the file cpus");
+	is_str(slurp(dir, "cpuset.cpus"), "(missing)", "...not cpuset.cpus");
+	is_int(lj_cgroup_set_mems(NULL, &cg, "0"), 0, "noprefix: the memory nodes are set");
+	is_str(slurp(dir, "mems"), "0", "...in the file mems");
+	ok(!lj_cgroup_get_cpus(&cg, &got) && CPU_EQUAL(&got, &one), "noprefix: the CPUs read back from cpus");
+	lj_setup_free(s);
 }
 
 /* The v2 rules on a fake tree: controllers handed down, nested levels, undo. */
@@ -145,6 +189,7 @@ static void test_fake_v2(const char *tmp)
 	       "ENOSPC hint names cpus and mems");
 	ok(strstr(lj_cgroup_hint(-EINVAL, "/x/tasks"), "rt_runtime_us") != NULL, "EINVAL on attach hints at rt_runtime");
 	ok(strstr(lj_cgroup_hint(-EINVAL, "/x/cpuset.cpus"), "parent") != NULL, "EINVAL on cpuset.cpus hints at the parent");
+	ok(strstr(lj_cgroup_hint(-EINVAL, "/dev/cpuset/x/cpus"), "parent") != NULL, "...and on a noprefix cpuset's cpus");
 	is_int(lj_cgroup_create(NULL, &m, "../evil", 1, &cg), -EINVAL, "a name with .. is refused");
 }
 
@@ -302,9 +347,10 @@ int main(void)
 	snprintf(jdir, sizeof(jdir), "%s/j", tmp);
 	setenv("LJ_JOURNAL_DIR", jdir, 1);
 
-	plan(56);
+	plan(70);
 	test_mountinfo();
 	test_fake_v2(tmp);
+	test_fake_noprefix(tmp);
 	test_real();
 
 	{

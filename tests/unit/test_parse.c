@@ -197,9 +197,24 @@ static void test_why_buffer(void)
 	is_str(why, "kept", "success leaves the buffer as it was");
 }
 
+/* A mount option list: whole options only, to the end, a comma or the line's end. */
+static void test_mount_options(void)
+{
+	const char *android = "rw,cpuset,noprefix,release_agent=/sbin/cpuset_release_agent\n";
+
+	ok(lj_opts_has(android, "cpuset") && lj_opts_has(android, "noprefix"), "Android's cpuset options found");
+	ok(lj_opts_has("rw,cpu,cpuacct", "cpuacct") && lj_opts_has("rw,cpu,cpuacct", "rw"), "the last and the first");
+	ok(!lj_opts_has("rw,cpu,cpuacct", "cpus") && !lj_opts_has("rw,cpuset", "cpu"), "not a prefix or a longer one");
+	ok(!lj_opts_has(android, "cpuset_release_agent") && !lj_opts_has(android, "sbin"), "not inside a value");
+	ok(lj_opts_has("rw,noprefix 0 0", "noprefix") && !lj_opts_has("rw noprefix", "noprefix"),
+	   "the list ends at a space");
+	ok(!lj_opts_has("", "rw") && !lj_opts_has(",,", "rw"), "an empty list, empty options");
+}
+
 int main(void)
 {
 	plan_no_plan();
+	test_mount_options();
 	test_integers();
 	test_durations();
 	test_sizes_bools();

@@ -66,7 +66,8 @@ static void drop_hierarchy(const char *cg)
 		umount2(cg, 0);
 }
 
-enum { CG_REFUSED = 1, CG_UNTOUCHED = 2, CG_REMOVED = 4, CG_ORIGIN = 8, CG_ORIGIN_REFUSED = 16, CG_NO_MOUNT = 64 };
+enum { CG_REFUSED = 1, CG_UNTOUCHED = 2, CG_REMOVED = 4, CG_ORIGIN = 8, CG_ORIGIN_REFUSED = 16, CG_CPUS_REFUSED = 32,
+       CG_NO_MOUNT = 64 };
 
 /*
  * A group holding a sleeping child, removed on replay of a journal that
@@ -115,6 +116,12 @@ static int cgroup_entries_child(const char *cg, const char *jpath)
 		bits |= CG_REFUSED;
 	if (!strstr(fake_sysfs_get(file), "ljtrust-never"))
 		bits |= CG_UNTOUCHED;
+	/* "cpus" is a cpuset's control only where the cpuset is mounted noprefix: not in this hierarchy. */
+	snprintf(file, sizeof(file), "%s/cpus", cg);
+	plant_journal(jpath, "file", file, "0");
+	said[0] = '\0';
+	if (lj_setup_restore_stale(jdir, NULL, collect, said) < 0 && strstr(said, "not a file ljkit changes"))
+		bits |= CG_CPUS_REFUSED;
 	snprintf(group, sizeof(group), "%s/g1", cg);
 	mkdir(group, 0755);
 	plant_journal(jpath, "cgroup", group, NULL);
@@ -157,16 +164,17 @@ static void test_cgroup_entries(const char *jpath)
 	if (!pid)
 		_exit(cgroup_entries_child(cg, jpath));
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
-		skip(5, "the cgroup checks' child did not run");
+		skip(6, "the cgroup checks' child did not run");
 		return;
 	}
 	bits = WEXITSTATUS(status);
 	if (bits & CG_NO_MOUNT) {
-		skip(5, "cannot mount a named cgroup v1 hierarchy");
+		skip(6, "cannot mount a named cgroup v1 hierarchy");
 		return;
 	}
 	ok(bits & CG_REFUSED, "a cgroup file ljkit does not write (release_agent) is refused");
 	ok(bits & CG_UNTOUCHED, "...and not written");
+	ok(bits & CG_CPUS_REFUSED, "a file cpus below a hierarchy that is not a cpuset mounted noprefix is refused");
 	ok(bits & CG_REMOVED, "a group below a cgroup mount is removed on replay");
 	ok(bits & CG_ORIGIN, "a replayed group's tasks go back to the group they came from, not to its parent");
 	ok(bits & CG_ORIGIN_REFUSED, "an origin outside the group's hierarchy (/etc) is refused, the group kept");
@@ -532,7 +540,7 @@ int main(void)
 	snprintf(gov, sizeof(gov), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 
-	plan(72);
+	plan(73);
 	test_replay_allow_list();
 	test_untrusted_journals();
 	test_torn_journals();

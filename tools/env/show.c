@@ -37,6 +37,7 @@ static json_object *state_cgroup(void)
 	}
 	json_object_object_add(o, "mode", lj_json_str(lj_cgroup_mode_name(m.mode)));
 	json_object_object_add(o, "v1_cpuset", lj_json_str(m.v1_cpuset));
+	json_object_object_add(o, "v1_cpuset_noprefix", json_object_new_boolean(m.v1_cpuset_noprefix));
 	json_object_object_add(o, "v1_cpu", lj_json_str(m.v1_cpu));
 	json_object_object_add(o, "unified", lj_json_str(m.unified));
 	json_object_object_add(o, "v2_cpuset", json_object_new_boolean(m.v2_cpuset));
@@ -178,8 +179,11 @@ static bool get_bool(json_object *o, const char *key)
 /* "MOUNT (v1)", "MOUNT (v2)" or "none": where a controller is. */
 static const char *controller_where(json_object *cg, const char *v1, const char *v2, char *out, size_t len)
 {
+	char noprefix[32];
+
+	snprintf(noprefix, sizeof(noprefix), "%s_noprefix", v1);
 	if (get_s(cg, v1)[0])
-		snprintf(out, len, "%s (v1)", get_s(cg, v1));
+		snprintf(out, len, "%s (v1%s)", get_s(cg, v1), get_bool(cg, noprefix) ? ", noprefix" : "");
 	else if (get_bool(cg, v2))
 		snprintf(out, len, "%s (v2)", get_s(cg, "unified"));
 	else

@@ -18,7 +18,8 @@ enum {
 _Static_assert(LJ_GUEST_ACCEL_AUTO == 0 && LJ_GUEST_ACCEL_KVM == 1 && LJ_GUEST_ACCEL_TCG == 2,
 	       "--accel's values in the enum's order");
 _Static_assert(LJ_GUEST_CGROUP_AUTO == 0 && LJ_GUEST_CGROUP_V2 == 1 && LJ_GUEST_CGROUP_V1 == 2 &&
-	       LJ_GUEST_CGROUP_HYBRID == 3 && LJ_GUEST_CGROUP_NONE == 4, "--cgroup's values in the enum's order");
+	       LJ_GUEST_CGROUP_HYBRID == 3 && LJ_GUEST_CGROUP_ANDROID == 4 && LJ_GUEST_CGROUP_NONE == 5,
+	       "--cgroup's values in the enum's order");
 
 static const struct lj_opt guest_opts_table[] = {
 	{ "kernel", 'k', LJ_OPT_ARG, "IMAGE", "the kernel image to boot: vmlinuz or bzImage (x86-64), Image (arm64)",
@@ -38,8 +39,8 @@ static const struct lj_opt guest_opts_table[] = {
 	{ "cpus", K_CPUS, LJ_OPT_ARG, "N", "guest CPUs (default: the host's online CPUs, at most 8; one fewer with TCG)",
 	  LJ_OPT_INT, AT(cfg.cpus), 1, 64 },
 	{ "memory", K_MEMORY, LJ_OPT_ARG, "SIZE", "guest memory, e.g. 512M or 2G (default 1G, or half the host's when less)" },
-	{ "cgroup", K_CGROUP, LJ_OPT_ARG, "auto|v2|v1|hybrid|none", "the guest's cgroup layout (default auto: v2, or v1 "
-	  "with systemd.unified_cgroup_hierarchy=0)", LJ_OPT_CHOICE, AT(cfg.cgroup), .values = "auto v2 v1 hybrid none" },
+	{ "cgroup", K_CGROUP, LJ_OPT_ARG, "auto|v2|v1|hybrid|android|none", "the guest's cgroup layout (default auto: v2, or v1 "
+	  "with systemd.unified_cgroup_hierarchy=0)", LJ_OPT_CHOICE, AT(cfg.cgroup), .values = "auto v2 v1 hybrid android none" },
 	{ "qemu", K_QEMU, LJ_OPT_ARG, "PATH", "the QEMU binary (default: qemu-system-x86_64 or -aarch64 in PATH)",
 	  LJ_OPT_STRING, AT(cfg.qemu) },
 	{ "busybox", K_BUSYBOX, LJ_OPT_ARG, "PATH", "a static busybox of the guest's architecture (default: busybox in PATH)",
