@@ -228,8 +228,8 @@ static void unoctal(char *s)
 
 /*
  * The cgroup (v1 or v2) mount point @path is strictly below, into @mnt;
- * false if none. @cpuset_noprefix: it is a v1 cpuset hierarchy mounted
- * "noprefix".
+ * false if none. @cpuset_noprefix (may be NULL): it is a v1 cpuset
+ * hierarchy mounted "noprefix".
  */
 static bool under_cgroup_mount(const char *path, char *mnt, size_t len, bool *cpuset_noprefix)
 {
@@ -258,8 +258,10 @@ static bool under_cgroup_mount(const char *path, char *mnt, size_t len, bool *cp
 		unoctal(fields[4]);
 		if (lj_setup_path_within(path, fields[4]) && strcmp(path, fields[4])) {
 			snprintf(mnt, len, "%s", fields[4]);
-			*cpuset_noprefix = !strncmp(fstype, "cgroup ", 7) && superopts &&
-					   lj_opts_has(superopts + 1, "cpuset") && lj_opts_has(superopts + 1, "noprefix");
+			if (cpuset_noprefix)
+				*cpuset_noprefix = !strncmp(fstype, "cgroup ", 7) && superopts &&
+						   lj_opts_has(superopts + 1, "cpuset") &&
+						   lj_opts_has(superopts + 1, "noprefix");
 			found = true;
 		}
 	}
@@ -287,7 +289,7 @@ static bool sched_rt_sysctl(const char *path)
 static int file_allowed(const char *path, char *real, size_t rlen, char *why, size_t len)
 {
 	char mnt[PATH_MAX], rmnt[PATH_MAX], *slash = strrchr(path, '/');
-	bool noprefix = false, rnoprefix = false;
+	bool noprefix = false;
 	bool cg = under_cgroup_mount(path, mnt, sizeof(mnt), &noprefix) && cgroup_control(slash + 1, noprefix);
 	char buf[PATH_MAX];
 
@@ -301,7 +303,7 @@ static int file_allowed(const char *path, char *real, size_t rlen, char *why, si
 		snprintf(real, rlen, "%s", path);	/* gone with its group or CPU: nothing to restore */
 		return 0;
 	}
-	if (strcmp(buf, path) && !(cg ? under_cgroup_mount(buf, rmnt, sizeof(rmnt), &rnoprefix) && !strcmp(mnt, rmnt) &&
+	if (strcmp(buf, path) && !(cg ? under_cgroup_mount(buf, rmnt, sizeof(rmnt), NULL) && !strcmp(mnt, rmnt) &&
 				       !strcmp(strrchr(buf, '/'), slash)
 				    : cpu_sysfs_file(buf))) {
 		lj_why(why, len, "%s leads to %s, not a file ljkit changes", path, buf);
@@ -331,7 +333,6 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 			   char *why, size_t len)
 {
 	char mnt[PATH_MAX];
-	bool noprefix;	/* a group is one whatever its files are named */
 	enum lj_preempt_model m;
 
 	snprintf(real, rlen, "%s", e->path);
@@ -343,7 +344,7 @@ int lj_setup_entry_allowed(const struct lj_setup_entry *e, char *real, size_t rl
 				 e->path, e->old ? e->old : "");
 		return -EPERM;
 	case LJ_SETUP_CGROUP:
-		if (clean_path(e->path) && under_cgroup_mount(e->path, mnt, sizeof(mnt), &noprefix)) {
+		if (clean_path(e->path) && under_cgroup_mount(e->path, mnt, sizeof(mnt), NULL)) {
 			char buf[PATH_MAX];
 
 			if (!origin_allowed(e->old, mnt)) {
