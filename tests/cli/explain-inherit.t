@@ -33,20 +33,15 @@ top_before=$(top)
 
 INTERFERER_COMM='Jit thread pool' start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
 [ -n "$helper_pid" ] || { restore_options; skip_all "the spinner did not start"; }
-named=1 inherited="" marked=1
-# A break the host's stall caused before the first spin names no spinner: one retry.
-for try in 1 2; do
-	run_rc lj-cyclic -q -a "$CPU" -p 50 -i 100 -l 20000 -b $((SPIN_US / 2)) --tracemark --explain
-	kept=$(sed -n 's/^## trace stopped at the break, kept in \(.*\) (rmdir it when done)$/\1/p' "$TMP/err")
-	if [ -n "$kept" ]; then
-		inherited=$(for o in $(printf '%s\n' "${!saved[@]}" | sort); do
-			[ "$(cat "$kept/options/$o")" = "${want[$o]}" ] && printf '%s ' "$o"; done)
-		grep -q "tracing_mark_write: hit latency threshold" "$kept/trace" && marked=0
-		rmdir "$kept"
-	fi
-	grep -q "^## .*: Jit thread pool (pid $helper_pid, FIFO 99) ran " "$TMP/err" && { named=0; break; }
-	diag "try $try: exit $rc, kept in '$kept'" "$(grep '^## ' "$TMP/err" | head -2)"
-done
+inherited="" marked=1
+# What the kept instance took of the top level's options, and whether its trace has the marker.
+inspect() {
+	inherited=$(for o in $(printf '%s\n' "${!saved[@]}" | sort); do
+		[ "$(cat "$1/options/$o")" = "${want[$o]}" ] && printf '%s ' "$o"; done)
+	grep -q "tracing_mark_write: hit latency threshold" "$1/trace" && marked=0
+}
+break_names_spinner "$CPU" "$SPIN_US" inspect
+named=$?
 kill "$helper_job" 2>/dev/null
 wait "$helper_job" 2>/dev/null
 ok $named "the explanation names the spinner whole, with its pid"

@@ -302,17 +302,10 @@ fi
 
 # -b with --tracemark keeps the trace, and the explanation reads it as the kernel's text,
 # where a task's name is printed as it is: one with spaces is named whole.
-# A break the host's stall caused before the first spin names no spinner: one retry.
 INTERFERER_COMM='Jit thread pool' start_helper spin "$CPU" 99 "$SPIN_US" 25000 400
 if [ -n "$helper_pid" ]; then
-	named=1
-	for try in 1 2; do
-		run_rc lj-cyclic -q -a "$CPU" -p 50 -i 100 -l 20000 -b $((SPIN_US / 2)) --tracemark --explain
-		kept=$(sed -n 's/^## trace stopped at the break, kept in \(.*\) (rmdir it when done)$/\1/p' "$TMP/err")
-		[ -n "$kept" ] && rmdir "$kept"
-		grep -q "^## .*: Jit thread pool (pid $helper_pid, FIFO 99) ran " "$TMP/err" && { named=0; break; }
-		diag "try $try: exit $rc, kept in '$kept'" "$(grep '^## ' "$TMP/err" | head -2)"
-	done
+	break_names_spinner "$CPU" "$SPIN_US"
+	named=$?
 	kill "$helper_job" 2>/dev/null
 	wait "$helper_job" 2>/dev/null
 	ok $named "-b --tracemark: the kept trace's explanation names the spinner 'Jit thread pool' whole, with its pid"

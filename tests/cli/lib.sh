@@ -129,6 +129,27 @@ start_helper() {
 	helper_pid=$(sed -n 's/^ready //p' "$TMP/helper.out")
 }
 
+# break_names_spinner CPU SPIN_US [INSPECT]: lj-cyclic -b --tracemark --explain on CPU
+# beside start_helper's FIFO 99 spinner named 'Jit thread pool' (the kept trace is read
+# as the kernel's text, where a name with spaces must be read whole). INSPECT, a
+# command, gets each kept instance's directory before it is removed. One retry: a break
+# the host's stall caused before the first spin names no spinner. Return: 0 when the
+# explanation named the spinner whole, with its pid; $kept the last kept directory.
+break_names_spinner() {
+	local try
+	for try in 1 2; do
+		run_rc lj-cyclic -q -a "$1" -p 50 -i 100 -l 20000 -b $(($2 / 2)) --tracemark --explain
+		kept=$(sed -n 's/^## trace stopped at the break, kept in \(.*\) (rmdir it when done)$/\1/p' "$TMP/err")
+		if [ -n "$kept" ]; then
+			[ -z "$3" ] || $3 "$kept"
+			rmdir "$kept"
+		fi
+		grep -q "^## .*: Jit thread pool (pid $helper_pid, FIFO 99) ran " "$TMP/err" && return 0
+		diag "try $try: exit $rc, kept in '$kept'" "$(grep '^## ' "$TMP/err" | head -2)"
+	done
+	return 1
+}
+
 # skip_unless_tracing: skip the whole test where --explain's recorder cannot run (no tracefs, lockdown).
 skip_unless_tracing() {
 	local probe_rc=0
