@@ -13,7 +13,8 @@
  * A change is pushed onto the stack (and appended to the journal, fsync'd)
  * before it is made; lj_setup_undo() undoes the stack in reverse order.
  * The journal is one text file per process, by default
- * /run/ljkit/journal.PID ($LJ_JOURNAL_DIR replaces /run/ljkit), created at
+ * /run/ljkit/journal.PID ($LJ_JOURNAL_DIR replaces /run/ljkit; journal.PID@NS
+ * in a PID namespace other than the initial one: lj_setup_ns.c), created at
  * the first change, always new (O_CREAT|O_EXCL|O_NOFOLLOW, 0600) in a
  * directory only root can write (docs/security.md). Its lines (fields separated by tabs, values escaped
  * with \\, \t, \n):
@@ -186,19 +187,25 @@ int lj_setup_restore_stale(const char *dir, const char *journal,
  */
 int lj_setup_tracefs_mount(struct lj_setup *s, bool *mounted);
 
-/* Create the instance LJ_SETUP_TRACEFS/instances/@name, journaled (its removal stops and frees it). */
-int lj_setup_tracefs_instance(struct lj_setup *s, const char *name);
+/*
+ * Create this process's instance, LJ_SETUP_TRACEFS/instances/ljkit-PID
+ * (ljkit-PID@NS outside the initial PID namespace: a container's pids are
+ * another's too, the instances are the kernel's), journaled (its removal
+ * stops and frees it). Its name in @name.
+ */
+int lj_setup_tracefs_instance(struct lj_setup *s, char *name, size_t len);
 
 /*
- * Instances "ljkit-PID" still recording (tracing_on 1) whose process is
- * gone: a run killed before it removed its own. Return: how many, their
+ * Instances "ljkit-PID[@NS]" still recording (tracing_on 1) whose process
+ * is gone (as far as this PID namespace can tell: lj_setup_ns.c): a run
+ * killed before it removed its own. Return: how many, their
  * directories in @names, comma-separated (as many as fit).
  */
 int lj_setup_tracefs_stale(char *names, size_t len);
 
 /*
  * A file a run keeps beside its journal while it lives (lj-env's sweep
- * phase log): DIR/run-@name.PID.START in the checked journal directory,
+ * phase log): DIR/run-@name.PID.START (PID@NS in another PID namespace) in the checked journal directory,
  * new (O_CREAT|O_EXCL|O_NOFOLLOW, 0600), its path in @path. A run killed
  * before it removes it leaves it to lj_setup_restore_stale (lj-env
  * --restore), which removes those of processes that are gone (the PID

@@ -31,7 +31,8 @@ static int live_one(const char *jpath, struct lj_setup_jfile *j, void *arg)
 {
 	struct live_ctx *c = arg;
 
-	if ((c->s && !strcmp(jpath, c->s->journal)) || j->pid == getpid() || !lj_setup_journal_alive(j))
+	if ((c->s && !strcmp(jpath, c->s->journal)) || lj_setup_owner_self(j->pid, 0, j->pidns) ||
+	    !lj_setup_journal_alive(j))
 		return 0;
 	return c->fn(j, jpath, c->arg);
 }

@@ -105,7 +105,11 @@ void lj_setup_journal_free(struct lj_setup_jfile *j)
 	j->n = 0;
 }
 
-/* The header "# ljkit-journal/1 pid=PID start=START prog=NAME": all of it, or not a journal. */
+/*
+ * The header "# ljkit-journal/1 pid=PID start=START [pidns=NS ]prog=NAME":
+ * all of it, or not a journal. pidns is written outside the initial PID
+ * namespace only (journals from before it was written are the initial's).
+ */
 static int parse_header(const char *line, struct lj_setup_jfile *j)
 {
 	const char *p;
@@ -120,6 +124,12 @@ static int parse_header(const char *line, struct lj_setup_jfile *j)
 		return -EBADMSG;
 	p = end + 7;
 	j->start = strtoull(p, &end, 10);
+	if (!errno && end != p && !strncmp(end, " pidns=", 7)) {
+		p = end + 7;
+		j->pidns = strtoull(p, &end, 10);
+		if (!j->pidns)
+			return -EBADMSG;
+	}
 	if (errno || end == p || strncmp(end, " prog=", 6))
 		return -EBADMSG;
 	snprintf(j->prog, sizeof(j->prog), "%s", end + 6);
@@ -197,30 +207,35 @@ static int parse_line(char *line, struct lj_setup_jfile *j, int *alloc)
  */
 static bool header_prefix(const char *s, size_t n, struct lj_setup_jfile *j)
 {
-	static const char *const lit[] = { LJ_SETUP_JOURNAL_MAGIC " pid=", " start=", " prog=" };
+	static const char *const lit[] = { LJ_SETUP_JOURNAL_MAGIC " pid=", " start=", " pidns=", " prog=" };
 	size_t i = 0;
 
-	for (int f = 0; f < 3; f++) {
+	for (int f = 0; f < 4; f++) {
 		unsigned long long v = 0;
 		size_t d;
 
+		/* pidns is optional: a line that has not come to it, or goes on to prog, skips it */
+		if (f == 2 && (n - i < 3 || strncmp(s + i, lit[2], 3)))
+			continue;
 		for (const char *l = lit[f]; *l && i < n; l++, i++)
 			if (s[i] != *l)
 				return false;
 		if (i == n)
 			return true;
-		if (f == 2)
+		if (f == 3)
 			break;
 		for (d = i; i < n && i - d < 20 && isdigit((unsigned char)s[i]); i++)
 			v = v * 10 + (unsigned long long)(s[i] - '0');
 		if (i == n)
 			return true;
-		if (i == d || (f == 0 && (!v || v > INT_MAX)))
+		if (i == d || (f == 0 && (!v || v > INT_MAX)) || (f == 2 && !v))
 			return false;
 		if (f == 0)
 			j->pid = (pid_t)v;
-		else
+		else if (f == 1)
 			j->start = v;
+		else
+			j->pidns = v;
 	}
 	for (; i < n; i++)
 		if (!isprint((unsigned char)s[i]))
@@ -338,22 +353,24 @@ int lj_setup_journal_each(const char *dir, DIR *dp,
 
 bool lj_setup_journal_alive(const struct lj_setup_jfile *j)
 {
-	if (j->pid <= 0)
-		return false;
-	if (kill(j->pid, 0) && errno == ESRCH)
-		return false;
-	return lj_setup_pid_starttime(j->pid) == j->start;
+	return lj_setup_owner_alive(j->pid, j->start, j->pidns);
+}
+
+bool lj_setup_journal_own(const struct lj_setup_jfile *j)
+{
+	return lj_setup_owner_self(j->pid, j->start, j->pidns);
 }
 
 int lj_setup_runfile(const char *name, char *path, size_t len)
 {
-	char why[PATH_MAX + 256];
+	char why[PATH_MAX + 256], owner[48];
 	int fd, ret = lj_setup_dir_ready(lj_setup_journal_dir(), true, why, sizeof(why));
 
 	if (ret)
 		return ret;
-	if (strchr(name, '/') || snprintf(path, len, "%s/run-%s.%d.%llu", lj_setup_journal_dir(), name,
-					   (int)getpid(), lj_setup_pid_starttime(getpid())) >= (int)len)
+	lj_setup_owner_format(owner, sizeof(owner));
+	if (strchr(name, '/') || snprintf(path, len, "%s/run-%s.%s.%llu", lj_setup_journal_dir(), name,
+					   owner, lj_setup_pid_starttime(getpid())) >= (int)len)
 		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 	return fd < 0 ? -errno : fd;
@@ -372,27 +389,30 @@ static bool own_journal(const char *path)
 
 	if (lj_setup_journal_read(path, &j, NULL, NULL, 0))
 		return false;
-	own = j.pid == getpid() && j.start == lj_setup_pid_starttime(getpid());
+	own = lj_setup_journal_own(&j);
 	lj_setup_journal_free(&j);
 	return own;
 }
 
 /*
- * The default journal: DIR/journal.PID, or DIR/journal.PID.K when another
- * stack of this process has that name (the --explain recorder keeps its
- * own). An existing journal of another process is the caller's error.
+ * The default journal: DIR/journal.OWNER (lj_setup_owner_format), or
+ * DIR/journal.OWNER.K when another stack of this process has that name
+ * (the --explain recorder keeps its own). An existing journal of another
+ * process is the caller's error.
  */
 static int open_default(struct lj_setup *s)
 {
+	char owner[48];
 	int fd = -1;
 
+	lj_setup_owner_format(owner, sizeof(owner));
 	for (int k = 0; k < 16; k++) {
 		if (k)
-			snprintf(s->journal, sizeof(s->journal), "%s/journal.%d.%d",
-				 lj_setup_journal_dir(), (int)getpid(), k);
+			snprintf(s->journal, sizeof(s->journal), "%s/journal.%s.%d",
+				 lj_setup_journal_dir(), owner, k);
 		else
-			snprintf(s->journal, sizeof(s->journal), "%s/journal.%d",
-				 lj_setup_journal_dir(), (int)getpid());
+			snprintf(s->journal, sizeof(s->journal), "%s/journal.%s",
+				 lj_setup_journal_dir(), owner);
 		fd = open(s->journal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST || !own_journal(s->journal))
 			break;
@@ -409,6 +429,7 @@ static int open_default(struct lj_setup *s)
  */
 int lj_setup_journal_open(struct lj_setup *s)
 {
+	unsigned long long ns;
 	char line[256];
 	int ret;
 
@@ -434,8 +455,13 @@ int lj_setup_journal_open(struct lj_setup *s)
 			ret = -EBUSY;
 		goto fail;
 	}
-	snprintf(line, sizeof(line), LJ_SETUP_JOURNAL_MAGIC " pid=%d start=%llu prog=%s\n",
-		 (int)getpid(), lj_setup_pid_starttime(getpid()), program_invocation_short_name);
+	ns = lj_setup_pidns();
+	if (lj_setup_pidns_initial(ns))
+		snprintf(line, sizeof(line), LJ_SETUP_JOURNAL_MAGIC " pid=%d start=%llu prog=%s\n",
+			 (int)getpid(), lj_setup_pid_starttime(getpid()), program_invocation_short_name);
+	else
+		snprintf(line, sizeof(line), LJ_SETUP_JOURNAL_MAGIC " pid=%d start=%llu pidns=%llu prog=%s\n",
+			 (int)getpid(), lj_setup_pid_starttime(getpid()), ns, program_invocation_short_name);
 	if (write(s->fd, line, strlen(line)) < 0 || fsync(s->fd) < 0) {
 		ret = -errno;
 		lj_why(s->conflict, sizeof(s->conflict), "cannot write setup journal %s: %s",

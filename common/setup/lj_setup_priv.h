@@ -42,6 +42,7 @@ struct lj_setup {
 struct lj_setup_jfile {
 	pid_t pid;
 	unsigned long long start;
+	unsigned long long pidns;	/* its PID namespace's inode; 0: the initial one (not written there) */
 	char prog[64];
 	struct lj_setup_entry *e;
 	int n;
@@ -72,6 +73,8 @@ void lj_setup_journal_free(struct lj_setup_jfile *j);
 int lj_setup_journal_each(const char *dir, DIR *dp,
 			  int (*fn)(const char *path, struct lj_setup_jfile *j, void *arg), void *arg);
 bool lj_setup_journal_alive(const struct lj_setup_jfile *j);
+/* A journal of this very process (another of its stacks: the recorder's). */
+bool lj_setup_journal_own(const struct lj_setup_jfile *j);
 bool lj_setup_is_journal_name(const char *name);
 /* Record an entry (conflict check, journal, stack) with the directory lock held. */
 int lj_setup_push_locked(struct lj_setup *s, enum lj_setup_kind kind, const char *path,
@@ -83,6 +86,34 @@ int lj_setup_journal_append(struct lj_setup *s, const char *line);
 /* Append the entry line "KIND\tPATH[\tOLD]" with the fields escaped. */
 int lj_setup_journal_entry(struct lj_setup *s, enum lj_setup_kind kind, const char *path,
 			   const char *old);
+
+/* lj_setup_ns.c: a process's liveness across namespaces. */
+/* This process's PID namespace (the inode of /proc/self/ns/pid). */
+unsigned long long lj_setup_pidns(void);
+/* @ns is the initial PID namespace (0: not recorded, which is how the initial one is written). */
+bool lj_setup_pidns_initial(unsigned long long ns);
+/*
+ * A process in namespace @ns (its /proc/PID/ns/@kind link, "mnt:[N]"), as
+ * this /proc sees it: its pid here, 0 when none. With @ns_pid, only the one
+ * that is @ns_pid in its own namespace (and, with @start, started then).
+ */
+pid_t lj_setup_ns_member(const char *kind, const char *ns, pid_t ns_pid, unsigned long long start);
+/*
+ * Process @pid of PID namespace @pidns (0: the initial one), started at
+ * @start (0: unchecked), still lives, or cannot be seen from here (another
+ * namespace not below this one: presumed alive, nothing of it is undone).
+ */
+bool lj_setup_owner_alive(pid_t pid, unsigned long long start, unsigned long long pidns);
+/* That process is this one (@start 0: unchecked). */
+bool lj_setup_owner_self(pid_t pid, unsigned long long start, unsigned long long pidns);
+/*
+ * The owner part of the names ljkit gives its journals, run files and
+ * tracefs instances: "PID" in the initial PID namespace, "PID@NS" in
+ * another (two containers' pids collide). snprintf's return.
+ */
+int lj_setup_owner_format(char *out, size_t len);
+/* Parse "PID" or "PID@NS" at @s: where it ends, or NULL when @s does not start with one. */
+const char *lj_setup_owner_parse(const char *s, pid_t *pid, unsigned long long *pidns);
 
 /* lj_setup_conflict.c: one setting, one owner. */
 /* @path is @dir itself or below it (inline: conflict, trust and the stack use it; no import cycle). */

@@ -208,23 +208,32 @@ static int undo_entries(const char *jpath, const struct stat *st, struct lj_setu
 	return ret;
 }
 
-/* The pid a torn journal names: in its header prefix, else in its name "journal.PID"; 0 if neither. */
-static pid_t torn_journal_pid(const char *jpath, const struct lj_setup_jfile *j)
+/*
+ * The process a torn journal names: in its header prefix, each field that
+ * prefix holds, else in its name "journal.OWNER[.K]"
+ * (lj_setup_owner_format); pid 0 if neither.
+ */
+static void torn_journal_owner(const char *jpath, const struct lj_setup_jfile *j, pid_t *pid,
+			       unsigned long long *pidns)
 {
-	const char *base = strrchr(jpath, '/');
-	char *end;
-	long pid;
+	const char *base = strrchr(jpath, '/'), *end = NULL;
 
-	if (j->pid > 0)
-		return j->pid;
+	*pid = 0;
+	*pidns = 0;
 	base = base ? base + 1 : jpath;
-	if (!lj_setup_is_journal_name(base))
-		return 0;
-	pid = strtol(base + 8, &end, 10);
-	if (*end == '.' && end[1])	/* journal.PID.K: a second stack of that process */
+	if (lj_setup_is_journal_name(base))
+		end = lj_setup_owner_parse(base + 8, pid, pidns);
+	if (end && *end == '.' && end[1])	/* journal.OWNER.K: a second stack of that process */
 		for (end++; isdigit((unsigned char)*end); end++)
 			;
-	return *end || pid <= 0 || pid > INT_MAX ? 0 : (pid_t)pid;
+	if (!end || *end) {
+		*pid = 0;
+		*pidns = 0;
+	}
+	if (j->pid > 0)
+		*pid = j->pid;
+	if (j->pidns)
+		*pidns = j->pidns;
 }
 
 /*
@@ -240,9 +249,11 @@ static int drop_torn(const char *jpath, const struct lj_setup_jfile *j, const st
 		     bool locked, void (*say)(const char *, void *), void *arg)
 {
 	char why[PATH_MAX + 256] = "";
-	pid_t pid = torn_journal_pid(jpath, j);
+	unsigned long long pidns;
+	pid_t pid;
 	int lock = -1;
 
+	torn_journal_owner(jpath, j, &pid, &pidns);
 	if (!locked) {
 		lock = lj_setup_lock_dir(why, sizeof(why));
 		if (lock < 0) {
@@ -250,8 +261,7 @@ static int drop_torn(const char *jpath, const struct lj_setup_jfile *j, const st
 			return lock;
 		}
 	}
-	if (pid > 0 && pid != getpid() && !(kill(pid, 0) && errno == ESRCH) &&
-	    (!j->start || lj_setup_pid_starttime(pid) == j->start)) {
+	if (pid > 0 && !lj_setup_owner_self(pid, 0, pidns) && lj_setup_owner_alive(pid, j->start, pidns)) {
 		lj_setup_unlock_dir(lock);
 		return -EBUSY;
 	}
@@ -286,7 +296,7 @@ static int replay(const char *jpath, bool locked, void (*say)(const char *, void
 		lj_setup_say(say, arg, "cannot replay %s", why[0] ? why : strerror(-ret));
 		return ret;
 	}
-	if (lj_setup_journal_alive(&j) && j.pid != getpid()) {
+	if (lj_setup_journal_alive(&j) && !lj_setup_owner_self(j.pid, 0, j.pidns)) {
 		lj_setup_journal_free(&j);
 		return -EBUSY;
 	}
@@ -315,7 +325,7 @@ static bool is_stale(const char *jpath)
 
 	if (lj_setup_journal_read(jpath, &j, NULL, NULL, 0))
 		return true;	/* replay says why it refuses it */
-	stale = j.pid != getpid() && !lj_setup_journal_alive(&j);
+	stale = !lj_setup_owner_self(j.pid, 0, j.pidns) && !lj_setup_journal_alive(&j);
 	lj_setup_journal_free(&j);
 	return stale;
 }
@@ -379,27 +389,25 @@ static void remove_stale_runfiles(const char *dir, DIR *dp, void (*say)(const ch
 	rewinddir(dp);
 	while ((d = readdir(dp))) {
 		char path[PATH_MAX], *end;
-		const char *p;
-		unsigned long long start;
-		long pid;
+		const char *p, *owner;
+		unsigned long long start, pidns;
+		pid_t pid;
 
 		if (strncmp(d->d_name, "run-", 4) || !(p = strrchr(d->d_name, '.')) || p == d->d_name)
 			continue;
 		start = strtoull(p + 1, &end, 10);
 		if (*end || p[1] == '\0')
 			continue;
-		while (--p > d->d_name && isdigit((unsigned char)*p))
+		/* run-NAME.OWNER.START: OWNER after the last dot before START */
+		for (owner = p - 1; owner > d->d_name && *owner != '.'; owner--)
 			;
-		if (*p != '.' || !isdigit((unsigned char)p[1]))
+		if (*owner != '.' || lj_setup_owner_parse(owner + 1, &pid, &pidns) != p)
 			continue;
-		pid = strtol(p + 1, &end, 10);
-		if (*end != '.' || pid <= 0 || pid > INT_MAX)
-			continue;
-		if (!(kill((pid_t)pid, 0) && errno == ESRCH) && lj_setup_pid_starttime((pid_t)pid) == start)
+		if (lj_setup_owner_alive(pid, start, pidns))
 			continue;	/* its run lives */
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
 		if (d->d_type == DT_REG && !unlink(path))
-			lj_setup_say(say, arg, "removed %s, left by pid %ld, which is gone", path, pid);
+			lj_setup_say(say, arg, "removed %s, left by pid %d, which is gone", path, (int)pid);
 	}
 }
 

@@ -137,14 +137,16 @@ int lj_setup_tracefs_mount(struct lj_setup *s, bool *mounted)
 	return ret;
 }
 
-int lj_setup_tracefs_instance(struct lj_setup *s, const char *name)
+int lj_setup_tracefs_instance(struct lj_setup *s, char *name, size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], owner[48];
 	int lock, ret;
 
 	s->conflict[0] = '\0';
-	if (snprintf(path, sizeof(path), INSTANCES "%s", name) >= (int)sizeof(path) || strchr(name, '/'))
-		return -EINVAL;
+	lj_setup_owner_format(owner, sizeof(owner));
+	if (snprintf(name, len, PREFIX "%s", owner) >= (int)len ||
+	    snprintf(path, sizeof(path), INSTANCES "%s", name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	lock = lj_setup_lock_dir(s->conflict, sizeof(s->conflict));
 	if (lock < 0)
 		return lock;
@@ -219,33 +221,6 @@ static int undo_instance(const struct lj_setup_entry *e, void (*say)(const char 
 	return ret;
 }
 
-/* A process still in mount namespace @ns (0 when none: the namespace, and its mounts, are gone). */
-static pid_t pid_in_ns(const char *ns)
-{
-	DIR *dp = opendir("/proc");
-	struct dirent *d;
-	pid_t found = 0;
-
-	if (!dp)
-		return 0;
-	while (!found && (d = readdir(dp))) {
-		char link[64], path[PATH_MAX];
-		ssize_t n;
-
-		if (!isdigit((unsigned char)d->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/ns/mnt", d->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if (!strcmp(link, ns))
-			found = (pid_t)atoi(d->d_name);
-	}
-	closedir(dp);
-	return found;
-}
-
 /* The last claim unmounts; a claim of another namespace can only be undone there, or is gone with it. */
 static int undo_mount_locked(const struct lj_setup_entry *e, void (*say)(const char *, void *), void *arg)
 {
@@ -256,7 +231,7 @@ static int undo_mount_locked(const struct lj_setup_entry *e, void (*say)(const c
 	if (ret)
 		return ret;
 	if (strcmp(ns, e->old)) {
-		if (!(other = pid_in_ns(e->old)))
+		if (!(other = lj_setup_ns_member("mnt", e->old, 0, 0)))
 			return 0;	/* the namespace, with its mount, is gone */
 		lj_setup_say(say, arg, "cannot unmount tracefs at %s: it is in mount namespace %s (pid %d), not this one",
 			     e->path, e->old, (int)other);
@@ -298,26 +273,24 @@ int lj_setup_tracefs_undo(const struct lj_setup_entry *e, void (*say)(const char
 	return ret;
 }
 
-/* LJ_SETUP_TRACEFS/instances/ljkit-PID: the instance of process PID, or NULL. */
-static const char *instance_pid(const char *path)
+/* LJ_SETUP_TRACEFS/instances/ljkit-OWNER (lj_setup_owner_format): an instance ljkit names, and whose. */
+static bool instance_owner(const char *path, pid_t *pid, unsigned long long *pidns)
 {
-	const char *p;
+	const char *end;
 
 	if (strncmp(path, INSTANCES PREFIX, strlen(INSTANCES PREFIX)))
-		return NULL;
-	p = path + strlen(INSTANCES PREFIX);
-	if (!isdigit((unsigned char)*p) || strlen(p) > 10)
-		return NULL;
-	for (const char *c = p; *c; c++)
-		if (!isdigit((unsigned char)*c))
-			return NULL;
-	return p;
+		return false;
+	end = lj_setup_owner_parse(path + strlen(INSTANCES PREFIX), pid, pidns);
+	return end && !*end;
 }
 
 /* Replay removes only an ljkit instance and unmounts only the one tracefs mount point ljkit uses. */
 int lj_setup_tracefs_allowed(const struct lj_setup_entry *e, char *why, size_t len)
 {
-	if (e->kind == LJ_SETUP_TRACEFS_INSTANCE && instance_pid(e->path) && !e->old)
+	pid_t pid;
+	unsigned long long pidns;
+
+	if (e->kind == LJ_SETUP_TRACEFS_INSTANCE && instance_owner(e->path, &pid, &pidns) && !e->old)
 		return 0;
 	if (e->kind == LJ_SETUP_TRACEFS_MOUNT && !strcmp(e->path, LJ_SETUP_TRACEFS) && e->old &&
 	    ns_name(e->old))
@@ -341,13 +314,11 @@ int lj_setup_tracefs_stale(char *names, size_t len)
 		return 0;
 	while ((d = readdir(dp))) {
 		char path[PATH_MAX], on[8] = "";
-		long pid;
+		unsigned long long pidns;
+		pid_t pid;
 
 		snprintf(path, sizeof(path), INSTANCES "%s", d->d_name);
-		if (!instance_pid(path))
-			continue;
-		pid = atol(instance_pid(path));
-		if (pid <= 0 || pid > INT_MAX || pid == getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
+		if (!instance_owner(path, &pid, &pidns) || lj_setup_owner_alive(pid, 0, pidns))
 			continue;
 		strncat(path, "/tracing_on", sizeof(path) - strlen(path) - 1);
 		if (lj_file_read(path, on, sizeof(on)) < 0 || strcmp(on, "1"))

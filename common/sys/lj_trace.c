@@ -148,7 +148,7 @@ static int configure(struct lj_trace *t, size_t buffer_kb, char *why, size_t len
  */
 static int make_instance(struct lj_trace *t, char *why, size_t len)
 {
-	char name[32];
+	char name[64] = "";
 	int err = lj_setup_new(&t->stack, NULL);
 
 	if (err)
@@ -159,8 +159,7 @@ static int make_instance(struct lj_trace *t, char *why, size_t len)
 	if (err)
 		return lj_why_err(why, len, err, "cannot mount tracefs at %s: %s", TRACEFS,
 				  lj_setup_why(t->stack, err));
-	snprintf(name, sizeof(name), "ljkit-%d", (int)getpid());
-	err = lj_setup_tracefs_instance(t->stack, name);
+	err = lj_setup_tracefs_instance(t->stack, name, sizeof(name));
 	if (err)
 		return lj_why_err(why, len, err, "cannot create the tracefs instance %s: %s", name,
 				  lj_setup_why(t->stack, err));

@@ -14,7 +14,7 @@
 /*
  * lj_trace_open() mounts tracefs at /sys/kernel/tracing when nothing is
  * mounted there (shared with the other ljkit runs: the last one out
- * unmounts it), creates the instance "ljkit-PID" (never the top-level
+ * unmounts it), creates the instance "ljkit-PID" ("ljkit-PID@NS" in a container's PID namespace; never the top-level
  * buffer, which the user may be using), both through the setup stack and
  * its own journal (lj_setup_tracefs_*: a killed run is undone by lj-env
  * --restore), and in it:

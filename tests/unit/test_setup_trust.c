@@ -2,6 +2,7 @@
 /* test_setup_trust - the setup stack trusts only its own directory, its own journals and the files ljkit changes. */
 #include "lj_file.h"
 #include "lj_setup.h"
+#include "lj_setup_priv.h"	/* lj_setup_pid_starttime, lj_setup_pidns: the owners planted below */
 #include "tap.h"
 #include "../fixtures/fake_sysfs.h"
 
@@ -10,6 +11,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -351,6 +354,126 @@ static void test_torn_journals(void)
 	unlink(jpath);
 }
 
+/* Plant at DIR/@name a journal of @pid (started @start) in PID namespace @ns, undoing @gov to "schedutil". */
+static void plant_owned(const char *name, pid_t pid, unsigned long long start, unsigned long long ns)
+{
+	char path[PATH_MAX], text[2048];
+
+	snprintf(path, sizeof(path), "%s/%s", jdir, name);
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d start=%llu pidns=%llu prog=lj-env\nfile\t%s\tschedutil\n",
+		 (int)pid, start, ns, gov);
+	plant_text(path, text, 0600);
+}
+
+/*
+ * A pid of another PID namespace (a container's) means nothing here. From
+ * the initial namespace, which sees every process, its journal is a live
+ * run's only while a process of that namespace is that pid there, started
+ * then; here the test's parent stands for a pid this namespace also has.
+ */
+static void test_pidns_owners(void)
+{
+	unsigned long long none = 12345, self = lj_setup_pidns(), start = lj_setup_pid_starttime(getppid());
+	char name[128], path[PATH_MAX], text[1024];
+	int pipefd[2], status;
+	pid_t child, inner = 0;
+
+	if (!lj_setup_pidns_initial(self)) {
+		skip(14, "not in the initial PID namespace");
+		return;
+	}
+	fake_sysfs_put(gov, "performance\n");
+	snprintf(name, sizeof(name), "journal.%d@%llu", (int)getppid(), none);
+	plant_owned(name, getppid(), start, none);
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1,
+	       "a journal of a PID namespace no process is in (its pid alive here): replayed");
+	is_str(fake_sysfs_get(gov), "schedutil\n", "...its change undone");
+	fake_sysfs_put(gov, "performance\n");
+	plant_owned("journal.x", getppid(), start, self);
+	snprintf(path, sizeof(path), "%s/journal.x", jdir);
+	ok(!lj_setup_restore_stale(jdir, NULL, NULL, NULL) && access(path, F_OK) == 0,
+	   "one of this namespace's, alive: left alone");
+	unlink(path);
+
+	/* torn headers: the namespace from the name when the header stops before it */
+	snprintf(path, sizeof(path), "%s/%s", jdir, name);
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d start=%llu pid", (int)getppid(), start);
+	plant_text(path, text, 0600);
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1,
+	       "a torn header of a live pid, named journal.PID@NS of a gone namespace: removed");
+	ok(access(path, F_OK) != 0, "...the journal is gone");
+	snprintf(path, sizeof(path), "%s/journal.%d", jdir, (int)getppid());
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d start=%llu pidns=%llu pr", (int)getppid(), start, none);
+	plant_text(path, text, 0600);
+	is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "...and one whose torn header has that namespace");
+	snprintf(text, sizeof(text), "# ljkit-journal/1 pid=%d start=%llu pidns=%llu pr", (int)getppid(), start, self);
+	plant_text(path, text, 0600);
+	is_int(lj_setup_restore_stale(NULL, path, NULL, NULL), -EBUSY, "...but this namespace's: busy");
+	unlink(path);
+
+	/* run files (lj_setup_runfile): run-NAME.OWNER.START */
+	snprintf(path, sizeof(path), "%s/run-sweep.%d@%llu.%llu", jdir, (int)getppid(), none, start);
+	plant_text(path, "", 0600);
+	lj_setup_restore_stale(jdir, NULL, NULL, NULL);
+	ok(access(path, F_OK) != 0, "a run file of a gone namespace is removed");
+	snprintf(path, sizeof(path), "%s/run-sweep.%d.%llu", jdir, (int)getppid(), start);
+	plant_text(path, "", 0600);
+	lj_setup_restore_stale(jdir, NULL, NULL, NULL);
+	ok(access(path, F_OK) == 0, "...one of this namespace's live pid kept");
+	unlink(path);
+
+	/* a live namespace below this one: its pid 1, seen here as @inner */
+	if (pipe(pipefd)) {
+		skip(5, "no pipe");
+		return;
+	}
+	child = fork();
+	if (!child) {
+		pid_t g;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(1);
+		g = fork();
+		if (!g) {
+			pause();
+			_exit(0);
+		}
+		if (write(pipefd[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		waitpid(g, &status, 0);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &inner, sizeof(inner)) != sizeof(inner))
+		inner = 0;
+	close(pipefd[0]);
+	if (inner <= 0) {
+		skip(5, "cannot make a PID namespace");
+		waitpid(child, &status, 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)inner);
+	{
+		struct stat st;
+		unsigned long long ns = stat(path, &st) ? 0 : (unsigned long long)st.st_ino;
+
+		start = lj_setup_pid_starttime(inner);
+		snprintf(name, sizeof(name), "journal.1@%llu", ns);
+		fake_sysfs_put(gov, "performance\n");
+		plant_owned(name, 1, start, ns);
+		is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 0,
+		       "the journal of a live namespace's pid 1: left alone (pid 1 here is init)");
+		is_str(fake_sysfs_get(gov), "performance\n", "...its change left in force");
+		plant_owned(name, 1, start + 1, ns);
+		is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "...its pid 1 started at another time: replayed");
+		plant_owned(name, 1, start, ns);
+		kill(inner, SIGKILL);
+		waitpid(child, &status, 0);
+		is_int(lj_setup_restore_stale(jdir, NULL, NULL, NULL), 1, "the namespace gone: replayed");
+		is_str(fake_sysfs_get(gov), "schedutil\n", "...its change undone");
+	}
+}
+
 /* A journal of a dead process whose one entry restores @gov to @old, last written @age s ago. */
 static void plant_aged(const char *jpath, const char *old, int age)
 {
@@ -540,10 +663,11 @@ int main(void)
 	snprintf(gov, sizeof(gov), FAKE_CPU_DIR "/cpu0/cpufreq/scaling_governor");
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 
-	plan(73);
+	plan(87);
 	test_replay_allow_list();
 	test_untrusted_journals();
 	test_torn_journals();
+	test_pidns_owners();
 	test_replay_order();
 	test_journal_dir();
 	test_named_journal();
