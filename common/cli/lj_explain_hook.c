@@ -274,11 +274,8 @@ static int start(void *priv, const struct lj_run_desc *run)
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb,
 			    x->opts.tracemark ? LJ_TRACE_TRACEFS : (enum lj_trace_backend)x->opts.recorder,
 			    x->why, sizeof(x->why));
-	if (err) {
-		/* The driver's one warning names the fallback; the detail with -v. */
-		lj_info("%s: %s", x->opts.explain ? "--explain" : "--tracemark", x->why);
-		return err;
-	}
+	if (err)
+		return err;	/* the driver's one warning names the fallback, x->why its reason (why_) */
 	x->start_ns = (uint64_t)lj_now_ns();
 	if (lj_trace_bpf_why(x->trace)[0])
 		lj_info("--explain: the tracefs recorder, since the BPF one could not start: %s",
@@ -866,6 +863,11 @@ const struct lj_explanation *lj_explain_get(const struct lj_explain *x, int i, c
 	return &x->done[i].x;
 }
 
+static const char *why_(void *priv)
+{
+	return ((struct lj_explain *)priv)->why;
+}
+
 const struct lj_hook_ops lj_explain_ops = {
 	.name = "explain",
 	.start = start,
@@ -876,4 +878,5 @@ const struct lj_hook_ops lj_explain_ops = {
 	.free = free_,
 	.threads = threads,
 	.cost = cost,
+	.why = why_,
 };

@@ -85,6 +85,11 @@ struct lj_hook_ops {
 	 * (lj_instr.h). Return: 1 @c filled, 0 nothing to say (not started).
 	 */
 	int (*cost)(void *priv, struct lj_instr_cost *c);
+	/*
+	 * Optional, after start() failed: why, in words (the fallback's
+	 * reason: the step that failed); NULL or "": start's errno says it.
+	 */
+	const char *(*why)(void *priv);
 };
 
 #define LJ_HOOKS_MAX 8

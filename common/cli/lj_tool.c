@@ -248,9 +248,13 @@ static int start_hooks(struct lj_tool *t, const struct lj_run_desc *run)
 
 	if (!lj_hooks_start(&t->hooks, run))
 		return 0;
-	for (int i = 0; i < t->hooks.n && !ret; i++)
-		if (!t->hooks.h[i].started)
-			ret = lj_tool_fallback(t, t->hooks.h[i].ops->name, t->hooks.h[i].start_err, NULL);
+	for (int i = 0; i < t->hooks.n && !ret; i++) {
+		const struct lj_hook *h = &t->hooks.h[i];
+		const char *why = h->ops->why ? h->ops->why(h->priv) : NULL;
+
+		if (!h->started)
+			ret = lj_tool_fallback(t, h->ops->name, h->start_err, why && *why ? why : NULL);
+	}
 	return ret;
 }
 

@@ -41,7 +41,8 @@ ok $? "it explained late samples; side.instruments names the recorder"
 run_rc env LJ_EXPLAIN_RECORDER=bpf lj-cyclic -q -a "$CPU" -l 50 --explain --json "$TMP/forced.json"
 is "$rc:$(grep -c 'warning: measuring with fallbacks: explain' "$TMP/err")" "0:1" \
 	"the BPF recorder forced without BTF: the run goes on, one warning names the explain fallback"
-jq -e '(.setup.fallbacks | map(.what) | index("explain")) != null' "$TMP/forced.json" >/dev/null
-ok $? "...and the result records it"
+jq -e '.setup.fallbacks | map(select(.what == "explain"))[0].reason | test("BTF")' "$TMP/forced.json" >/dev/null &&
+	grep -q "fallbacks: explain (.*BTF.*)" "$TMP/err"
+ok $? "...and the result records it, the warning and the record saying the step that failed (no BTF)"
 run_rc env LJ_EXPLAIN_RECORDER=bpf lj-cyclic -q -a "$CPU" -l 50 --explain --strict
 is "$rc" 77 "...with --strict: exit 77"
