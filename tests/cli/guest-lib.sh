@@ -11,6 +11,7 @@ guest_kernel() {
 	stock) pat="linux-image-*[0-9]-amd64" ;;
 	rt) pat="linux-image-*-rt-amd64" ;;
 	legacy) pat="linux-image-5.10.*[0-9]-amd64" ;;
+	ubuntu) pat="linux-image-5.15.*-generic" ;;
 	esac
 	ls -d "$LJ_KERNEL_CACHE"/$pat/boot/vmlinuz-* 2>/dev/null | sort -V | tail -1
 }

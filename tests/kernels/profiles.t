@@ -7,7 +7,9 @@
 # preempt=none, whose model the setup switches for real (no lockdown in a guest); the
 # stock kernel with Android's cgroup layout (the cpuset mounted noprefix at /dev/cpuset); Debian
 # 11's 5.10 with cgroup v2 (the generation of Android 12-13's and many ChromeOS boards'
-# kernels: no PREEMPT_DYNAMIC, a BPF without atomic fetch-and-add). Each
+# kernels: no PREEMPT_DYNAMIC, a BPF without atomic fetch-and-add); Ubuntu 22.04's generic
+# 5.15 with cgroup v2 (a distribution kernel of CI runners and farm hosts, and the kernels
+# between: atomics, sched_switch without prev_state, task_struct's own cpu). Each
 # profile is one boot running its files with prove; each file is one test here, its
 # failures shown. The guest sees this tree read-only: the build is the host's.
 . "$(dirname "$0")/../cli/lib.sh"
@@ -19,6 +21,7 @@ is_root || skip_all "the guests run as the host's user: root for the system test
 STOCK=$(guest_kernel stock)
 RT=$(guest_kernel rt)
 LEGACY=$(guest_kernel legacy)
+UBUNTU=$(guest_kernel ubuntu)
 
 # What every profile runs: cgroups (create, move back, remove, crash restore, matrix axis),
 # the setup stack and its journal.
@@ -82,7 +85,7 @@ show() { jq -r "$2" "$TMP/$1/show.json" 2>/dev/null; }
 profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $RECORDER $MEASURE tests/cli/validity.t
 is "$(show stock-v2 '.state.cgroup.mode')" v2 "stock-v2: the guest had cgroup v2 only"
 
-profile stock-v1 "$STOCK" --cgroup v1 -- $SYSTEM tests/cli/reporter-group.t tests/cli/security.t
+profile stock-v1 "$STOCK" --cgroup v1 -- $SYSTEM tests/cli/reporter-group.t tests/cli/security.t tests/cli/env-pidns.t
 is "$(show stock-v1 '[.state.cgroup.mode, .state.cgroup.rt_group_sched] | join(" ")')" "v1 false" \
 	"stock-v1: cgroup v1 without RT group scheduling"
 
@@ -116,5 +119,17 @@ if [ -n "$LEGACY" ]; then
 	done
 else
 	skip 10 "no 5.10 kernel in $LJ_KERNEL_CACHE (scripts/deps --kernels)"
+fi
+
+if [ -n "$UBUNTU" ]; then
+	profile ubuntu-v2 "$UBUNTU" --cgroup v2 -- tests/cli/env-cgroup.t $LJ_BUILD/t/test_cgroup $RECORDER
+	is "$(show ubuntu-v2 '[.state.cgroup.mode, .system.kernel_release] | join(" ")' | sed 's/-[0-9]*-generic$//')" \
+		"v2 5.15.0" "ubuntu-v2: Ubuntu's 5.15 with cgroup v2"
+	for f in test_trace_bpf_switch test_trace_bpf_idle; do
+		! grep -q '^1\.\.0 # SKIP' "$TMP/ubuntu-v2/$f.tap" && grep -q '^ok ' "$TMP/ubuntu-v2/$f.tap"
+		ok $? "ubuntu-v2: $f ran the BPF recorder ($(head -1 "$TMP/ubuntu-v2/$f.tap"))"
+	done
+else
+	skip 9 "no Ubuntu 5.15 kernel in $LJ_KERNEL_CACHE (scripts/deps --kernels)"
 fi
 done_testing
