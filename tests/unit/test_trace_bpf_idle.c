@@ -3,7 +3,8 @@
  * test_trace_bpf_idle - the BPF recorder on an idle CPU's wake-ups: a
  * thread that sleeps 1 ms at a time on an idle CPU is woken by the local
  * timer's interrupt, whose records end the idle, so its switch-in from
- * the idle task follows the interrupt's records; and no cpu_idle record
+ * the idle task follows the interrupt's records (and, on PREEMPT_RT, the
+ * wake-up of the softirq thread its exit makes); and no cpu_idle record
  * is written (the recorder has no program there: the interrupt, or the
  * switch away from idle, says when the idle ended).
  * Root and a kernel with BTF, else skipped.
@@ -43,7 +44,7 @@ int main(void)
 	pid_t tid = gettid();
 	struct lj_trace *t = NULL;
 	const struct lj_tev_seq *s;
-	size_t from_idle = 0, after_irq = 0, idle_records = 0;
+	size_t from_idle = 0, after_irq = 0, idle_records = 0, other_before[LJ_TEV_NTYPES] = { 0 };
 	char why[256] = "";
 	cpu_set_t cpus;
 
@@ -58,15 +59,26 @@ int main(void)
 	is_int(lj_trace_collect(t, false, why, sizeof(why)), 0, "the rings read");
 	s = &lj_trace_view(t)->cpus[cpu];
 	for (size_t i = 1; i < s->n; i++) {
-		const struct lj_tev *e = &s->ev[i], *before = &s->ev[i - 1];
+		const struct lj_tev *e = &s->ev[i], *before;
+		size_t j = i - 1;
 
 		idle_records += e->type == LJ_TEV_IDLE;
 		if (e->type != LJ_TEV_SWITCH || e->sw.next_pid != tid || e->sw.prev_pid != 0)
 			continue;
 		from_idle++;
-		after_irq += before->type == LJ_TEV_TIMER_EXIT || before->type == LJ_TEV_IRQ_EXIT ||
-			     before->type == LJ_TEV_SOFTIRQ_EXIT;
+		/* past other tasks' wake-ups: PREEMPT_RT's interrupt exit wakes ksoftirqd after the timer's exit record */
+		while (j > 0 && s->ev[j].type == LJ_TEV_WAKING && s->ev[j].wake.pid != tid)
+			j--;
+		before = &s->ev[j];
+		if (before->type == LJ_TEV_TIMER_EXIT || before->type == LJ_TEV_IRQ_EXIT ||
+		    before->type == LJ_TEV_SOFTIRQ_EXIT)
+			after_irq++;
+		else
+			other_before[before->type]++;
 	}
+	for (int k = 0; k < LJ_TEV_NTYPES; k++)
+		if (other_before[k])
+			diag("%zu switch-ins from idle right after a %s record", other_before[k], lj_tev_type_name(k));
 	diag("%zu switch-ins from idle over %d sleeps: %zu right after an interrupt's records; %zu cpu_idle records",
 	     from_idle, SLEEPS, after_irq, idle_records);
 	if (from_idle < SLEEPS / 10)
