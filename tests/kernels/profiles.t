@@ -85,7 +85,7 @@ show() { jq -r "$2" "$TMP/$1/show.json" 2>/dev/null; }
 profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $RECORDER $MEASURE tests/cli/validity.t
 is "$(show stock-v2 '.state.cgroup.mode')" v2 "stock-v2: the guest had cgroup v2 only"
 
-profile stock-v1 "$STOCK" --cgroup v1 -- $SYSTEM tests/cli/reporter-group.t tests/cli/security.t tests/cli/env-pidns.t
+profile stock-v1 "$STOCK" --cgroup v1 -- $SYSTEM tests/cli/reporter-group.t tests/cli/security.t
 is "$(show stock-v1 '[.state.cgroup.mode, .state.cgroup.rt_group_sched] | join(" ")')" "v1 false" \
 	"stock-v1: cgroup v1 without RT group scheduling"
 
@@ -122,7 +122,8 @@ else
 fi
 
 if [ -n "$UBUNTU" ]; then
-	profile ubuntu-v2 "$UBUNTU" --cgroup v2 -- tests/cli/env-cgroup.t $LJ_BUILD/t/test_cgroup $RECORDER
+	# The recorder on a kernel between 5.12 and 5.17 (env-cgroup.t's 50 s under TCG: v2 has three guests already).
+	profile ubuntu-v2 "$UBUNTU" --cgroup v2 -- $LJ_BUILD/t/test_cgroup $RECORDER
 	is "$(show ubuntu-v2 '[.state.cgroup.mode, .system.kernel_release] | join(" ")' | sed 's/-[0-9]*-generic$//')" \
 		"v2 5.15.0" "ubuntu-v2: Ubuntu's 5.15 with cgroup v2"
 	for f in test_trace_bpf_switch test_trace_bpf_idle; do
@@ -130,6 +131,6 @@ if [ -n "$UBUNTU" ]; then
 		ok $? "ubuntu-v2: $f ran the BPF recorder ($(head -1 "$TMP/ubuntu-v2/$f.tap"))"
 	done
 else
-	skip 9 "no Ubuntu 5.15 kernel in $LJ_KERNEL_CACHE (scripts/deps --kernels)"
+	skip 8 "no Ubuntu 5.15 kernel in $LJ_KERNEL_CACHE (scripts/deps --kernels)"
 fi
 done_testing
