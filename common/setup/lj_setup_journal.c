@@ -23,26 +23,6 @@ const char *lj_setup_journal_dir(void)
 	return d && *d ? d : LJ_SETUP_DEFAULT_DIR;
 }
 
-/* Field 22 of /proc/PID/stat: start time in clock ticks since boot. */
-unsigned long long lj_setup_pid_starttime(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long v = 0;
-	int field;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (lj_file_read(path, buf, sizeof(buf)) < 0)
-		return 0;
-	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return 0;	/* a zombie can change and undo nothing more: as gone as an exited process */
-	for (field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		v = strtoull(p + 1, NULL, 10);
-	return v;
-}
-
 /* ---- escaping for one-line journal fields ---- */
 
 static void escape(const char *in, char *out, size_t len)

@@ -21,6 +21,26 @@
 /* PROC_PID_INIT_INO: the number the kernel gives the initial PID namespace (fixed since 3.8). */
 #define PIDNS_INITIAL 0xEFFFFFFCULL
 
+/* Field 22 of /proc/PID/stat: start time in clock ticks since boot. */
+unsigned long long lj_setup_pid_starttime(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v = 0;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (lj_file_read(path, buf, sizeof(buf)) < 0)
+		return 0;
+	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return 0;	/* a zombie can change and undo nothing more: as gone as an exited process */
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		v = strtoull(p + 1, NULL, 10);
+	return v;
+}
+
 unsigned long long lj_setup_pidns(void)
 {
 	struct stat st;

@@ -50,8 +50,6 @@ struct lj_setup_jfile {
 };
 
 /* lj_setup_journal.c: the on-disk journal. */
-/* When @pid started (clock ticks after boot), telling a live run from a reused pid; 0: gone or a zombie. */
-unsigned long long lj_setup_pid_starttime(pid_t pid);
 const char *lj_setup_kind_name(enum lj_setup_kind k);
 /*
  * Read a whole journal (opened with lj_setup_open_trusted). Every line
@@ -88,6 +86,8 @@ int lj_setup_journal_entry(struct lj_setup *s, enum lj_setup_kind kind, const ch
 			   const char *old);
 
 /* lj_setup_ns.c: a process's liveness across namespaces. */
+/* When @pid started (clock ticks after boot), telling a live run from a reused pid; 0: gone or a zombie. */
+unsigned long long lj_setup_pid_starttime(pid_t pid);
 /* This process's PID namespace (the inode of /proc/self/ns/pid). */
 unsigned long long lj_setup_pidns(void);
 /* @ns is the initial PID namespace (0: not recorded, which is how the initial one is written). */
