@@ -214,9 +214,12 @@ int lj_setup_tracefs_stale(char *names, size_t len);
  */
 int lj_setup_runfile(const char *name, char *path, size_t len);
 
-/* Live journals of other processes in @dir, for --show: calls @fn per journal. */
+/*
+ * Live journals of other processes in @dir, for --show: calls @fn per
+ * journal (@pidns: its process's PID namespace, 0 for the initial one).
+ */
 int lj_setup_list(const char *dir,
-		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),
+		  void (*fn)(const char *path, pid_t pid, unsigned long long pidns, bool alive, int pending, void *arg),
 		  void *arg);
 
 #endif

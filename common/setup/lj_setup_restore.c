@@ -81,7 +81,7 @@ static int open_journal_dir(const char *dir, DIR **dp, void (*say)(const char *,
 }
 
 struct list_ctx {
-	void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg);
+	void (*fn)(const char *path, pid_t pid, unsigned long long pidns, bool alive, int pending, void *arg);
 	void *arg;
 	int count;
 };
@@ -94,13 +94,14 @@ static int list_one(const char *jpath, struct lj_setup_jfile *j, void *arg)
 	for (int i = 0; i < j->n; i++)
 		pending += !j->e[i].undone;
 	if (c->fn)
-		c->fn(jpath, j->pid, lj_setup_journal_alive(j), pending, c->arg);
+		c->fn(jpath, j->pid, lj_setup_pidns_initial(j->pidns) ? 0 : j->pidns, lj_setup_journal_alive(j),
+		      pending, c->arg);
 	c->count++;
 	return 0;
 }
 
 int lj_setup_list(const char *dir,
-		  void (*fn)(const char *path, pid_t pid, bool alive, int pending, void *arg),
+		  void (*fn)(const char *path, pid_t pid, unsigned long long pidns, bool alive, int pending, void *arg),
 		  void *arg)
 {
 	struct list_ctx c = { fn, arg, 0 };
@@ -123,7 +124,7 @@ struct stale_ctx {
 	size_t len;
 };
 
-static void count_stale(const char *path, pid_t pid, bool alive, int pending, void *arg)
+static void count_stale(const char *path, pid_t pid, unsigned long long pidns, bool alive, int pending, void *arg)
 {
 	struct stale_ctx *c = arg;
 

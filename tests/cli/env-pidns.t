@@ -44,7 +44,9 @@ is "$rc" 0 "--restore from the initial namespace: exit 0"
 [ "$(snap)" != "$before" ] && [ -f "$LJ_JOURNAL_DIR/$journal" ]
 ok $? "...the live run's governor left alone, its journal kept"
 run_rc in_fake lj-env --show
-grep -q "journal.1@$ns.*running" "$TMP/out"; ok $? "--show says it is running"
+grep -q "journal.1@$ns: pid 1 of PID namespace $ns running" "$TMP/out"; ok $? "--show says it is running, whose pid 1 it is"
+in_fake lj-env --show --json | jq -e --argjson ns "$ns" '.state.journals[0] | .pid == 1 and .pidns == $ns and .alive' >/dev/null
+ok $? "...and so does its JSON (pidns)"
 
 # A sibling namespace cannot see it: its pid 1 there is the restoring lj-env itself.
 run_rc in_container lj-env --restore

@@ -130,12 +130,14 @@ static json_object *state_preempt(void)
 	return o;
 }
 
-static void add_journal(const char *path, pid_t pid, bool alive, int pending, void *arg)
+static void add_journal(const char *path, pid_t pid, unsigned long long pidns, bool alive, int pending, void *arg)
 {
 	json_object *j = json_object_new_object();
 
 	json_object_object_add(j, "path", lj_json_str(path));
 	json_object_object_add(j, "pid", lj_json_int(pid));
+	if (pidns)	/* a container's pid: another process's here */
+		json_object_object_add(j, "pidns", lj_json_int((int64_t)pidns));
 	json_object_object_add(j, "alive", json_object_new_boolean(alive));
 	json_object_object_add(j, "pending", lj_json_int(pending));
 	json_object_array_add(arg, j);
@@ -252,11 +254,13 @@ static void print_text(json_object *st)
 	if (!json_object_array_length(arr))
 		printf("journals:    none in %s\n", get_s(st, "journal_dir"));
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		json_object *j = json_object_array_get_idx(arr, i), *alive;
+		json_object *j = json_object_array_get_idx(arr, i), *alive, *ns = NULL;
 
 		json_object_object_get_ex(j, "alive", &alive);
-		printf("journal:     %s: pid %s %s, %s change(s) pending%s\n", get_s(j, "path"),
-		       get_s(j, "pid"), json_object_get_boolean(alive) ? "running" : "dead",
+		json_object_object_get_ex(j, "pidns", &ns);
+		printf("journal:     %s: pid %s%s%s %s, %s change(s) pending%s\n", get_s(j, "path"),
+		       get_s(j, "pid"), ns ? " of PID namespace " : "", ns ? json_object_get_string(ns) : "",
+		       json_object_get_boolean(alive) ? "running" : "dead",
 		       get_s(j, "pending"),
 		       json_object_get_boolean(alive) ? "" : ": run lj-env --restore");
 	}
