@@ -82,6 +82,15 @@ profile() {
 # show NAME JQ: a value of the guest's lj-env --show --json
 show() { jq -r "$2" "$TMP/$1/show.json" 2>/dev/null; }
 
+# recorder_ran NAME: the BPF recorder's own tests ran in that guest (they skip where it cannot load).
+recorder_ran() {
+	local f
+	for f in test_trace_bpf_switch test_trace_bpf_idle; do
+		! grep -q '^1\.\.0 # SKIP' "$TMP/$1/$f.tap" && grep -q '^ok ' "$TMP/$1/$f.tap"
+		ok $? "$1: $f ran the BPF recorder ($(head -1 "$TMP/$1/$f.tap"))"
+	done
+}
+
 profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $RECORDER $MEASURE tests/cli/validity.t
 is "$(show stock-v2 '.state.cgroup.mode')" v2 "stock-v2: the guest had cgroup v2 only"
 
@@ -113,10 +122,7 @@ if [ -n "$LEGACY" ]; then
 	is "$(show legacy-v2 '[.state.cgroup.mode, .state.preempt.model, .state.preempt.dynamic] | join(" ")')" \
 		"v2 voluntary false" "legacy-v2: 5.10, cgroup v2, voluntary preemption from the kernel's config"
 	# The recorder's own tests load its object without atomics there: they must run, not skip.
-	for f in test_trace_bpf_switch test_trace_bpf_idle; do
-		! grep -q '^1\.\.0 # SKIP' "$TMP/legacy-v2/$f.tap" && grep -q '^ok ' "$TMP/legacy-v2/$f.tap"
-		ok $? "legacy-v2: $f ran the BPF recorder ($(head -1 "$TMP/legacy-v2/$f.tap"))"
-	done
+	recorder_ran legacy-v2
 else
 	skip 10 "no 5.10 kernel in $LJ_KERNEL_CACHE (scripts/deps --kernels)"
 fi
@@ -126,10 +132,7 @@ if [ -n "$UBUNTU" ]; then
 	profile ubuntu-v2 "$UBUNTU" --cgroup v2 -- $LJ_BUILD/t/test_cgroup $RECORDER
 	is "$(show ubuntu-v2 '[.state.cgroup.mode, .system.kernel_release] | join(" ")' | sed 's/-[0-9]*-generic$//')" \
 		"v2 5.15.0" "ubuntu-v2: Ubuntu's 5.15 with cgroup v2"
-	for f in test_trace_bpf_switch test_trace_bpf_idle; do
-		! grep -q '^1\.\.0 # SKIP' "$TMP/ubuntu-v2/$f.tap" && grep -q '^ok ' "$TMP/ubuntu-v2/$f.tap"
-		ok $? "ubuntu-v2: $f ran the BPF recorder ($(head -1 "$TMP/ubuntu-v2/$f.tap"))"
-	done
+	recorder_ran ubuntu-v2
 else
 	skip 8 "no Ubuntu 5.15 kernel in $LJ_KERNEL_CACHE (scripts/deps --kernels)"
 fi
