@@ -20,6 +20,7 @@
 #include "lj_printable.h"
 #include "lj_preempt.h"
 #include "lj_result.h"
+#include "lj_setup.h"
 #include "lj_time.h"
 #include "lj_topk.h"
 #include "lj_trace.h"
@@ -64,6 +65,9 @@ struct lj_explain {
 	struct cand *kept;		/* missed deadlines, frames, samples above a threshold */
 	_Atomic int nkept;		/* claimed slots (a slot per fetch_add: any thread may append) */
 	_Atomic int broke;
+	char kept_before[4096];		/* traces kept by runs over when this one started (-b --tracemark) */
+	char replaced[4096];		/* those of them removed when this one kept its own */
+	int nreplaced;
 	struct done *done;
 	int ndone;
 	uint64_t outside_window, failed, dropped;
@@ -271,6 +275,8 @@ static int start(void *priv, const struct lj_run_desc *run)
 	for (int i = 0; i < n; i++)
 		x->th[i].tid = named ? run->threads[i].tid : 0;
 	/* --tracemark's trace is kept for the user to read: a tracefs instance. */
+	if (x->opts.tracemark)
+		lj_setup_tracefs_kept(x->kept_before, sizeof(x->kept_before));
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb,
 			    x->opts.tracemark ? LJ_TRACE_TRACEFS : (enum lj_trace_backend)x->opts.recorder,
 			    x->why, sizeof(x->why));
@@ -570,7 +576,17 @@ static void stop(void *priv)
 	struct lj_explain *x = priv;
 	int64_t cpu0 = lj_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
-	if (!x->trace || !x->opts.explain)
+	if (!x->trace)
+		return;
+	/*
+	 * The trace kept replaces those of runs over before this one started,
+	 * as a break in the peers' one top-level buffer replaces the last: a
+	 * loop of breaks would pile them up, megabytes per CPU each. Runs
+	 * beside this one keep theirs.
+	 */
+	if (atomic_load(&x->broke))
+		x->nreplaced = lj_setup_tracefs_drop_kept(x->kept_before, x->replaced, sizeof(x->replaced));
+	if (!x->opts.explain)
 		return;
 	lj_alternate_stop(x->alt);
 	explain_run(x);
@@ -683,6 +699,8 @@ static int contribute(void *priv, struct lj_result *res)
 			       json_object_new_string(lj_trace_bpf_plain(x->trace) ? "before-5.12" : "5.12"));
 	json_object_object_add(o, "instance", lj_trace_dir(x->trace)[0] ?
 			       json_object_new_string(lj_trace_dir(x->trace)) : NULL);
+	json_object_object_add(o, "replaced_kept_traces", x->replaced[0] ?
+			       json_object_new_string(x->replaced) : NULL);
 	json_object_object_add(o, "t0_ns", lj_json_int((int64_t)x->start_ns));
 	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
 			       lj_json_int((int64_t)x->opts.threshold_ns) : NULL);
@@ -813,6 +831,9 @@ static void report(void *priv, FILE *out)
 	if (atomic_load(&x->broke))
 		fprintf(out, "## trace stopped at the break, kept in %s (rmdir it when done)\n",
 			lj_trace_dir(x->trace));
+	if (x->nreplaced)
+		fprintf(out, "## it replaces the trace%s kept by earlier runs (%s): one kept trace at a time\n",
+			x->nreplaced > 1 ? "s" : "", x->replaced);
 }
 
 /* The programs' run time in the kernel, all CPUs, when measured (LJ_EXPLAIN_PROGRAM_COST). */

@@ -204,6 +204,18 @@ int lj_setup_tracefs_instance(struct lj_setup *s, char *name, size_t len);
 int lj_setup_tracefs_stale(char *names, size_t len);
 
 /*
+ * Traces kept for the user after a break (-b with --tracemark) by runs
+ * that are gone: instances "ljkit-OWNER" not recording whose process is
+ * gone. Each holds its buffers, megabytes per CPU, until removed.
+ * lj_setup_tracefs_kept lists them in @names (comma-separated, as many as
+ * fit); lj_setup_tracefs_drop_kept removes those of them listed in
+ * @only (what lj_setup_tracefs_kept gave when this run started: runs
+ * over by then, not ones beside it). Return: how many.
+ */
+int lj_setup_tracefs_kept(char *names, size_t len);
+int lj_setup_tracefs_drop_kept(const char *only, char *names, size_t len);
+
+/*
  * A file a run keeps beside its journal while it lives (lj-env's sweep
  * phase log): DIR/run-@name.PID.START (PID@NS in another PID namespace) in the checked journal directory,
  * new (O_CREAT|O_EXCL|O_NOFOLLOW, 0600), its path in @path. A run killed

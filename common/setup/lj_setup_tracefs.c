@@ -300,9 +300,27 @@ int lj_setup_tracefs_allowed(const struct lj_setup_entry *e, char *why, size_t l
 	return -EPERM;
 }
 
-/* ---- stale instances ---- */
+/* ---- instances of runs that are gone ---- */
 
-int lj_setup_tracefs_stale(char *names, size_t len)
+/* Whether @path is one of @list's comma-separated directories. */
+static bool listed(const char *list, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (const char *p = list; p && *p; p = strchr(p, ','), p = p ? p + 2 : NULL)
+		if (!strncmp(p, path, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * Instances "ljkit-OWNER" whose process is gone, recording (@recording:
+ * tracing_on 1, a killed run's) or not (a trace kept for the user after a
+ * break), and (@only non-NULL) among @only's; removed when @drop. Return:
+ * how many, their directories in @names, comma-separated (as many whole
+ * names as fit).
+ */
+static int gone_instances(bool recording, const char *only, bool drop, char *names, size_t len)
 {
 	DIR *dp = opendir(INSTANCES);
 	struct dirent *d;
@@ -313,21 +331,39 @@ int lj_setup_tracefs_stale(char *names, size_t len)
 	if (!dp)
 		return 0;
 	while ((d = readdir(dp))) {
-		char path[PATH_MAX], on[8] = "";
+		char path[PATH_MAX], on[PATH_MAX + 16], state[8] = "";
 		unsigned long long pidns;
 		pid_t pid;
 
 		snprintf(path, sizeof(path), INSTANCES "%s", d->d_name);
-		if (!instance_owner(path, &pid, &pidns) || lj_setup_owner_alive(pid, 0, pidns))
+		if (!instance_owner(path, &pid, &pidns) || (only && !listed(only, path)) ||
+		    lj_setup_owner_alive(pid, 0, pidns))
 			continue;
-		strncat(path, "/tracing_on", sizeof(path) - strlen(path) - 1);
-		if (lj_file_read(path, on, sizeof(on)) < 0 || strcmp(on, "1"))
-			continue;	/* a trace kept for the user after a break (-b): not recording */
-		if (names && len > strlen(names) + 1)	/* every one that fits, comma-separated */
-			snprintf(names + strlen(names), len - strlen(names), "%s" INSTANCES "%s",
-				 n ? ", " : "", d->d_name);
+		snprintf(on, sizeof(on), "%s/tracing_on", path);
+		if (lj_file_read(on, state, sizeof(state)) < 0 || !strcmp(state, "1") != recording)
+			continue;
+		if (drop && rmdir(path))
+			continue;
+		/* Whole names only: a cut one could name another run's instance. */
+		if (names && strlen(names) + strlen(path) + 2 < len)
+			snprintf(names + strlen(names), len - strlen(names), "%s%s", n ? ", " : "", path);
 		n++;
 	}
 	closedir(dp);
 	return n;
+}
+
+int lj_setup_tracefs_stale(char *names, size_t len)
+{
+	return gone_instances(true, NULL, false, names, len);
+}
+
+int lj_setup_tracefs_kept(char *names, size_t len)
+{
+	return gone_instances(false, NULL, false, names, len);
+}
+
+int lj_setup_tracefs_drop_kept(const char *only, char *names, size_t len)
+{
+	return only && *only ? gone_instances(false, only, true, names, len) : 0;
 }
