@@ -72,7 +72,7 @@ void lj_validity_check_counts(struct lj_validity *v, uint64_t missed, uint64_t o
 void lj_validity_check_cut_short(struct lj_validity *v, uint64_t expected, uint64_t got)
 {
 	if (expected && got < expected)
-		lj_validity_add(v, LJ_SUSPECT, "cut-short", "%" PRIu64 " of %" PRIu64 " samples (%.1f%%): run cut short",
+		lj_validity_add(v, LJ_SUSPECT, "cut-short", "run cut short: %" PRIu64 " of %" PRIu64 " samples measured (%.1f%%)",
 				got, expected, 100.0 * (double)got / (double)expected);
 }
 

@@ -270,7 +270,7 @@ static void take_counts(struct lj_tool *t, void *tool)
 	t->instr.own_ns_per_period = c.own_ns_per_period;
 	t->instr.period_ns = c.period_ns;
 	if (t->validity)
-		lj_vhook_counts(t->validity, c.missed, c.overflows, c.samples, c.expected);
+		lj_vhook_counts(t->validity, c.missed, c.overflows, c.samples, c.expected, c.reached);
 }
 
 static int first(int ret, int r)

@@ -86,6 +86,11 @@ struct lj_tool_counts {
 	uint64_t overflows;		/* samples beyond the histogram's range */
 	uint64_t samples;		/* samples measured */
 	uint64_t expected;		/* samples asked for (-l), 0: unknown */
+	/*
+	 * Of those, how many were measured: the samples, or (lj-cyclic's -l,
+	 * the run ending when its first thread has them) the furthest thread's.
+	 */
+	uint64_t reached;
 	/* The tool's own overhead per period (lj-frame: per frame, all stages) and that period; 0: none. */
 	double own_ns_per_period;
 	uint64_t period_ns;

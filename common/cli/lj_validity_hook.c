@@ -31,7 +31,7 @@ struct lj_vhook {
 	cpu_set_t measured;
 	struct lj_runprobe before;
 	_Atomic uint64_t late_missed;
-	uint64_t missed, overflows, samples, expected;
+	uint64_t missed, overflows, samples, expected, reached;
 	bool started, stopped, counted, fallbacks_read;
 };
 
@@ -208,7 +208,7 @@ static void vh_stop(void *priv)
 	if (h->counted) {
 		lj_validity_check_counts(&h->v, h->missed > missed ? h->missed : missed, h->overflows,
 					 h->samples);
-		lj_validity_check_cut_short(&h->v, h->expected, h->samples);
+		lj_validity_check_cut_short(&h->v, h->expected, h->reached);
 	} else if (missed) {
 		lj_validity_check_counts(&h->v, missed, 0, 0);
 	}
@@ -236,7 +236,7 @@ void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup)
 }
 
 void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,
-		     uint64_t expected)
+		     uint64_t expected, uint64_t reached)
 {
 	if (!h)
 		return;
@@ -244,6 +244,7 @@ void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, ui
 	h->overflows = overflows;
 	h->samples = samples;
 	h->expected = expected;
+	h->reached = reached;
 	h->counted = true;
 }
 

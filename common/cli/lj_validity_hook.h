@@ -33,9 +33,13 @@ extern const struct lj_hook_ops lj_vhook_ops;
 
 /* Each {"what", "reason"} of a setup record's "fallbacks" makes the run suspect (read once). */
 void lj_vhook_fallbacks(struct lj_vhook *h, json_object *setup);
-/* Facts the tool counted: missed periods, histogram overflows, samples measured and expected (0: unknown). */
+/*
+ * Facts the tool counted: missed periods, histogram overflows, samples
+ * measured, and those asked for (0: unknown) against how many of them
+ * were reached (struct lj_tool_counts).
+ */
 void lj_vhook_counts(struct lj_vhook *h, uint64_t missed, uint64_t overflows, uint64_t samples,
-		     uint64_t expected);
+		     uint64_t expected, uint64_t reached);
 /* A reason found by another hook (the power sampler's "throttle"); @text is copied. */
 void lj_vhook_reason(struct lj_vhook *h, enum lj_validity_level l, const char *what, const char *text);
 /* The same, given to the started validity hook of @hs, if it has one. */

@@ -187,6 +187,12 @@ run_rc lj-cyclic -q -l 20 -t 2 -i 1000 -d 50000
 is "$(grep -c '^T:' "$TMP/out")" 2 "two threads"
 c1=$(sed -nE 's/^T: 1 .* C: +([0-9]+) .*/\1/p' "$TMP/out")
 ok $(( ! (${c1:-20} < 20) )) "-l 20 with two threads: the run ends when the first has its 20 (thread 1: ${c1:-?})"
+grep -q "cut short" "$TMP/err"
+ok $((! $?)) "...which is the run asked for, not one cut short" || grep validity -A3 "$TMP/err" | sed 's/^/#   /' >&2
+# A break ends it before any thread has its 20: that one is cut short.
+run_rc lj-cyclic -q -l 20 -t 2 -i 1000 -d 50000 -b 1ns
+grep -q "suspect: run cut short: [0-9]* of 20 samples measured" "$TMP/err"
+ok $? "a run a break ended is cut short, counted against the furthest thread's 20"
 run_rc lj-cyclic -q -l 20 -t 2 --loops-per-thread
 is "$(grep -cE '^T:.* C: +20 ' "$TMP/out")" 2 "--loops-per-thread: every thread runs its 20"
 

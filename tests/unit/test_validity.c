@@ -46,7 +46,7 @@ static void test_checks(void)
 
 	lj_validity_init(&v);
 	lj_validity_check_cut_short(&v, 2000, 500);
-	ok(v.verdict == LJ_SUSPECT && strstr(v.r[0].text, "500 of 2000 samples (25.0%)"), "a run cut short is suspect");
+	ok(v.verdict == LJ_SUSPECT && strstr(v.r[0].text, "run cut short: 500 of 2000 samples measured (25.0%)"), "a run cut short is suspect");
 	lj_validity_init(&v);
 	lj_validity_check_clocksource(&v, "tsc", "hpet");
 	ok(v.verdict == LJ_INVALID && !strcmp(v.r[0].text, "clock source changed: tsc -> hpet"),

@@ -98,22 +98,34 @@ static int wait_run(void *p, struct lj_tool *t)
 	return cyc_run_wait(&((struct cyc_tool *)p)->run);
 }
 
-/* What the verdict judges: missed periods, histogram overflows, samples against -l's. */
+/*
+ * What the verdict judges: missed periods, histogram overflows, samples
+ * against -l's. As cyclictest, the run ends when its first thread has -l
+ * wake-ups: the others (a longer interval with -d, or one wake-up behind)
+ * have fewer by design, so the furthest thread says whether it was cut
+ * short; with --loops-per-thread every thread owes -l.
+ */
 static void counts(void *p, struct lj_tool_counts *n)
 {
 	struct cyc_run *run = &((struct cyc_tool *)p)->run;
+	uint64_t furthest = 0;
 
 	for (int i = 0; i < run->nthreads; i++) {
 		struct cyc_live lv;
+		uint64_t c;
 
 		if (!run->th[i].hist)
 			continue;
 		cyc_live_read(&run->th[i], &lv);
 		n->missed += lv.missed;
 		n->overflows += lj_hist_overflows(run->th[i].hist);
-		n->samples += lj_hist_count(run->th[i].hist);
+		c = lj_hist_count(run->th[i].hist);
+		n->samples += c;
+		if (c > furthest)
+			furthest = c;
 	}
-	n->expected = run->cfg->loops * (uint64_t)run->nthreads;
+	n->expected = run->cfg->loops * (uint64_t)(run->cfg->loops_each ? run->nthreads : 1);
+	n->reached = run->cfg->loops_each ? n->samples : furthest;
 }
 
 /* Also for a run stopped by a signal or -b: it reports what it measured. */

@@ -98,6 +98,7 @@ static void counts(void *p, struct lj_tool_counts *n)
 			n->overflows += lj_hist_overflows(r->th[i].hop);
 		}
 	n->expected = r->cfg->loops * (uint64_t)r->n;
+	n->reached = n->samples;
 }
 
 static int report_text(void *p, struct lj_tool *t, int ret)
