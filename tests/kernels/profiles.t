@@ -50,7 +50,7 @@ profile() {
 	shift
 	mkdir -p "$out"
 	run_rc lj-guest -k "$image" --cpus 2 --memory 1G -t 900 -s "$out" --console "$out/console" "${opts[@]}" \
-		-e LJ_BUILD="$LJ_BUILD" -e LJ_SRC="$LJ_SRC" -e OUT="$out" -- sh -c '
+		-e LJ_BUILD="$LJ_BUILD" -e LJ_SRC="$LJ_SRC" -e OUT="$out" -e LJ_TEST_DISPOSABLE=1 -- sh -c '
 		cd "$LJ_SRC" && "$LJ_BUILD/lj-env" --show --json >"$OUT/show.json" 2>&1
 		for f; do
 			t="$OUT/$(basename "$f").tap"
@@ -91,8 +91,11 @@ recorder_ran() {
 	done
 }
 
-profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $RECORDER $MEASURE tests/cli/validity.t
+profile stock-v2 "$STOCK" --cgroup v2 -- $SYSTEM $PREEMPT $RECORDER $MEASURE tests/cli/validity.t \
+	tests/cli/explain-toplevel.t
 is "$(show stock-v2 '.state.cgroup.mode')" v2 "stock-v2: the guest had cgroup v2 only"
+! grep -q '^1\.\.0 # SKIP' "$TMP/stock-v2/explain-toplevel.t.tap" && grep -q '^ok ' "$TMP/stock-v2/explain-toplevel.t.tap"
+ok $? "stock-v2: explain-toplevel.t traced at the top level (a throwaway guest may: $(head -1 "$TMP/stock-v2/explain-toplevel.t.tap"))"
 
 profile stock-v1 "$STOCK" --cgroup v1 -- $SYSTEM tests/cli/reporter-group.t tests/cli/security.t
 is "$(show stock-v1 '[.state.cgroup.mode, .state.cgroup.rt_group_sched] | join(" ")')" "v1 false" \
