@@ -32,7 +32,7 @@ _lj_restore_private() {	# _lj_restore_private DIR
 # Builtins only: it runs for every directory at every test's start.
 _lj_started() {
 	local stat
-	read -r stat <"/proc/$1/stat" 2>/dev/null || return 0
+	read -r stat 2>/dev/null <"/proc/$1/stat" || return 0	# 2>/dev/null first: it also silences the open
 	set -- ${stat##*) }
 	echo "${20}"
 }
