@@ -80,6 +80,18 @@ kill -KILL $epid
 wait $epid 2>/dev/null
 brk F
 ok $([ -d "$E" ] && [ "$(cat "$E/tracing_on")" = 1 ]; echo $?) "a killed run's instance, still recording, is not taken for a kept trace"
+# lj-env --show lists both, each with its buffers' size.
+lj-env --show >"$TMP/show" 2>&1
+kb=$(cat "$kept/buffer_total_size_kb")
+grep -qxF "trace:       $kept: kept after a -b break, $kb KiB of buffers: rmdir it when read" "$TMP/show" &&
+	grep -q "^trace:       $E: still recording, its run gone, [0-9]* KiB of buffers: run lj-env --restore\$" "$TMP/show"
+ok $? "lj-env --show lists the kept trace and the killed run's, with their buffers" || grep '^trace' "$TMP/show" | sed 's/^/#   /' >&2
+lj-env --show --json | python3 -c '
+import json, sys
+t = {x["path"]: x for x in json.load(sys.stdin)["state"]["traces"]}
+assert t[sys.argv[1]]["kept"] is True and t[sys.argv[1]]["buffer_kb"] == int(sys.argv[3]), t
+assert t[sys.argv[2]]["kept"] is False, t' "$kept" "$E" "$kb"
+ok $? "...and in the JSON (state.traces: path, kept, buffer_kb)"
 grep -q "it replaces.*$E" "$TMP/F.err"
 ok $((! $?)) "...nor named as replaced"
 lj-env --restore >/dev/null 2>&1

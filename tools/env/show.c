@@ -143,9 +143,34 @@ static void add_journal(const char *path, pid_t pid, unsigned long long pidns, b
 	json_object_array_add(arg, j);
 }
 
+/*
+ * The tracefs instances runs that are gone left: traces kept after a -b
+ * --tracemark break (@kept; each holds its buffers until removed) or
+ * recording still (a killed run's, lj-env --restore's), with their size.
+ */
+static void add_traces(json_object *arr, bool kept)
+{
+	char names[4096], *save = NULL;
+
+	if (!(kept ? lj_setup_tracefs_kept : lj_setup_tracefs_stale)(names, sizeof(names)))
+		return;
+	for (char *dir = strtok_r(names, ", ", &save); dir; dir = strtok_r(NULL, ", ", &save)) {
+		json_object *j = json_object_new_object();
+		char path[PATH_MAX], kb[32];
+
+		snprintf(path, sizeof(path), "%s/buffer_total_size_kb", dir);
+		json_object_object_add(j, "path", lj_json_str(dir));
+		json_object_object_add(j, "kept", json_object_new_boolean(kept));
+		json_object_object_add(j, "buffer_kb", lj_file_read(path, kb, sizeof(kb)) < 0 ? NULL :
+				       lj_json_int(strtoll(kb, NULL, 10)));
+		json_object_array_add(arr, j);
+	}
+}
+
 static json_object *collect_state(void)
 {
 	json_object *o = json_object_new_object(), *journals = json_object_new_array();
+	json_object *traces = json_object_new_array();
 	cpu_set_t online;
 	char buf[64];
 
@@ -161,6 +186,9 @@ static json_object *collect_state(void)
 	lj_setup_list(NULL, add_journal, journals);
 	json_object_object_add(o, "journal_dir", lj_json_str(lj_setup_journal_dir()));
 	json_object_object_add(o, "journals", journals);
+	add_traces(traces, true);
+	add_traces(traces, false);
+	json_object_object_add(o, "traces", traces);
 	return o;
 }
 
@@ -168,7 +196,8 @@ static const char *get_s(json_object *o, const char *key)
 {
 	json_object *v;
 
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
+	/* A JSON null is "" too (json_object_get_string gives NULL for it). */
+	return json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : "";
 }
 
 static bool get_bool(json_object *o, const char *key)
@@ -263,6 +292,16 @@ static void print_text(json_object *st)
 		       json_object_get_boolean(alive) ? "running" : "dead",
 		       get_s(j, "pending"),
 		       json_object_get_boolean(alive) ? "" : ": run lj-env --restore");
+	}
+	json_object_object_get_ex(st, "traces", &arr);
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *j = json_object_array_get_idx(arr, i), *kept;
+
+		json_object_object_get_ex(j, "kept", &kept);
+		printf("trace:       %s: %s, %s KiB of buffers: %s\n", get_s(j, "path"),
+		       json_object_get_boolean(kept) ? "kept after a -b break" : "still recording, its run gone",
+		       get_s(j, "buffer_kb"),
+		       json_object_get_boolean(kept) ? "rmdir it when read" : "run lj-env --restore");
 	}
 }
 
