@@ -279,8 +279,6 @@ static int start(void *priv, const struct lj_run_desc *run)
 	for (int i = 0; i < n; i++)
 		x->th[i].tid = named ? run->threads[i].tid : 0;
 	/* --tracemark's trace is kept for the user to read: a tracefs instance. */
-	if (x->opts.tracemark)
-		lj_setup_tracefs_kept(x->kept_before, sizeof(x->kept_before));
 	err = lj_trace_open(&x->trace, &run->measured, x->opts.buffer_kb,
 			    x->opts.tracemark ? LJ_TRACE_TRACEFS : (enum lj_trace_backend)x->opts.recorder,
 			    x->why, sizeof(x->why));
@@ -288,6 +286,9 @@ static int start(void *priv, const struct lj_run_desc *run)
 		return err;	/* the driver's one warning names the fallback, x->why its reason (why_) */
 	if (x->opts.tracemark && lj_trace_top_watch(&x->top, x->top_what, sizeof(x->top_what)) < 0)
 		lj_info("--tracemark: cannot open the top-level trace's files: the break stops only the run's own");
+	/* Those kept by runs over by now (tracefs mounted: the recorder saw to it); this one's records. */
+	if (x->opts.tracemark)
+		lj_setup_tracefs_kept(x->kept_before, sizeof(x->kept_before));
 	x->start_ns = (uint64_t)lj_now_ns();
 	if (lj_trace_bpf_why(x->trace)[0])
 		lj_info("--explain: the tracefs recorder, since the BPF one could not start: %s",
