@@ -17,7 +17,7 @@ cleanup() {
 	local d
 	for d in "${ours[@]}"; do [ -d "$d" ] && { echo 0 >"$d/tracing_on"; rmdir "$d"; }; done 2>/dev/null
 }
-trap cleanup EXIT
+trap '[ "$BASHPID" = "$_tap_shell" ] && { cleanup; _lj_restore_private "$TMP"; rm -rf "$TMP"; }' EXIT
 
 # brk NAME OPTS...: a run of 50 wake-ups breaking at its first (-b 1); its
 # kept trace's directory in $kept, its stderr in $TMP/NAME.err.

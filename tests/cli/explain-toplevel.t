@@ -41,7 +41,7 @@ restore() {
 	for d in $TFS/instances/ljkit-*; do [ "$(cat "$d/tracing_on" 2>/dev/null)" = 0 ] && rmdir "$d"; done 2>/dev/null
 	unmount
 }
-trap restore EXIT
+trap '[ "$BASHPID" = "$_tap_shell" ] && { restore; _lj_restore_private "$TMP"; rm -rf "$TMP"; }' EXIT
 MARK='hit latency threshold'
 
 # brk NAME: a run breaking at its first wake-up, its stderr in $TMP/NAME.err, its JSON in $TMP/NAME.json.
