@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# consumers.t - lj-cyclic under the programs that run cyclictest, on their own
+# consumers.t - lj-cyclic (and lj-hackbench) under the programs that run rt-tests, on their own
 # command lines (mmtests' shellpack, rteval's module with its SIGINT stop,
 # OSADL's latency plot script and gnuplot, ChromiumOS's runner with and
 # without --breaktrace, under nice with --policy=other): each reads the run's
@@ -139,6 +139,22 @@ judge chromeos "ChromiumOS finds the breaking thread by its id and adds the brea
 kept=$(sed -n 's/^## trace stopped at the break, kept in \([^ ]*\) .*/\1/p' "$TMP/err")
 [ -n "$kept" ] && rmdir "$kept" 2>/dev/null
 peer_judge chromeos "the ChromiumOS reader reads cyclictest's own --verbose output" "${cros[@]}" --priority=20
+
+# --- hackbench as rteval's load ('-P -g <3 per CPU> -l 1000 -s 1000', rerun whenever it
+# exits) and as the older shellpacks and farm scripts read it: the number after "Time:".
+if [ -x "$LJ_BUILD/lj-hackbench" ]; then
+	lj-hackbench -P -g $((3 * ncpus)) -l 1000 -s 1000 --json="$TMP/hb.json" >"$TMP/hb" 2>/dev/null
+	is "$?" 0 "rteval's hackbench load command line runs to its end, exit 0"
+	t=$(grep '^Time:' "$TMP/hb" | awk '{print $2}')
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+# Milliseconds truncated, as hackbench prints them (docs/lj-hackbench.md).
+assert 0 <= d["results"][0]["time_ns"] - round(float(sys.argv[2]) * 1e9) < 1e6, (sys.argv[2], d["results"][0]["time_ns"])' \
+		"$TMP/hb.json" "$t" 2>/dev/null
+	ok $? "the Time: a script reads ($t s) is the run's time"
+else
+	skip 2 "lj-hackbench not built"
+fi
 
 # --- the readers refuse a run whose figures are not the text's.
 python3 - "$TMP/out.json" <<'PY'
