@@ -11,6 +11,7 @@
 #include "lj_alternate.h"
 #include "lj_err.h"
 #include "lj_explain.h"
+#include "lj_explain_keep.h"
 #include "lj_explain_stream.h"
 #include "lj_explain_json.h"
 #include "lj_hot.h"
@@ -20,11 +21,9 @@
 #include "lj_printable.h"
 #include "lj_preempt.h"
 #include "lj_result.h"
-#include "lj_setup.h"
 #include "lj_time.h"
 #include "lj_topk.h"
 #include "lj_trace.h"
-#include "lj_trace_top.h"
 #include "lj_validity_hook.h"
 
 /* Causes summed over the run: kept for the result, and counted before folding. */
@@ -66,12 +65,7 @@ struct lj_explain {
 	struct cand *kept;		/* missed deadlines, frames, samples above a threshold */
 	_Atomic int nkept;		/* claimed slots (a slot per fetch_add: any thread may append) */
 	_Atomic int broke;
-	struct lj_trace_top *top;	/* the user's top-level trace, -b --tracemark stops it too */
-	char top_what[96];
-	bool top_stopped;
-	char kept_before[4096];		/* traces kept by runs over when this one started (-b --tracemark) */
-	char replaced[4096];		/* those of them removed when this one kept its own */
-	int nreplaced;
+	struct lj_explain_keep keep;	/* what a -b --tracemark break hands the user */
 	struct done *done;
 	int ndone;
 	uint64_t outside_window, failed, dropped;
@@ -284,11 +278,8 @@ static int start(void *priv, const struct lj_run_desc *run)
 			    x->why, sizeof(x->why));
 	if (err)
 		return err;	/* the driver's one warning names the fallback, x->why its reason (why_) */
-	if (x->opts.tracemark && lj_trace_top_watch(&x->top, x->top_what, sizeof(x->top_what)) < 0)
-		lj_info("--tracemark: cannot open the top-level trace's files: the break stops only the run's own");
-	/* Those kept by runs over by now (tracefs mounted: the recorder saw to it); this one's records. */
 	if (x->opts.tracemark)
-		lj_setup_tracefs_kept(x->kept_before, sizeof(x->kept_before));
+		lj_explain_keep_start(&x->keep);
 	x->start_ns = (uint64_t)lj_now_ns();
 	if (lj_trace_bpf_why(x->trace)[0])
 		lj_info("--explain: the tracefs recorder, since the BPF one could not start: %s",
@@ -329,7 +320,7 @@ void lj_explain_break(struct lj_explain *x, const char *marker)
 		return;
 	lj_trace_mark(x->trace, marker);
 	lj_trace_off(x->trace);
-	x->top_stopped = x->top && !lj_trace_top_break(x->top, marker);
+	lj_explain_keep_break(&x->keep, marker);
 }
 
 static void free_(void *priv)
@@ -340,7 +331,7 @@ static void free_(void *priv)
 		return;
 	lj_alternate_free(x->alt);
 	lj_explain_stream_free(x->stream);
-	lj_trace_top_free(x->top);
+	lj_explain_keep_free(&x->keep);
 	if (lj_trace_close(x->trace, atomic_load(&x->broke), x->why, sizeof(x->why)))
 		lj_warn("--explain: %s", x->why);
 	free(x->kept);
@@ -587,14 +578,8 @@ static void stop(void *priv)
 
 	if (!x->trace)
 		return;
-	/*
-	 * The trace kept replaces those of runs over before this one started,
-	 * as a break in the peers' one top-level buffer replaces the last: a
-	 * loop of breaks would pile them up, megabytes per CPU each. Runs
-	 * beside this one keep theirs.
-	 */
 	if (atomic_load(&x->broke))
-		x->nreplaced = lj_setup_tracefs_drop_kept(x->kept_before, x->replaced, sizeof(x->replaced));
+		lj_explain_keep_replace(&x->keep);
 	if (!x->opts.explain)
 		return;
 	lj_alternate_stop(x->alt);
@@ -708,10 +693,7 @@ static int contribute(void *priv, struct lj_result *res)
 			       json_object_new_string(lj_trace_bpf_plain(x->trace) ? "before-5.12" : "5.12"));
 	json_object_object_add(o, "instance", lj_trace_dir(x->trace)[0] ?
 			       json_object_new_string(lj_trace_dir(x->trace)) : NULL);
-	json_object_object_add(o, "replaced_kept_traces", x->replaced[0] ?
-			       json_object_new_string(x->replaced) : NULL);
-	json_object_object_add(o, "top_level_stopped", x->top_stopped ?
-			       json_object_new_string(x->top_what) : NULL);
+	lj_explain_keep_json(&x->keep, o);
 	json_object_object_add(o, "t0_ns", lj_json_int((int64_t)x->start_ns));
 	json_object_object_add(o, "threshold_ns", x->opts.threshold_ns ?
 			       lj_json_int((int64_t)x->opts.threshold_ns) : NULL);
@@ -842,12 +824,7 @@ static void report(void *priv, FILE *out)
 	if (atomic_load(&x->broke))
 		fprintf(out, "## trace stopped at the break, kept in %s (rmdir it when done)\n",
 			lj_trace_dir(x->trace));
-	if (x->top_stopped)
-		fprintf(out, "## your top-level trace (%s) marked and stopped at the break too, as cyclictest stops it\n",
-			x->top_what);
-	if (x->nreplaced)
-		fprintf(out, "## it replaces the trace%s kept by earlier runs (%s): one kept trace at a time\n",
-			x->nreplaced > 1 ? "s" : "", x->replaced);
+	lj_explain_keep_report(&x->keep, out);
 }
 
 /* The programs' run time in the kernel, all CPUs, when measured (LJ_EXPLAIN_PROGRAM_COST). */
