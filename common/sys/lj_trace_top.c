@@ -15,15 +15,14 @@ struct lj_trace_top {
 	int marker_fd, on_fd;
 };
 
-/* @name of the top level, read into @buf (no trailing newline); "" when unreadable. */
+/* @name of the top level, read into @buf; "" when unreadable. */
 static void read_top(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (lj_file_read(path, buf, len) < 0)
+	if (lj_file_read_text(path, buf, len))
 		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
 }
 
 /* Lines of set_event: the events enabled at the top level. */
