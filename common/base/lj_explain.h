@@ -102,10 +102,17 @@ struct lj_explanation {
 	struct lj_span spans[LJ_EXPLAIN_MAXSPANS];
 };
 
-/* The trace: @cpus[c] holds CPU c's events in time order (n = 0: none). */
+/*
+ * The trace: @cpus[c] holds CPU c's events in time order (n = 0: none).
+ * @timer_wakeups: no sched_waking was recorded because the measured
+ * threads are woken by their own timers on their own CPUs (the BPF
+ * recorder's lj_trace_wakeups_by_timer): a thread's wake-up is then the
+ * local timer interrupt that ran its timer (docs/explain.md).
+ */
 struct lj_trace_view {
 	const struct lj_tev_seq *cpus;
 	int ncpus;
+	bool timer_wakeups;
 };
 
 /*

@@ -25,6 +25,7 @@ struct lj_explain_opts {
 	bool measure_programs;	/* LJ_EXPLAIN_PROGRAM_COST=1: the BPF programs' run time in the kernel */
 	uint32_t alternate_ms;	/* LJ_EXPLAIN_ALTERNATE: windows with and without the recorder; 0 off */
 	bool alternate_attached;	/* ...without it meaning attached and not recording */
+	bool timer_wakeups;	/* the tool's: its measured threads are woken by their own timers on their CPUs */
 };
 
 /* The environment variable that forces a recorder: bpf, tracefs or auto (docs/explain.md). */

@@ -282,6 +282,11 @@ uint64_t lj_trace_recorded(const struct lj_trace *t)
 	return t->bpf ? lj_trace_bpf_recorded(t->bpf) : 0;
 }
 
+bool lj_trace_wakeups_by_timer(struct lj_trace *t)
+{
+	return t->bpf && (t->view.timer_wakeups = lj_trace_bpf_drop_waking(t->bpf));
+}
+
 int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n)
 {
 	char filter[LJ_TEV_FILTER_MAX * 24 + 8];

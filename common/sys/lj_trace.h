@@ -115,6 +115,17 @@ int lj_trace_backend_parse(const char *s, enum lj_trace_backend *out);
  */
 int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n);
 
+/*
+ * The measured threads are woken by their own timers on their own CPUs
+ * (lj-cyclic's pinned RT threads): the BPF recorder then detaches its
+ * sched_waking program, one program fewer on every wake-up's path, and
+ * the explanations take a wake-up from the local timer interrupt that ran
+ * the timer (lj_trace_view's timer_wakeups). Only where the local timer's
+ * interrupt is recorded (x86's local_timer_entry/exit). Return: true when
+ * it did; false on tracefs or without those events (sched_waking stays).
+ */
+bool lj_trace_wakeups_by_timer(struct lj_trace *t);
+
 /* The instance directory ("/sys/kernel/tracing/instances/ljkit-PID"). */
 const char *lj_trace_dir(const struct lj_trace *t);
 

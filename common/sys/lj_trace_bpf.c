@@ -267,6 +267,29 @@ static void guess(struct lj_trace_bpf *b)
 	}
 }
 
+/* The index of program @name in progs[]. */
+static size_t prog_index(const char *name)
+{
+	size_t i = 0;
+
+	while (i < NPROGS && strcmp(progs[i].name, name))
+		i++;
+	return i;
+}
+
+bool lj_trace_bpf_drop_waking(struct lj_trace_bpf *b)
+{
+	size_t waking = prog_index("lj_waking"), entry = prog_index("lj_timer_entry");
+	size_t exit = prog_index("lj_timer_exit");
+
+	if (!b->links[waking] || !b->links[entry] || !b->links[exit])
+		return false;
+	B(bpf_link__destroy)(b->links[waking]);
+	b->links[waking] = NULL;
+	b->used[waking] = false;	/* not attached again by LJ_EXPLAIN_ALTERNATE's windows */
+	return true;
+}
+
 /* The running kernel is older than 5.12, whose BPF has no atomic fetch-and-add (claim()'s). */
 static bool before_5_12(void)
 {

@@ -52,6 +52,12 @@ bool lj_trace_bpf_is_plain(const struct lj_trace_bpf *b);
 int lj_trace_bpf_threads(struct lj_trace_bpf *b, const pid_t *tids, int n);
 
 /*
+ * lj_trace_wakeups_by_timer: detach the sched_waking program where the
+ * local timer's entry and exit programs are attached. Return: whether it did.
+ */
+bool lj_trace_bpf_drop_waking(struct lj_trace_bpf *b);
+
+/*
  * Measure the programs' own run time in the kernel until lj_trace_bpf_off
  * (BPF_ENABLE_STATS: on while the file descriptor is open, so a killed
  * run leaves it off). Return: 0, or -errno with one line in @why.

@@ -423,7 +423,8 @@ static void test_spans(void)
 }
 
 /* Drop what the recorder does not record (lj_tev_needed, measuring @tid): in place, per CPU. */
-static size_t keep_needed(pid_t tid)
+/* Keep in every CPU's events those @keep takes (about thread @tid). Return: how many were dropped. */
+static size_t keep_events(bool (*keep)(const struct lj_tev *e, pid_t tid), pid_t tid)
 {
 	size_t dropped = 0;
 
@@ -431,12 +432,22 @@ static size_t keep_needed(pid_t tid)
 		size_t k = 0;
 
 		for (size_t i = 0; i < seqs[c].n; i++)
-			if (lj_tev_needed(&evs[c][i], &tid, 1, true))
+			if (keep(&evs[c][i], tid))
 				evs[c][k++] = evs[c][i];
 		dropped += seqs[c].n - k;
 		seqs[c].n = k;
 	}
 	return dropped;
+}
+
+static bool needed(const struct lj_tev *e, pid_t tid)
+{
+	return lj_tev_needed(e, &tid, 1, true);
+}
+
+static size_t keep_needed(pid_t tid)
+{
+	return keep_events(needed, tid);
 }
 
 /* An event as the BPF recorder's program writes it (lj_trace_bpf_rec.h's layout), as record @j. */
@@ -617,6 +628,75 @@ static void test_idle_poll_exit(void)
 	   "the same state, delays and total");
 }
 
+static bool not_a_wakeup(const struct lj_tev *e, pid_t tid)
+{
+	(void)tid;
+	return e->type != LJ_TEV_WAKING && e->type != LJ_TEV_WAKEUP;
+}
+
+/* Drop every sched_waking and sched_wakeup, as the BPF recorder does for timer wake-ups. Return: how many. */
+static size_t drop_wakings(void)
+{
+	return keep_events(not_a_wakeup, 0);
+}
+
+/*
+ * Threads woken by their own timers, recorded without sched_waking
+ * (lj_trace_wakeups_by_timer): the wake-up is the entry of the local
+ * timer interrupt that ran the timer. Against the whole trace: the same
+ * causes, text, spans and state; the wake-up earlier by the handler's
+ * time before its sched_waking, the wait on the run queue longer by as
+ * much. Where the thread was preempted, nothing is inferred.
+ */
+static void test_timer_wakeups(void)
+{
+	static const struct {
+		const char *fixture;
+		int cpu;
+		pid_t tid;
+		uint64_t due_us, ran_us, handler_us;	/* interrupt entry -> its sched_waking */
+		enum lj_late_state state;
+	} cases[] = {
+		/* the FIFO spinner's CPU: timer 169226-169230, waking at 169227 */
+		{ "wake-behind-fifo.trace", 1, 9670, 585169225, 585172250, 1, LJ_STATE_WAITING },
+		/* the next period, a compiler's CPU: timer 173228-173237, waking at 173230 */
+		{ "wake-behind-fifo.trace", 1, 9670, 585173000, 585173245, 2, LJ_STATE_WOKEN_LATE },
+		/* an idle CPU: timer 935612-935617, waking at 935612 */
+		{ "idle-exit.trace", 0, 8574, 735935610, 735935622, 0, LJ_STATE_WAITING },
+		{ "preempt.trace", 1, 9680, 585608263, 585611500, 0, LJ_STATE_PREEMPTED },
+	};
+	char t1[512], t2[512], name[200];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lj_explanation full, timer, none;
+		uint64_t due = cases[i].due_us * US, ran = cases[i].ran_us * US;
+
+		is_int(load(cases[i].fixture), 0, "the fixture loads");
+		is_int(lj_explain(&view, cases[i].cpu, cases[i].tid, due, ran, &full), 0, "explained on the whole trace");
+		is_int(full.state, cases[i].state, "its state");
+		ok(drop_wakings() > 0, "the wake-ups dropped");
+		is_int(lj_explain(&view, cases[i].cpu, cases[i].tid, due, ran, &none), 0, "explained without them");
+		view.timer_wakeups = true;
+		is_int(lj_explain(&view, cases[i].cpu, cases[i].tid, due, ran, &timer), 0, "...and as timer wake-ups");
+		view.timer_wakeups = false;
+		lj_explain_text(&full, "spike", 0, t1, sizeof(t1));
+		lj_explain_text(&timer, "spike", 0, t2, sizeof(t2));
+		snprintf(name, sizeof(name), "%s, due %llu: the same explanation", cases[i].fixture,
+			 (unsigned long long)cases[i].due_us);
+		is_str(t2, t1, name);
+		is_int(timer.state, full.state, "...the same state");
+		ok(same_spans(&timer, &full) && total(&timer) == total(&full) &&
+		   timer.idle_exit_ns == full.idle_exit_ns && timer.lower_prio_ns == full.lower_prio_ns,
+		   "...the same spans, total, idle exit and lower-priority time");
+		is_int(timer.wake_delay_ns + cases[i].handler_us * US, full.wake_delay_ns,
+		       "...woken at the interrupt's entry, before its sched_waking");
+		is_int(timer.runq_wait_ns, full.runq_wait_ns + cases[i].handler_us * US,
+		       "...and waited as much longer");
+		if (cases[i].state != LJ_STATE_PREEMPTED)
+			ok(none.state != full.state, "without the inference the state is lost");
+	}
+}
+
 /* The kernel's filter for the measured threads' events. */
 static void test_pid_filter(void)
 {
@@ -681,5 +761,6 @@ int main(void)
 	test_prune();
 	test_light();
 	test_pid_filter();
+	test_timer_wakeups();
 	return done();
 }

@@ -51,6 +51,22 @@ static void describe(void *p, struct lj_tool_desc *d)
 	d->trace_sample = "late wake-up";	/* --perfetto's slices */
 }
 
+/*
+ * Whether every measuring thread is woken only by its own timer on its
+ * own CPU, in the timer's interrupt: pinned, and RT (PREEMPT_RT expires
+ * a fair task's sleep in a softirq thread instead).
+ */
+static bool timer_wakeups(const struct cyc_run *run)
+{
+	for (int i = 0; i < run->nthreads; i++) {
+		const struct cyc_thread *th = &run->th[i];
+
+		if (th->cpu < 0 || (th->policy != LJ_POLICY_FIFO && th->policy != LJ_POLICY_RR))
+			return false;
+	}
+	return run->nthreads > 0;
+}
+
 static int prepare(void *p, struct lj_tool *t)
 {
 	struct cyc_tool *c = p;
@@ -65,6 +81,7 @@ static int prepare(void *p, struct lj_tool *t)
 		lj_warn("--explain and --tracemark need CLOCK_MONOTONIC (-c 0): not recording");
 		c->explain.explain = c->explain.tracemark = false;
 	}
+	c->explain.timer_wakeups = !ret && timer_wakeups(&c->run);
 	return ret;
 }
 
