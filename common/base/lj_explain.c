@@ -129,42 +129,6 @@ static void find_story(const struct lj_trace_view *tv, pid_t tid, uint64_t ran, 
 		story_scan_wake(&tv->cpus[c], tid, limit, st);
 }
 
-/*
- * The wake-up of a thread woken by its own timer on @s's CPU, when no
- * sched_waking was recorded: the first local timer interrupt that ends
- * after @due (and after the thread left the CPU, @after) ran the timer,
- * since the kernel's timer interrupt runs every timer due by its end. It
- * is placed at the interrupt's entry, or at @due when the interrupt began
- * before it: within the handler's own time of where sched_waking would
- * be, and inside the interrupt, whose time is the interrupt's either way.
- */
-static size_t walk_start(const struct lj_tev_seq *s, uint64_t due);
-
-static bool timer_wake(const struct lj_tev_seq *s, uint64_t due, uint64_t after, uint64_t before,
-		       uint64_t *wake)
-{
-	uint64_t entry = 0;
-	bool open = false;
-
-	for (size_t i = walk_start(s, due); i < s->n && s->ev[i].ts < before; i++) {
-		const struct lj_tev *e = &s->ev[i];
-
-		if (e->type == LJ_TEV_TIMER_ENTRY) {
-			open = true;
-			entry = e->ts;
-		} else if (e->type == LJ_TEV_LOST) {
-			open = false;
-		} else if (e->type == LJ_TEV_TIMER_EXIT && open) {
-			open = false;
-			if (e->ts > due && entry > after) {
-				*wake = entry > due ? entry : due;
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
 /* Which state, and from when a lower-priority task's run stops being "unaccounted". */
 static uint64_t classify(const struct story *st, struct lj_explanation *x)
 {
@@ -412,6 +376,40 @@ static size_t walk_start(const struct lj_tev_seq *s, uint64_t due)
 		if (s->ev[i].type == LJ_TEV_SWITCH || s->ev[i].type == LJ_TEV_LOST)
 			return i;
 	return lo > START_SCAN ? lo - START_SCAN : 0;
+}
+
+/*
+ * The wake-up of a thread woken by its own timer on @s's CPU, when no
+ * sched_waking was recorded: the first local timer interrupt that ends
+ * after @due (and after the thread left the CPU, @after) ran the timer,
+ * since the kernel's timer interrupt runs every timer due by its end. It
+ * is placed at the interrupt's entry, or at @due when the interrupt began
+ * before it: within the handler's own time of where sched_waking would
+ * be, and inside the interrupt, whose time is the interrupt's either way.
+ */
+static bool timer_wake(const struct lj_tev_seq *s, uint64_t due, uint64_t after, uint64_t before,
+		       uint64_t *wake)
+{
+	uint64_t entry = 0;
+	bool open = false;
+
+	for (size_t i = walk_start(s, due); i < s->n && s->ev[i].ts < before; i++) {
+		const struct lj_tev *e = &s->ev[i];
+
+		if (e->type == LJ_TEV_TIMER_ENTRY) {
+			open = true;
+			entry = e->ts;
+		} else if (e->type == LJ_TEV_LOST) {
+			open = false;
+		} else if (e->type == LJ_TEV_TIMER_EXIT && open) {
+			open = false;
+			if (e->ts > due && entry > after) {
+				*wake = entry > due ? entry : due;
+				return true;
+			}
+		}
+	}
+	return false;
 }
 
 /*

@@ -75,7 +75,6 @@ struct lj_explain {
 	int nlower;			/* explanations with some */
 	struct lj_preempt_info preempt;	/* read when nlower: what let them run */
 	uint64_t after_ns;		/* CPU time of stop(): the rest read, decoded and explained */
-	bool timer_wakeups;		/* lj_trace_wakeups_by_timer did: no sched_waking recorded */
 	char why[256];
 	char programs_why[160];		/* LJ_EXPLAIN_PROGRAM_COST asked and refused: why */
 };
@@ -291,7 +290,7 @@ static int start(void *priv, const struct lj_run_desc *run)
 	if (named)
 		filter_threads(x, run->threads, run->nthreads);
 	if (x->opts.timer_wakeups && !x->opts.tracemark)
-		x->timer_wakeups = lj_trace_wakeups_by_timer(x->trace);
+		lj_trace_wakeups_by_timer(x->trace);
 	/* Without it the explanation still works, from the buffer's last window only. */
 	if (x->opts.explain && !x->opts.tracemark &&
 	    (err = lj_explain_stream_start(&x->stream, x->trace, n, &run->measured)))
@@ -703,7 +702,8 @@ static int contribute(void *priv, struct lj_result *res)
 	json_object_object_add(o, "events", lj_json_int((int64_t)st.events));
 	json_object_object_add(o, "events_by_type", by_type_json(&st));
 	json_object_object_add(o, "pid_filter", lj_json_int(st.pid_filter));
-	json_object_object_add(o, "wakeups_from", json_object_new_string(x->timer_wakeups ? "local_timer" : "sched_waking"));
+	json_object_object_add(o, "wakeups_from",
+			       json_object_new_string(lj_trace_view(x->trace)->timer_wakeups ? "local_timer" : "sched_waking"));
 	json_object_object_add(o, "lost_events", lj_json_int((int64_t)st.lost));
 	json_object_object_add(o, "overrun_events", lj_json_int((int64_t)st.overrun));
 	json_object_object_add(o, "suspect", json_object_new_boolean(st.lost > 0));

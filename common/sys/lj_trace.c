@@ -284,7 +284,9 @@ uint64_t lj_trace_recorded(const struct lj_trace *t)
 
 bool lj_trace_wakeups_by_timer(struct lj_trace *t)
 {
-	return t->bpf && (t->view.timer_wakeups = lj_trace_bpf_drop_waking(t->bpf));
+	if (t->bpf && lj_trace_bpf_drop_waking(t->bpf))
+		t->view.timer_wakeups = true;
+	return t->view.timer_wakeups;
 }
 
 int lj_trace_threads(struct lj_trace *t, const pid_t *tids, int n)

@@ -410,7 +410,8 @@ int lj_trace_collect(struct lj_trace *t, bool keep, char *why, size_t len)
 		if (CPU_ISSET(c, &t->cpus) && !t->bpf)	/* the BPF rings count theirs as read */
 			t->st.overrun += overrun_of(t, c);
 	}
-	t->view = (struct lj_trace_view){ t->seqs, t->ncpus, t->view.timer_wakeups };
+	t->view.cpus = t->seqs;		/* timer_wakeups as lj_trace_wakeups_by_timer set it */
+	t->view.ncpus = t->ncpus;
 	t->st.ncpus = t->ncpus;
 	if (t->err)
 		snprintf(why, len, "reading %s: %s", t->bpf ? "the BPF recorder" : t->dir,

@@ -295,13 +295,12 @@ static void print_text(json_object *st)
 	}
 	json_object_object_get_ex(st, "traces", &arr);
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		json_object *j = json_object_array_get_idx(arr, i), *kept;
+		json_object *j = json_object_array_get_idx(arr, i);
+		bool kept = get_bool(j, "kept");
 
-		json_object_object_get_ex(j, "kept", &kept);
 		printf("trace:       %s: %s, %s KiB of buffers: %s\n", get_s(j, "path"),
-		       json_object_get_boolean(kept) ? "kept after a -b break" : "still recording, its run gone",
-		       get_s(j, "buffer_kb"),
-		       json_object_get_boolean(kept) ? "rmdir it when read" : "run lj-env --restore");
+		       kept ? "kept after a -b break" : "still recording, its run gone", get_s(j, "buffer_kb"),
+		       kept ? "rmdir it when read" : "run lj-env --restore");
 	}
 }
 
